@@ -1,0 +1,197 @@
+// Relay expressions. Nodes are immutable and shared; a pass builds new nodes and reuses the
+// unchanged ones. `checked_type` is set by type inference when it builds a node (never changed
+// afterwards on a shared node).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "relaypass/ir/attrs.h"
+#include "relaypass/ir/ndarray.h"
+#include "relaypass/ir/object.h"
+#include "relaypass/ir/type.h"
+#include "relaypass/support/error.h"
+
+namespace relaypass::op {
+struct OpDef;
+}
+
+namespace relaypass::ir {
+
+enum class ExprKind : uint8_t {
+  kVar,
+  kGlobalVar,
+  kConstant,
+  kOp,
+  kCall,
+  kTuple,
+  kTupleGetItem,
+  kFunction,
+  kLet,
+  kIf,
+};
+
+struct ExprNode : Object {
+  explicit ExprNode(ExprKind k) : kind(k) {}
+  ExprNode(const ExprNode&) = default;
+  const ExprKind kind;
+  Type checked_type;  // null until type inference has run
+  Span span;          // where the parser read it, if it came from text
+};
+using Expr = Ref<ExprNode>;
+
+struct VarNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kVar;
+  VarNode(std::string name, Type annotation)
+      : ExprNode(kKind), name_hint(std::move(name)), type_annotation(std::move(annotation)) {}
+  std::string name_hint;
+  Type type_annotation;  // may be null
+};
+using Var = Ref<VarNode>;
+
+struct GlobalVarNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kGlobalVar;
+  explicit GlobalVarNode(std::string name) : ExprNode(kKind), name_hint(std::move(name)) {}
+  std::string name_hint;
+};
+using GlobalVar = Ref<GlobalVarNode>;
+
+struct ConstantNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kConstant;
+  explicit ConstantNode(NDArray d) : ExprNode(kKind), data(std::move(d)) {}
+  NDArray data;
+  // The tensor type its data implies.
+  Type tensor_type() const;
+  bool is_scalar() const { return data.ndim() == 0; }
+};
+using Constant = Ref<ConstantNode>;
+
+// An operator; there is exactly one OpNode per registered name (see op::GetOp).
+struct OpNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kOp;
+  OpNode(std::string n, const op::OpDef* d) : ExprNode(kKind), name(std::move(n)), def(d) {}
+  std::string name;
+  const op::OpDef* def;
+};
+using Op = Ref<OpNode>;
+
+struct CallNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kCall;
+  CallNode(Expr o, std::vector<Expr> a, Attrs at)
+      : ExprNode(kKind), op(std::move(o)), args(std::move(a)), attrs(std::move(at)) {}
+  Expr op;  // an Op, a Function, a GlobalVar or any expression of function type
+  std::vector<Expr> args;
+  Attrs attrs;  // null for ops without attrs and for non-op calls
+  // The callee's OpNode if it is an operator, else null.
+  const OpNode* op_node() const { return op.as<OpNode>(); }
+};
+using Call = Ref<CallNode>;
+
+struct TupleNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kTuple;
+  explicit TupleNode(std::vector<Expr> f) : ExprNode(kKind), fields(std::move(f)) {}
+  std::vector<Expr> fields;
+};
+using Tuple = Ref<TupleNode>;
+
+struct TupleGetItemNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kTupleGetItem;
+  TupleGetItemNode(Expr t, int i) : ExprNode(kKind), tuple(std::move(t)), index(i) {}
+  Expr tuple;
+  int index;
+};
+using TupleGetItem = Ref<TupleGetItemNode>;
+
+struct FunctionNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kFunction;
+  FunctionNode(std::vector<Var> p, Expr b, Type r, DictAttrs a)
+      : ExprNode(kKind), params(std::move(p)), body(std::move(b)), ret_type(std::move(r)),
+        attrs(std::move(a)) {}
+  std::vector<Var> params;
+  Expr body;
+  Type ret_type;  // may be null until type inference
+  DictAttrs attrs;
+  // True for fused functions (`Primitive=1`).
+  bool is_primitive() const { return attrs.GetInt("Primitive", 0) != 0; }
+};
+using Function = Ref<FunctionNode>;
+
+struct LetNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kLet;
+  LetNode(Var v, Expr val, Expr b)
+      : ExprNode(kKind), var(std::move(v)), value(std::move(val)), body(std::move(b)) {}
+  Var var;
+  Expr value;
+  Expr body;
+};
+using Let = Ref<LetNode>;
+
+struct IfNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kIf;
+  IfNode(Expr c, Expr t, Expr f)
+      : ExprNode(kKind), cond(std::move(c)), true_branch(std::move(t)), false_branch(std::move(f)) {}
+  Expr cond;
+  Expr true_branch;
+  Expr false_branch;
+};
+using If = Ref<IfNode>;
+
+// Constructors.
+Var MakeVar(std::string name, Type annotation = nullptr);
+GlobalVar MakeGlobalVar(std::string name);
+Constant MakeConstant(NDArray data);
+Call MakeCall(Expr op, std::vector<Expr> args, Attrs attrs = nullptr);
+Tuple MakeTuple(std::vector<Expr> fields);
+TupleGetItem MakeTupleGetItem(Expr tuple, int index);
+Function MakeFunction(std::vector<Var> params, Expr body, Type ret_type = nullptr,
+                      DictAttrs attrs = {});
+Let MakeLet(Var var, Expr value, Expr body);
+If MakeIf(Expr cond, Expr true_branch, Expr false_branch);
+
+// A shallow copy of `e` (same children) that callers may modify before sharing it; used to set
+// checked_type or span on a fresh node.
+Expr CopyNode(const Expr& e);
+// `e` if it already has type `t`, else a copy of it carrying `t`.
+Expr WithCheckedType(const Expr& e, Type t);
+
+// Calls fn(child) for each child of `e` in evaluation order: a call's callee then its arguments,
+// a tuple's fields, a get-item's tuple, a function's body, a let's value then body, an if's
+// condition then branches. Vars bound by functions and lets are not children.
+template <typename F>
+void ForEachChild(const ExprNode* e, F&& fn) {
+  switch (e->kind) {
+    case ExprKind::kCall: {
+      auto* call = static_cast<const CallNode*>(e);
+      fn(call->op);
+      for (const Expr& a : call->args) fn(a);
+      break;
+    }
+    case ExprKind::kTuple:
+      for (const Expr& f : static_cast<const TupleNode*>(e)->fields) fn(f);
+      break;
+    case ExprKind::kTupleGetItem:
+      fn(static_cast<const TupleGetItemNode*>(e)->tuple);
+      break;
+    case ExprKind::kFunction:
+      fn(static_cast<const FunctionNode*>(e)->body);
+      break;
+    case ExprKind::kLet: {
+      auto* let = static_cast<const LetNode*>(e);
+      fn(let->value);
+      fn(let->body);
+      break;
+    }
+    case ExprKind::kIf: {
+      auto* node = static_cast<const IfNode*>(e);
+      fn(node->cond);
+      fn(node->true_branch);
+      fn(node->false_branch);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace relaypass::ir

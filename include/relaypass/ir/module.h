@@ -1,0 +1,52 @@
+// IRModule: global functions by name. A module value is immutable from the outside: updates
+// return a new module that shares the unchanged functions (copy-on-write).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "relaypass/ir/expr.h"
+
+namespace relaypass::ir {
+
+class IRModule {
+ public:
+  IRModule();
+  // A module whose `main` is `expr` (wrapped in a function of its free vars if not a function).
+  static IRModule FromExpr(const Expr& expr, const std::string& name = "main");
+
+  // Functions sorted by global name (the printing order).
+  std::vector<std::pair<GlobalVar, Function>> functions() const;
+  size_t size() const;
+  bool Contains(const std::string& name) const;
+  // The global var named `name`; throws InternalError if absent.
+  GlobalVar GetGlobalVar(const std::string& name) const;
+  // The function named `name`; throws InternalError if absent.
+  Function Lookup(const std::string& name) const;
+  Function Lookup(const GlobalVar& gv) const { return Lookup(gv->name_hint); }
+  Function operator[](const std::string& name) const { return Lookup(name); }
+
+  // Adds or replaces the function named gv->name_hint (copy-on-write: other copies of this
+  // module are not affected). Reuses the module's existing GlobalVar of that name.
+  void Add(const GlobalVar& gv, const Function& func);
+  void Add(const std::string& name, const Function& func);
+  void Remove(const std::string& name);
+
+  // True if both handles share the same contents (cheap identity check).
+  bool same_as(const IRModule& other) const { return impl_ == other.impl_; }
+
+ private:
+  struct Entry {
+    GlobalVar gv;
+    Function func;
+  };
+  struct Impl {
+    std::map<std::string, Entry> functions;
+  };
+  void Detach();  // copy-on-write
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace relaypass::ir

@@ -1,0 +1,71 @@
+// Relay types: tensors (static dims or Any), tuples, functions, and the incomplete type that
+// type inference solves for.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "relaypass/ir/dtype.h"
+#include "relaypass/ir/object.h"
+
+namespace relaypass::ir {
+
+enum class TypeKind : uint8_t { kTensor, kTuple, kFunc, kIncomplete };
+
+struct TypeNode : Object {
+  explicit TypeNode(TypeKind k) : kind(k) {}
+  const TypeKind kind;
+};
+using Type = Ref<TypeNode>;
+
+// A dimension: a non-negative extent, or kAnyDim for `?`.
+using Dim = int64_t;
+constexpr Dim kAnyDim = -1;
+
+struct TensorTypeNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kTensor;
+  TensorTypeNode(std::vector<Dim> s, DataType d)
+      : TypeNode(kKind), shape(std::move(s)), dtype(d) {}
+  std::vector<Dim> shape;
+  DataType dtype;
+  int ndim() const { return static_cast<int>(shape.size()); }
+  bool is_static() const;
+};
+
+struct TupleTypeNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kTuple;
+  explicit TupleTypeNode(std::vector<Type> f) : TypeNode(kKind), fields(std::move(f)) {}
+  std::vector<Type> fields;
+};
+
+struct FuncTypeNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kFunc;
+  FuncTypeNode(std::vector<Type> a, Type r)
+      : TypeNode(kKind), arg_types(std::move(a)), ret_type(std::move(r)) {}
+  std::vector<Type> arg_types;
+  Type ret_type;
+};
+
+// An unknown type (`_` in text); each node is a distinct unknown.
+struct IncompleteTypeNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kIncomplete;
+  IncompleteTypeNode() : TypeNode(kKind) {}
+};
+
+Type TensorType(std::vector<Dim> shape, DataType dtype);
+Type ScalarType(DataType dtype);  // rank-0 tensor
+Type TupleType(std::vector<Type> fields);
+Type FuncType(std::vector<Type> arg_types, Type ret_type);
+Type IncompleteType();
+
+// True if `t` contains no IncompleteType.
+bool IsComplete(const Type& t);
+// Structural equality of types (dims, dtypes, nesting); incomplete types equal only themselves.
+bool TypeEqual(const Type& a, const Type& b);
+size_t TypeHash(const Type& t);
+
+// TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`, `_`.
+std::string TypeToString(const Type& t);
+
+}  // namespace relaypass::ir

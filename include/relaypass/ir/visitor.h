@@ -1,0 +1,80 @@
+// Traversals over expression DAGs. All of them are iterative (an explicit stack, never recursion
+// on graph depth) and visit each shared node once.
+#pragma once
+
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "relaypass/ir/expr.h"
+
+namespace relaypass::ir {
+
+// Calls fn on every node reachable from `root`, children before parents, each node once.
+// Order: a call's callee then its args; a function's params then body; a let's var, value, body;
+// an if's condition, then branches. Op nodes are visited too (as TVM's post_order_visit does).
+void post_order_visit(const Expr& root, const std::function<void(const Expr&)>& fn);
+
+// The same order as a vector of nodes (useful for index-based passes).
+std::vector<Expr> PostOrder(const Expr& root);
+
+// Free variables of `expr` in order of first occurrence in post-order.
+std::vector<Var> FreeVars(const Expr& expr);
+
+// Number of nodes reachable from `root` (each shared node once).
+size_t CountNodes(const Expr& root);
+
+// A memoized post-order rewriter. Subclasses override the Rewrite* hooks; each is called once per
+// node, after that node's children were rewritten, with `post` = the node rebuilt on the new
+// children (the original node itself when no child changed, so unchanged subtrees keep their
+// identity).
+class ExprMutator {
+ public:
+  virtual ~ExprMutator() = default;
+  Expr Mutate(const Expr& expr);
+  // The result for an already visited node, or null.
+  Expr Lookup(const Expr& pre) const;
+
+ protected:
+  // Return false to leave `expr`'s children unvisited (it is then rewritten with post == pre).
+  virtual bool ShouldVisitChildren(const Expr& /*expr*/) { return true; }
+  // Dispatches to the per-kind hooks below.
+  virtual Expr Rewrite(const Expr& pre, const Expr& post);
+  virtual Expr RewriteVar(const VarNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteGlobalVar(const GlobalVarNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteConstant(const ConstantNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteOp(const OpNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteCall(const CallNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteTuple(const TupleNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteTupleGetItem(const TupleGetItemNode* /*pre*/, const Expr& post) {
+    return post;
+  }
+  virtual Expr RewriteFunction(const FunctionNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteLet(const LetNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteIf(const IfNode* /*pre*/, const Expr& post) { return post; }
+
+ private:
+  Expr Rebuild(const Expr& pre);
+  std::unordered_map<const ExprNode*, Expr> memo_;
+};
+
+// A post-order visitor with per-kind hooks, each node once.
+class ExprVisitor {
+ public:
+  virtual ~ExprVisitor() = default;
+  void Visit(const Expr& expr);
+
+ protected:
+  virtual void VisitVar(const VarNode*) {}
+  virtual void VisitGlobalVar(const GlobalVarNode*) {}
+  virtual void VisitConstant(const ConstantNode*) {}
+  virtual void VisitOp(const OpNode*) {}
+  virtual void VisitCall(const CallNode*) {}
+  virtual void VisitTuple(const TupleNode*) {}
+  virtual void VisitTupleGetItem(const TupleGetItemNode*) {}
+  virtual void VisitFunction(const FunctionNode*) {}
+  virtual void VisitLet(const LetNode*) {}
+  virtual void VisitIf(const IfNode*) {}
+};
+
+}  // namespace relaypass::ir

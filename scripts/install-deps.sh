@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages relaypass needs, skipping those already present.
+set -euo pipefail
+packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-dev
+          libopenblas-dev libcli11-dev libfmt-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

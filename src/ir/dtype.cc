@@ -1,0 +1,68 @@
+#include "relaypass/ir/dtype.h"
+
+#include <charconv>
+
+namespace relaypass::ir {
+
+namespace {
+
+std::optional<int> ParseNumber(std::string_view text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value <= 0) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::optional<DataType> DataType::Parse(std::string_view text) {
+  if (text == "bool") return Bool();
+  if (text == "void") return Void();
+  int lanes = 1;
+  if (auto x = text.find('x'); x != std::string_view::npos) {
+    auto parsed = ParseNumber(text.substr(x + 1));
+    if (!parsed) return std::nullopt;
+    lanes = *parsed;
+    text = text.substr(0, x);
+  }
+  struct Prefix {
+    std::string_view name;
+    Code code;
+  };
+  // "bfloat" before "float" and "uint" before "int" so the longer prefix wins.
+  for (Prefix p : {Prefix{"bfloat", Code::kBFloat}, Prefix{"float", Code::kFloat},
+                   Prefix{"uint", Code::kUInt}, Prefix{"int", Code::kInt}}) {
+    if (text.substr(0, p.name.size()) != p.name) continue;
+    auto bits = ParseNumber(text.substr(p.name.size()));
+    if (!bits || *bits > 64) return std::nullopt;
+    return DataType(p.code, *bits, lanes);
+  }
+  return std::nullopt;
+}
+
+std::string DataType::ToString() const {
+  std::string out;
+  switch (code_) {
+    case Code::kVoid:
+      return "void";
+    case Code::kBool:
+      out = "bool";
+      break;
+    case Code::kInt:
+      out = "int" + std::to_string(bits_);
+      break;
+    case Code::kUInt:
+      out = "uint" + std::to_string(bits_);
+      break;
+    case Code::kFloat:
+      out = "float" + std::to_string(bits_);
+      break;
+    case Code::kBFloat:
+      out = "bfloat" + std::to_string(bits_);
+      break;
+  }
+  if (lanes_ != 1) out += "x" + std::to_string(lanes_);
+  return out;
+}
+
+}  // namespace relaypass::ir

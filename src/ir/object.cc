@@ -1,0 +1,23 @@
+#include "relaypass/ir/object.h"
+
+#include <vector>
+
+namespace relaypass::ir {
+
+void ReleaseObject(const Object* obj) {
+  // Deleting a node releases its children, which may reach zero and come back here. Queue them
+  // instead of recursing, so freeing a long chain uses constant stack.
+  thread_local std::vector<const Object*> pending;
+  thread_local bool draining = false;
+  pending.push_back(obj);
+  if (draining) return;
+  draining = true;
+  while (!pending.empty()) {
+    const Object* next = pending.back();
+    pending.pop_back();
+    delete next;
+  }
+  draining = false;
+}
+
+}  // namespace relaypass::ir

@@ -1,0 +1,265 @@
+#include "relaypass/ir/visitor.h"
+
+#include <unordered_set>
+
+namespace relaypass::ir {
+
+namespace {
+
+// Children as the traversals see them: ForEachChild plus the variables a function or let binds.
+template <typename F>
+void ForEachVisitChild(const ExprNode* e, F&& fn) {
+  if (e->kind == ExprKind::kFunction) {
+    for (const Var& p : static_cast<const FunctionNode*>(e)->params) fn(Expr(p));
+  } else if (e->kind == ExprKind::kLet) {
+    fn(Expr(static_cast<const LetNode*>(e)->var));
+  }
+  ForEachChild(e, fn);
+}
+
+// Iterative post-order over a DAG. `expand(node)` says whether to descend into node's children;
+// `emit(node)` is called once per node after its children.
+template <typename Expand, typename Emit>
+void WalkPostOrder(const Expr& root, Expand&& expand, Emit&& emit) {
+  struct Frame {
+    const ExprNode* node;
+    bool expanded;
+  };
+  std::unordered_set<const ExprNode*> done;
+  std::vector<Frame> stack;
+  std::vector<const ExprNode*> children;
+  stack.push_back({root.get(), false});
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (done.count(top.node)) {
+      stack.pop_back();
+      continue;
+    }
+    if (!top.expanded) {
+      top.expanded = true;
+      const ExprNode* node = top.node;
+      if (!expand(node)) continue;
+      children.clear();
+      ForEachVisitChild(node, [&](const Expr& c) {
+        if (c && !done.count(c.get())) children.push_back(c.get());
+      });
+      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, false});
+      continue;
+    }
+    const ExprNode* node = top.node;
+    stack.pop_back();
+    done.insert(node);
+    emit(node);
+  }
+}
+
+}  // namespace
+
+void post_order_visit(const Expr& root, const std::function<void(const Expr&)>& fn) {
+  if (!root) return;
+  WalkPostOrder(
+      root, [](const ExprNode*) { return true; }, [&](const ExprNode* n) { fn(Expr(n)); });
+}
+
+std::vector<Expr> PostOrder(const Expr& root) {
+  std::vector<Expr> out;
+  if (!root) return out;
+  WalkPostOrder(
+      root, [](const ExprNode*) { return true; }, [&](const ExprNode* n) { out.emplace_back(n); });
+  return out;
+}
+
+size_t CountNodes(const Expr& root) {
+  size_t n = 0;
+  if (!root) return 0;
+  WalkPostOrder(
+      root, [](const ExprNode*) { return true; }, [&](const ExprNode*) { ++n; });
+  return n;
+}
+
+std::vector<Var> FreeVars(const Expr& expr) {
+  std::unordered_set<const ExprNode*> bound;
+  std::vector<const VarNode*> uses;
+  WalkPostOrder(
+      expr, [](const ExprNode*) { return true; },
+      [&](const ExprNode* n) {
+        if (n->kind == ExprKind::kVar) {
+          uses.push_back(static_cast<const VarNode*>(n));
+        } else if (n->kind == ExprKind::kFunction) {
+          for (const Var& p : static_cast<const FunctionNode*>(n)->params) bound.insert(p.get());
+        } else if (n->kind == ExprKind::kLet) {
+          bound.insert(static_cast<const LetNode*>(n)->var.get());
+        }
+      });
+  std::vector<Var> out;
+  for (const VarNode* v : uses) {
+    if (!bound.count(v)) out.emplace_back(v);
+  }
+  return out;
+}
+
+Expr ExprMutator::Lookup(const Expr& pre) const {
+  auto it = memo_.find(pre.get());
+  return it == memo_.end() ? Expr() : it->second;
+}
+
+Expr ExprMutator::Mutate(const Expr& expr) {
+  if (!expr) return expr;
+  if (Expr done = Lookup(expr)) return done;
+  std::unordered_set<const ExprNode*> skipped;
+  WalkPostOrder(
+      expr,
+      [&](const ExprNode* n) {
+        if (ShouldVisitChildren(Expr(n))) return true;
+        skipped.insert(n);
+        return false;
+      },
+      [&](const ExprNode* n) {
+        if (memo_.count(n)) return;
+        Expr pre(n);
+        Expr post = skipped.count(n) ? pre : Rebuild(pre);
+        memo_[n] = Rewrite(pre, post);
+      });
+  return memo_.at(expr.get());
+}
+
+namespace {
+
+// Rebuilds a node on new children, or returns it unchanged when no child changed.
+template <typename T>
+bool Changed(const Ref<T>& before, const Ref<T>& after) {
+  return !before.same_as(after);
+}
+
+}  // namespace
+
+Expr ExprMutator::Rebuild(const Expr& pre) {
+  auto get = [&](const Expr& c) -> Expr {
+    if (!c) return c;
+    auto it = memo_.find(c.get());
+    return it == memo_.end() ? c : it->second;
+  };
+  auto get_var = [&](const Var& v) -> Var {
+    Expr e = get(v);
+    if (auto* var = e.as<VarNode>()) return Var(var);
+    return v;  // a bound var rewritten to a non-var keeps its binding site
+  };
+  switch (pre->kind) {
+    case ExprKind::kCall: {
+      auto* n = pre.as<CallNode>();
+      Expr op = get(n->op);
+      bool changed = Changed(op, n->op);
+      std::vector<Expr> args;
+      args.reserve(n->args.size());
+      for (const Expr& a : n->args) {
+        args.push_back(get(a));
+        changed |= Changed(args.back(), a);
+      }
+      if (!changed) return pre;
+      Call call = MakeCall(op, std::move(args), n->attrs);
+      const_cast<CallNode*>(call.get())->span = n->span;
+      return call;
+    }
+    case ExprKind::kTuple: {
+      auto* n = pre.as<TupleNode>();
+      bool changed = false;
+      std::vector<Expr> fields;
+      fields.reserve(n->fields.size());
+      for (const Expr& f : n->fields) {
+        fields.push_back(get(f));
+        changed |= Changed(fields.back(), f);
+      }
+      if (!changed) return pre;
+      Tuple t = MakeTuple(std::move(fields));
+      const_cast<TupleNode*>(t.get())->span = n->span;
+      return t;
+    }
+    case ExprKind::kTupleGetItem: {
+      auto* n = pre.as<TupleGetItemNode>();
+      Expr tuple = get(n->tuple);
+      if (!Changed(tuple, n->tuple)) return pre;
+      TupleGetItem g = MakeTupleGetItem(tuple, n->index);
+      const_cast<TupleGetItemNode*>(g.get())->span = n->span;
+      return g;
+    }
+    case ExprKind::kFunction: {
+      auto* n = pre.as<FunctionNode>();
+      bool changed = false;
+      std::vector<Var> params;
+      for (const Var& p : n->params) {
+        params.push_back(get_var(p));
+        changed |= Changed(params.back(), p);
+      }
+      Expr body = get(n->body);
+      changed |= Changed(body, n->body);
+      if (!changed) return pre;
+      Function f = MakeFunction(std::move(params), body, n->ret_type, n->attrs);
+      const_cast<FunctionNode*>(f.get())->span = n->span;
+      return f;
+    }
+    case ExprKind::kLet: {
+      auto* n = pre.as<LetNode>();
+      Var var = get_var(n->var);
+      Expr value = get(n->value);
+      Expr body = get(n->body);
+      if (!Changed(var, n->var) && !Changed(value, n->value) && !Changed(body, n->body)) {
+        return pre;
+      }
+      Let l = MakeLet(var, value, body);
+      const_cast<LetNode*>(l.get())->span = n->span;
+      return l;
+    }
+    case ExprKind::kIf: {
+      auto* n = pre.as<IfNode>();
+      Expr c = get(n->cond), t = get(n->true_branch), f = get(n->false_branch);
+      if (!Changed(c, n->cond) && !Changed(t, n->true_branch) && !Changed(f, n->false_branch)) {
+        return pre;
+      }
+      If i = MakeIf(c, t, f);
+      const_cast<IfNode*>(i.get())->span = n->span;
+      return i;
+    }
+    default:
+      return pre;
+  }
+}
+
+Expr ExprMutator::Rewrite(const Expr& pre, const Expr& post) {
+  switch (pre->kind) {
+    case ExprKind::kVar: return RewriteVar(pre.as<VarNode>(), post);
+    case ExprKind::kGlobalVar: return RewriteGlobalVar(pre.as<GlobalVarNode>(), post);
+    case ExprKind::kConstant: return RewriteConstant(pre.as<ConstantNode>(), post);
+    case ExprKind::kOp: return RewriteOp(pre.as<OpNode>(), post);
+    case ExprKind::kCall: return RewriteCall(pre.as<CallNode>(), post);
+    case ExprKind::kTuple: return RewriteTuple(pre.as<TupleNode>(), post);
+    case ExprKind::kTupleGetItem: return RewriteTupleGetItem(pre.as<TupleGetItemNode>(), post);
+    case ExprKind::kFunction: return RewriteFunction(pre.as<FunctionNode>(), post);
+    case ExprKind::kLet: return RewriteLet(pre.as<LetNode>(), post);
+    case ExprKind::kIf: return RewriteIf(pre.as<IfNode>(), post);
+  }
+  return post;
+}
+
+void ExprVisitor::Visit(const Expr& expr) {
+  if (!expr) return;
+  WalkPostOrder(
+      expr, [](const ExprNode*) { return true; },
+      [&](const ExprNode* n) {
+        switch (n->kind) {
+          case ExprKind::kVar: VisitVar(static_cast<const VarNode*>(n)); break;
+          case ExprKind::kGlobalVar: VisitGlobalVar(static_cast<const GlobalVarNode*>(n)); break;
+          case ExprKind::kConstant: VisitConstant(static_cast<const ConstantNode*>(n)); break;
+          case ExprKind::kOp: VisitOp(static_cast<const OpNode*>(n)); break;
+          case ExprKind::kCall: VisitCall(static_cast<const CallNode*>(n)); break;
+          case ExprKind::kTuple: VisitTuple(static_cast<const TupleNode*>(n)); break;
+          case ExprKind::kTupleGetItem:
+            VisitTupleGetItem(static_cast<const TupleGetItemNode*>(n));
+            break;
+          case ExprKind::kFunction: VisitFunction(static_cast<const FunctionNode*>(n)); break;
+          case ExprKind::kLet: VisitLet(static_cast<const LetNode*>(n)); break;
+          case ExprKind::kIf: VisitIf(static_cast<const IfNode*>(n)); break;
+        }
+      });
+}
+
+}  // namespace relaypass::ir
