@@ -1,0 +1,36 @@
+// Built-in workloads: the tutorial's example, synthetic chains, and (with their issue) resnet and
+// mobilenet with TVM's exact structure and parameter names.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "relaypass/ir/module.h"
+
+namespace relaypass::workloads {
+
+// A module and the values of its parameters (by parameter name).
+struct Workload {
+  ir::IRModule mod;
+  std::map<std::string, ir::NDArray> params;
+};
+
+// The tutorial's example(): conv2d plus constant arithmetic on a shared (1, 64, 54, 54) constant.
+ir::Function Example();
+
+// x: (1, 16) float32 through n ops alternating add(y, 1f) (a fresh scalar constant each) and
+// nn.relu; the graph of TVM's deep-chain timings.
+ir::Function Chain(int64_t n);
+
+struct WorkloadOptions {
+  std::string layout = "NCHW";
+  int batch_size = 1;
+};
+
+// A workload by name: "example", "chain-N" (more with their issues). Throws relaypass::Error
+// listing the known names for an unknown one.
+Workload GetWorkload(const std::string& name, const WorkloadOptions& options = {});
+std::vector<std::string> WorkloadNames();
+
+}  // namespace relaypass::workloads

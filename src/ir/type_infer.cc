@@ -1,0 +1,356 @@
+// Type inference: constraint generation over each function (one iterative post-order sweep),
+// op type relations solved to a fixpoint, then a rebuild that attaches the checked types.
+#include "relaypass/ir/type_infer.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "relaypass/ir/visitor.h"
+#include "relaypass/op/registry.h"
+#include "type_solver.h"
+
+namespace relaypass::ir {
+
+namespace {
+
+// One op call's relation over [args..., result].
+struct RelationRecord {
+  const CallNode* call;
+  const op::OpDef* def;
+  std::vector<Type> types;
+};
+
+class RelationCall final : public op::TypeRelationCall {
+ public:
+  RelationCall(RelationRecord& record, TypeSolver& solver) : record_(record), solver_(solver) {}
+  size_t num_args() const override { return record_.types.size() - 1; }
+  Type Resolve(size_t index) const override { return solver_.Resolve(record_.types.at(index)); }
+  void Assign(size_t index, const Type& type) override {
+    std::string why;
+    if (!solver_.Unify(record_.types.at(index), type, &why)) {
+      std::string what = index == num_args() ? "result" : "argument " + std::to_string(index);
+      Fail(what + " has type " + TypeToString(Resolve(index)) + " but the operator requires " +
+           TypeToString(type));
+    }
+  }
+  const Attrs& attrs() const override { return record_.call->attrs; }
+  const std::string& op_name() const override { return record_.def->name; }
+  [[noreturn]] void Fail(const std::string& message) const override {
+    throw TypeError(record_.def->name + ": " + message, record_.call->span);
+  }
+
+ private:
+  RelationRecord& record_;
+  TypeSolver& solver_;
+};
+
+// Infers the functions of one module; globals are inferred on demand (callee before caller).
+class ModuleInferencer {
+ public:
+  explicit ModuleInferencer(const IRModule& mod) : mod_(mod) {}
+
+  IRModule Run() {
+    IRModule out = mod_;
+    for (const auto& [gv, func] : mod_.functions()) {
+      out.Add(gv, InferGlobal(gv->name_hint));
+    }
+    return out;
+  }
+
+  Expr InferStandalone(const Expr& expr);
+
+ private:
+  class FunctionInferencer;
+
+  // The inferred function named `name` (inferring it first if needed).
+  Function InferGlobal(const std::string& name);
+
+  static bool HasFullSignature(const Function& f) {
+    if (!f->ret_type || !IsComplete(f->ret_type)) return false;
+    for (const Var& p : f->params) {
+      if (!p->type_annotation || !IsComplete(p->type_annotation)) return false;
+    }
+    return true;
+  }
+
+  // The type of global `name` as seen by a caller.
+  Type GlobalType(const GlobalVarNode* gv) {
+    if (!mod_.Contains(gv->name_hint)) {
+      throw TypeError("call to undefined global @" + gv->name_hint, gv->span);
+    }
+    Function f = InferGlobal(gv->name_hint);
+    if (f->checked_type) return f->checked_type;
+    std::vector<Type> args;
+    for (const Var& p : f->params) args.push_back(p->type_annotation);
+    return FuncType(std::move(args), f->ret_type);
+  }
+
+  const IRModule& mod_;
+  std::unordered_map<std::string, Function> done_;
+  std::unordered_set<std::string> in_progress_;
+};
+
+class ModuleInferencer::FunctionInferencer {
+ public:
+  explicit FunctionInferencer(ModuleInferencer& module) : module_(module) {}
+
+  Expr Infer(const Expr& root) {
+    std::vector<Expr> order = PostOrder(root);
+    for (const Expr& e : order) terms_[e.get()] = Generate(e);
+    Solve();
+    return Attach(root);
+  }
+
+ private:
+  Type TermOf(const Expr& e) const { return terms_.at(e.get()); }
+
+  [[noreturn]] static void Fail(const std::string& message, const ExprNode* at) {
+    throw TypeError(message, at->span);
+  }
+
+  void Unify(const Type& a, const Type& b, const ExprNode* at, const std::string& context) {
+    std::string why;
+    if (!solver_.Unify(a, b, &why)) Fail(context + ": " + why, at);
+  }
+
+  // Pass 1: a type term for each node, with constraints.
+  Type Generate(const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::kVar: {
+        auto* var = e.as<VarNode>();
+        return var->type_annotation ? var->type_annotation : solver_.NewHole();
+      }
+      case ExprKind::kGlobalVar:
+        return module_.GlobalType(e.as<GlobalVarNode>());
+      case ExprKind::kConstant:
+        return e.as<ConstantNode>()->tensor_type();
+      case ExprKind::kOp:
+        return nullptr;  // only meaningful as a callee
+      case ExprKind::kCall:
+        return GenerateCall(e.as<CallNode>());
+      case ExprKind::kTuple: {
+        std::vector<Type> fields;
+        for (const Expr& f : e.as<TupleNode>()->fields) fields.push_back(ValueTerm(f, e.get()));
+        return TupleType(std::move(fields));
+      }
+      case ExprKind::kTupleGetItem: {
+        auto* item = e.as<TupleGetItemNode>();
+        Type result = solver_.NewHole();
+        pending_items_.push_back({item, result});
+        TrySolveItem(pending_items_.back());
+        return result;
+      }
+      case ExprKind::kFunction: {
+        auto* fn = e.as<FunctionNode>();
+        std::vector<Type> params;
+        for (const Var& p : fn->params) params.push_back(TermOf(p));
+        Type body = ValueTerm(fn->body, e.get());
+        if (fn->ret_type) Unify(fn->ret_type, body, e.get(), "function return type");
+        return FuncType(std::move(params), body);
+      }
+      case ExprKind::kLet: {
+        auto* let = e.as<LetNode>();
+        Unify(TermOf(let->var), ValueTerm(let->value, e.get()), e.get(),
+              "let %" + let->var->name_hint);
+        return ValueTerm(let->body, e.get());
+      }
+      case ExprKind::kIf: {
+        auto* node = e.as<IfNode>();
+        Unify(ValueTerm(node->cond, e.get()), ScalarType(DataType::Bool()), e.get(),
+              "if condition must be a bool scalar");
+        Type t = ValueTerm(node->true_branch, e.get());
+        Unify(t, ValueTerm(node->false_branch, e.get()), e.get(), "if branches");
+        return t;
+      }
+    }
+    return nullptr;
+  }
+
+  // The term of `e` used as a value (an Op is not a value).
+  Type ValueTerm(const Expr& e, const ExprNode* user) {
+    Type t = TermOf(e);
+    if (!t) Fail("operator " + e.as<OpNode>()->name + " used as a value", user);
+    return t;
+  }
+
+  Type GenerateCall(const CallNode* call) {
+    if (auto* op = call->op.as<OpNode>()) {
+      const op::OpDef* def = op->def;
+      if (def->num_inputs >= 0 && static_cast<int>(call->args.size()) != def->num_inputs) {
+        Fail(op->name + " expects " + std::to_string(def->num_inputs) + " argument" +
+                 (def->num_inputs == 1 ? "" : "s") + " but got " +
+                 std::to_string(call->args.size()),
+             call);
+      }
+      RelationRecord record{call, def, {}};
+      for (const Expr& a : call->args) record.types.push_back(ValueTerm(a, call));
+      Type result = solver_.NewHole();
+      record.types.push_back(result);
+      if (!def->type_relation) Fail("operator " + op->name + " has no type relation", call);
+      relations_.push_back(std::move(record));
+      RelationCall rel(relations_.back(), solver_);
+      if (def->type_relation(rel)) relations_.pop_back();
+      return result;
+    }
+    Type callee = ValueTerm(call->op, call);
+    std::vector<Type> args;
+    for (const Expr& a : call->args) args.push_back(ValueTerm(a, call));
+    Type resolved = solver_.Resolve(callee);
+    if (auto* fn = resolved.as<FuncTypeNode>()) {
+      if (fn->arg_types.size() != args.size()) {
+        Fail("function expects " + std::to_string(fn->arg_types.size()) + " arguments but got " +
+                 std::to_string(args.size()),
+             call);
+      }
+      for (size_t i = 0; i < args.size(); ++i) {
+        Unify(fn->arg_types[i], args[i], call, "argument " + std::to_string(i));
+      }
+      return fn->ret_type;
+    }
+    Type result = solver_.NewHole();
+    Unify(callee, FuncType(args, result), call, "callee");
+    return result;
+  }
+
+  struct ItemRecord {
+    const TupleGetItemNode* item;
+    Type result;
+  };
+
+  // Returns true once the get-item's tuple type is known and the result assigned.
+  bool TrySolveItem(const ItemRecord& r) {
+    Type tuple = solver_.Resolve(ValueTerm(r.item->tuple, r.item));
+    auto* tt = tuple.as<TupleTypeNode>();
+    if (!tt) {
+      if (tuple.as<IncompleteTypeNode>()) return false;
+      Fail("tuple get-item on a non-tuple of type " + TypeToString(tuple), r.item);
+    }
+    if (r.item->index < 0 || r.item->index >= static_cast<int>(tt->fields.size())) {
+      Fail("tuple index " + std::to_string(r.item->index) + " out of range for a " +
+               std::to_string(tt->fields.size()) + "-field tuple " + TypeToString(tuple),
+           r.item);
+    }
+    Unify(r.result, tt->fields[r.item->index], r.item, "tuple get-item");
+    return true;
+  }
+
+  // Pass 2: re-run undecided relations until nothing changes.
+  void Solve() {
+    std::erase_if(pending_items_, [&](const ItemRecord& r) { return TrySolveItem(r); });
+    bool progress = true;
+    while (progress && (!relations_.empty() || !pending_items_.empty())) {
+      progress = false;
+      size_t before_relations = relations_.size();
+      std::erase_if(relations_, [&](RelationRecord& r) {
+        RelationCall rel(r, solver_);
+        return r.def->type_relation(rel);
+      });
+      progress = relations_.size() != before_relations;
+      size_t before = pending_items_.size();
+      std::erase_if(pending_items_, [&](const ItemRecord& r) { return TrySolveItem(r); });
+      progress |= pending_items_.size() != before;
+    }
+    if (!relations_.empty()) {
+      const RelationRecord& r = relations_.front();
+      std::string types;
+      for (size_t i = 0; i + 1 < r.types.size(); ++i) {
+        types += (i ? ", " : "") + TypeToString(solver_.Resolve(r.types[i]));
+      }
+      Fail("unable to infer the type of this " + r.def->name + " call (argument types: " + types +
+               ")",
+           r.call);
+    }
+    if (!pending_items_.empty()) {
+      Fail("unable to infer the tuple type of this get-item", pending_items_.front().item);
+    }
+  }
+
+  // The final type of `e`; an error if anything is still unknown.
+  Type FinalType(const ExprNode* e) {
+    Type t = solver_.Resolve(terms_.at(e));
+    if (!IsComplete(t)) {
+      std::string what = "expression";
+      if (e->kind == ExprKind::kVar) what = "variable %" + static_cast<const VarNode*>(e)->name_hint;
+      Fail("unable to infer the type of " + what + " (only " + TypeToString(t) + " is known)", e);
+    }
+    return t;
+  }
+
+  // Pass 3: rebuild with checked types, filling var annotations and return types.
+  class Attacher : public ExprMutator {
+   public:
+    explicit Attacher(FunctionInferencer& inf) : inf_(inf) {}
+
+   protected:
+    Expr Rewrite(const Expr& pre, const Expr& post) override {
+      if (pre->kind == ExprKind::kOp || pre->kind == ExprKind::kGlobalVar) return post;
+      Type t = inf_.FinalType(pre.get());
+      if (auto* var = post.as<VarNode>()) {
+        if (var->type_annotation && TypeEqual(var->checked_type, t) &&
+            IsComplete(var->type_annotation)) {
+          return post;
+        }
+        Type annotation =
+            var->type_annotation && IsComplete(var->type_annotation) ? var->type_annotation : t;
+        Var fresh = MakeVar(var->name_hint, annotation);
+        auto* node = const_cast<VarNode*>(fresh.get());
+        node->checked_type = t;
+        node->span = var->span;
+        return fresh;
+      }
+      if (auto* fn = post.as<FunctionNode>()) {
+        if (!fn->ret_type || !IsComplete(fn->ret_type)) {
+          Function fresh = MakeFunction(fn->params, fn->body, t.as<FuncTypeNode>()->ret_type,
+                                        fn->attrs);
+          auto* node = const_cast<FunctionNode*>(fresh.get());
+          node->checked_type = t;
+          node->span = fn->span;
+          return fresh;
+        }
+      }
+      return WithCheckedType(post, t);
+    }
+
+   private:
+    FunctionInferencer& inf_;
+  };
+
+  Expr Attach(const Expr& root) { return Attacher(*this).Mutate(root); }
+
+  ModuleInferencer& module_;
+  TypeSolver solver_;
+  std::unordered_map<const ExprNode*, Type> terms_;
+  std::vector<RelationRecord> relations_;
+  std::vector<ItemRecord> pending_items_;
+};
+
+Expr ModuleInferencer::InferStandalone(const Expr& expr) {
+  return FunctionInferencer(*this).Infer(expr);
+}
+
+Function ModuleInferencer::InferGlobal(const std::string& name) {
+  if (auto it = done_.find(name); it != done_.end()) return it->second;
+  if (in_progress_.count(name)) {
+    Function f = mod_.Lookup(name);
+    if (HasFullSignature(f)) return f;
+    throw TypeError("recursive function @" + name +
+                        " needs type annotations on its parameters and return type",
+                    f->span);
+  }
+  in_progress_.insert(name);
+  Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(name));
+  in_progress_.erase(name);
+  Function result = inferred.downcast<FunctionNode>();
+  done_[name] = result;
+  return result;
+}
+
+}  // namespace
+
+IRModule InferTypes(const IRModule& mod) { return ModuleInferencer(mod).Run(); }
+
+Expr InferExprTypes(const Expr& expr, const IRModule& mod) {
+  return ModuleInferencer(mod).InferStandalone(expr);
+}
+
+}  // namespace relaypass::ir

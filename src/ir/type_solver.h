@@ -1,0 +1,35 @@
+// Unification of types with unknowns (IncompleteType holes), the core of type inference.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "relaypass/ir/type.h"
+
+namespace relaypass::ir {
+
+// Union-find over holes; each class may be bound to a (possibly partial) type.
+class TypeSolver {
+ public:
+  Type NewHole();
+  // `t` with every bound hole replaced by what it is bound to (unbound holes stay).
+  Type Resolve(const Type& t);
+  // Makes `a` and `b` equal, binding holes; returns false (and leaves a message in `why`) on a
+  // conflict such as different dtypes or shapes.
+  bool Unify(const Type& a, const Type& b, std::string* why);
+
+ private:
+  int HoleIndex(const IncompleteTypeNode* hole);
+  int Find(int i);
+  // The type a hole's class is bound to, or null.
+  Type& Binding(int root) { return bindings_[root]; }
+  bool UnifyResolved(const Type& a, const Type& b, std::string* why);
+
+  std::unordered_map<const IncompleteTypeNode*, int> index_;
+  std::vector<int> parent_;
+  std::vector<Type> bindings_;
+  std::vector<Type> holes_;  // keeps the hole nodes alive
+};
+
+}  // namespace relaypass::ir

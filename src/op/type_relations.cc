@@ -1,0 +1,119 @@
+#include "type_relations.h"
+
+#include <algorithm>
+
+#include "relaypass/support/error.h"
+
+namespace relaypass::op {
+
+TensorTypeRef TensorOf(const TypeRelationCall& call, size_t index) {
+  ir::Type t = call.Resolve(index);
+  if (!t || t.as<ir::IncompleteTypeNode>()) return nullptr;
+  if (TensorTypeRef tensor = t.downcast<ir::TensorTypeNode>()) return tensor;
+  if (index == call.num_args()) {
+    call.Fail("expected a tensor result, got " + ir::TypeToString(t));
+  }
+  call.Fail("expected a tensor for argument " + std::to_string(index) + ", got " +
+            ir::TypeToString(t));
+}
+
+const ir::AttrsNode& AttrsOf(const TypeRelationCall& call) {
+  if (!call.attrs()) call.Fail("the call has no attributes");
+  return *call.attrs();
+}
+
+Dim DimFloorDiv(Dim a, Dim b) {
+  if (IsAny(a) || IsAny(b)) return kAnyDim;
+  if (b == 0) throw TypeError("division by zero in shape arithmetic");
+  Dim q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::string ShapeToString(const Shape& shape) {
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out += IsAny(shape[i]) ? "?" : std::to_string(shape[i]);
+  }
+  return out + ")";
+}
+
+std::string TypeString(const TensorTypeRef& t) { return ir::TypeToString(ir::Type(t)); }
+
+int NormalizeAxis(const TypeRelationCall& call, int64_t axis, int ndim, const std::string& what) {
+  if (axis < -ndim || axis >= ndim) {
+    call.Fail(what + " " + std::to_string(axis) + " is out of range for a tensor of rank " +
+              std::to_string(ndim) + " (expected [" + std::to_string(-ndim) + ", " +
+              std::to_string(ndim) + "))");
+  }
+  return static_cast<int>(axis < 0 ? axis + ndim : axis);
+}
+
+ir::DataType DTypeOr(const ir::AttrValue& value, ir::DataType fallback) {
+  if (value.is_null() || value.as_string().empty()) return fallback;
+  std::optional<ir::DataType> parsed = ir::DataType::Parse(value.as_string());
+  return parsed && !parsed->is_void() ? *parsed : fallback;
+}
+
+// TVM's ConcreteBroadcast: align from the right; 1 stretches, `?` defers to the other side.
+std::optional<Shape> BroadcastShape(const Shape& a, const Shape& b) {
+  size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 1; i <= n; ++i) {
+    bool has_a = i <= a.size(), has_b = i <= b.size();
+    Dim x = has_a ? a[a.size() - i] : 1;
+    Dim y = has_b ? b[b.size() - i] : 1;
+    Dim& o = out[n - i];
+    if (!has_a) {
+      o = y;
+    } else if (!has_b) {
+      o = x;
+    } else if (x == 1) {
+      o = y;
+    } else if (y == 1) {
+      o = x;
+    } else if (IsAny(x)) {
+      o = y;
+    } else if (IsAny(y) || x == y) {
+      o = x;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+static bool BroadcastRelImpl(TypeRelationCall& call, bool compare) {
+  TensorTypeRef lhs = TensorOf(call, 0);
+  TensorTypeRef rhs = TensorOf(call, 1);
+  if (!lhs || !rhs) return false;
+  if (lhs->dtype != rhs->dtype) {
+    call.Fail("data types " + lhs->dtype.ToString() + " and " + rhs->dtype.ToString() +
+              " do not match in BroadcastRel");
+  }
+  std::optional<Shape> shape = BroadcastShape(lhs->shape, rhs->shape);
+  if (!shape) {
+    call.Fail("Incompatible broadcast type " + TypeString(lhs) + " and " + TypeString(rhs));
+  }
+  call.AssignResult(ir::TensorType(*shape, compare ? ir::DataType::Bool() : lhs->dtype));
+  return true;
+}
+
+bool BroadcastRel(TypeRelationCall& call) { return BroadcastRelImpl(call, false); }
+bool BroadcastCompareRel(TypeRelationCall& call) { return BroadcastRelImpl(call, true); }
+
+// Like TVM's IdentityRel (which unifies input and output), a type known on either side flows
+// to the other, so an untyped input gets its type from a typed consumer.
+bool IdentityRel(TypeRelationCall& call) {
+  if (TensorTypeRef data = TensorOf(call, 0)) {
+    call.AssignResult(ir::Type(data));
+    return true;
+  }
+  if (TensorTypeRef out = TensorOf(call, call.num_args())) {
+    call.Assign(0, ir::Type(out));
+    return true;
+  }
+  return false;
+}
+
+}  // namespace relaypass::op

@@ -1,0 +1,54 @@
+// Building blocks for type relations: reading the tensor types of a call, dimension arithmetic
+// with `?`, and the generic relations (broadcast, identity) that many ops share.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "relaypass/ir/type.h"
+#include "relaypass/op/registry.h"
+
+namespace relaypass::op {
+
+using TensorTypeRef = ir::Ref<ir::TensorTypeNode>;
+using ir::Dim;
+using ir::kAnyDim;
+using Shape = std::vector<Dim>;
+
+// The tensor type at `index` (an argument, or num_args() for the result), or null while it is
+// still unknown. A known type that is not a tensor fails the call.
+TensorTypeRef TensorOf(const TypeRelationCall& call, size_t index);
+
+// The call's attrs; fails the call if it has none (e.g. built without them).
+const ir::AttrsNode& AttrsOf(const TypeRelationCall& call);
+
+// Dimension arithmetic in which `?` absorbs: any operand `?` gives `?`.
+inline bool IsAny(Dim d) { return d == kAnyDim; }
+inline Dim DimAdd(Dim a, Dim b) { return IsAny(a) || IsAny(b) ? kAnyDim : a + b; }
+inline Dim DimMul(Dim a, Dim b) { return IsAny(a) || IsAny(b) ? kAnyDim : a * b; }
+Dim DimFloorDiv(Dim a, Dim b);  // b must be non-zero unless a is `?`
+
+// "(1, 3, 224, 224)", TVM's way of printing a shape in messages.
+std::string ShapeToString(const Shape& shape);
+// "Tensor[(1, 3), float32]"
+std::string TypeString(const TensorTypeRef& t);
+
+// `axis` made non-negative against `ndim`; fails the call naming `what` unless -ndim <= axis <
+// ndim.
+int NormalizeAxis(const TypeRelationCall& call, int64_t axis, int ndim, const std::string& what);
+
+// A dtype attribute ("" means unset) or `fallback`.
+ir::DataType DTypeOr(const ir::AttrValue& value, ir::DataType fallback);
+
+// Both inputs broadcast against each other (numpy rules); the result has the lhs dtype.
+bool BroadcastRel(TypeRelationCall& call);
+// Like BroadcastRel but the result is bool (comparisons).
+bool BroadcastCompareRel(TypeRelationCall& call);
+// The result has the type of the first input.
+bool IdentityRel(TypeRelationCall& call);
+
+// The broadcast shape of two shapes; an empty optional if they do not broadcast.
+std::optional<Shape> BroadcastShape(const Shape& a, const Shape& b);
+
+}  // namespace relaypass::op
