@@ -12,12 +12,18 @@ namespace {
 
 const char* KindName(AttrValue::Kind k) {
   switch (k) {
-    case AttrValue::Kind::kNull: return "None";
-    case AttrValue::Kind::kInt: return "an integer";
-    case AttrValue::Kind::kBool: return "a bool";
-    case AttrValue::Kind::kDouble: return "a float";
-    case AttrValue::Kind::kString: return "a string";
-    case AttrValue::Kind::kArray: return "an array";
+    case AttrValue::Kind::kNull:
+      return "None";
+    case AttrValue::Kind::kInt:
+      return "an integer";
+    case AttrValue::Kind::kBool:
+      return "a bool";
+    case AttrValue::Kind::kDouble:
+      return "a float";
+    case AttrValue::Kind::kString:
+      return "a string";
+    case AttrValue::Kind::kArray:
+      return "an array";
   }
   return "?";
 }
@@ -27,11 +33,21 @@ std::string EscapeString(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\n': out += "\\n"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
       default:
         if (c >= 0x20 && c <= 0x7E) {
           out += static_cast<char>(c);
@@ -95,7 +111,9 @@ int64_t AttrValue::as_int() const {
   }
   return int_;
 }
-bool AttrValue::as_bool() const { return as_int() != 0; }
+bool AttrValue::as_bool() const {
+  return as_int() != 0;
+}
 double AttrValue::as_double() const {
   if (kind_ == Kind::kDouble) return double_;
   return static_cast<double>(as_int());
@@ -151,12 +169,18 @@ std::string AttrValue::ToString() const {
 bool operator==(const AttrValue& a, const AttrValue& b) {
   if (a.kind_ != b.kind_) return false;
   switch (a.kind_) {
-    case AttrValue::Kind::kNull: return true;
-    case AttrValue::Kind::kBool: return a.int_ == b.int_;
-    case AttrValue::Kind::kInt: return a.int_ == b.int_ && a.int_dtype_ == b.int_dtype_;
-    case AttrValue::Kind::kDouble: return std::fabs(a.double_ - b.double_) < 1e-9;
-    case AttrValue::Kind::kString: return a.string_ == b.string_;
-    case AttrValue::Kind::kArray: return a.array_ == b.array_;
+    case AttrValue::Kind::kNull:
+      return true;
+    case AttrValue::Kind::kBool:
+      return a.int_ == b.int_;
+    case AttrValue::Kind::kInt:
+      return a.int_ == b.int_ && a.int_dtype_ == b.int_dtype_;
+    case AttrValue::Kind::kDouble:
+      return std::fabs(a.double_ - b.double_) < 1e-9;
+    case AttrValue::Kind::kString:
+      return a.string_ == b.string_;
+    case AttrValue::Kind::kArray:
+      return a.array_ == b.array_;
   }
   return false;
 }
@@ -164,12 +188,16 @@ bool operator==(const AttrValue& a, const AttrValue& b) {
 size_t AttrValue::Hash() const {
   size_t h = static_cast<size_t>(kind_) * 31 + 7;
   switch (kind_) {
-    case Kind::kNull: return h;
+    case Kind::kNull:
+      return h;
     case Kind::kBool:
-    case Kind::kInt: return Combine(h, std::hash<int64_t>()(int_));
+    case Kind::kInt:
+      return Combine(h, std::hash<int64_t>()(int_));
     // Doubles compare with a tolerance, so hash only their kind.
-    case Kind::kDouble: return h;
-    case Kind::kString: return Combine(h, std::hash<std::string>()(string_));
+    case Kind::kDouble:
+      return h;
+    case Kind::kString:
+      return Combine(h, std::hash<std::string>()(string_));
     case Kind::kArray:
       for (const AttrValue& v : array_) h = Combine(h, v.Hash());
       return h;

@@ -2,17 +2,25 @@
 
 namespace relaypass::ir {
 
-Type ConstantNode::tensor_type() const { return TensorType(data.shape(), data.dtype()); }
+Type ConstantNode::tensor_type() const {
+  return TensorType(data.shape(), data.dtype());
+}
 
 Var MakeVar(std::string name, Type annotation) {
   return make_ref<VarNode>(std::move(name), std::move(annotation));
 }
-GlobalVar MakeGlobalVar(std::string name) { return make_ref<GlobalVarNode>(std::move(name)); }
-Constant MakeConstant(NDArray data) { return make_ref<ConstantNode>(std::move(data)); }
+GlobalVar MakeGlobalVar(std::string name) {
+  return make_ref<GlobalVarNode>(std::move(name));
+}
+Constant MakeConstant(NDArray data) {
+  return make_ref<ConstantNode>(std::move(data));
+}
 Call MakeCall(Expr op, std::vector<Expr> args, Attrs attrs) {
   return make_ref<CallNode>(std::move(op), std::move(args), std::move(attrs));
 }
-Tuple MakeTuple(std::vector<Expr> fields) { return make_ref<TupleNode>(std::move(fields)); }
+Tuple MakeTuple(std::vector<Expr> fields) {
+  return make_ref<TupleNode>(std::move(fields));
+}
 TupleGetItem MakeTupleGetItem(Expr tuple, int index) {
   return make_ref<TupleGetItemNode>(std::move(tuple), index);
 }
@@ -29,16 +37,26 @@ If MakeIf(Expr cond, Expr true_branch, Expr false_branch) {
 
 Expr CopyNode(const Expr& e) {
   switch (e->kind) {
-    case ExprKind::kVar: return make_ref<VarNode>(*e.as<VarNode>());
-    case ExprKind::kGlobalVar: return make_ref<GlobalVarNode>(*e.as<GlobalVarNode>());
-    case ExprKind::kConstant: return make_ref<ConstantNode>(*e.as<ConstantNode>());
-    case ExprKind::kOp: return make_ref<OpNode>(*e.as<OpNode>());
-    case ExprKind::kCall: return make_ref<CallNode>(*e.as<CallNode>());
-    case ExprKind::kTuple: return make_ref<TupleNode>(*e.as<TupleNode>());
-    case ExprKind::kTupleGetItem: return make_ref<TupleGetItemNode>(*e.as<TupleGetItemNode>());
-    case ExprKind::kFunction: return make_ref<FunctionNode>(*e.as<FunctionNode>());
-    case ExprKind::kLet: return make_ref<LetNode>(*e.as<LetNode>());
-    case ExprKind::kIf: return make_ref<IfNode>(*e.as<IfNode>());
+    case ExprKind::kVar:
+      return make_ref<VarNode>(*e.as<VarNode>());
+    case ExprKind::kGlobalVar:
+      return make_ref<GlobalVarNode>(*e.as<GlobalVarNode>());
+    case ExprKind::kConstant:
+      return make_ref<ConstantNode>(*e.as<ConstantNode>());
+    case ExprKind::kOp:
+      return make_ref<OpNode>(*e.as<OpNode>());
+    case ExprKind::kCall:
+      return make_ref<CallNode>(*e.as<CallNode>());
+    case ExprKind::kTuple:
+      return make_ref<TupleNode>(*e.as<TupleNode>());
+    case ExprKind::kTupleGetItem:
+      return make_ref<TupleGetItemNode>(*e.as<TupleGetItemNode>());
+    case ExprKind::kFunction:
+      return make_ref<FunctionNode>(*e.as<FunctionNode>());
+    case ExprKind::kLet:
+      return make_ref<LetNode>(*e.as<LetNode>());
+    case ExprKind::kIf:
+      return make_ref<IfNode>(*e.as<IfNode>());
   }
   throw InternalError("CopyNode: unknown expression kind");
 }

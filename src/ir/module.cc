@@ -25,7 +25,9 @@ std::vector<std::pair<GlobalVar, Function>> IRModule::functions() const {
   return out;
 }
 
-size_t IRModule::size() const { return impl_->functions.size(); }
+size_t IRModule::size() const {
+  return impl_->functions.size();
+}
 
 bool IRModule::Contains(const std::string& name) const {
   return impl_->functions.count(name) != 0;

@@ -25,7 +25,8 @@ NDArray NDArray::Empty(const Shape& shape, DataType dtype) {
     if (d < 0) throw InternalError("NDArray::Empty: negative dimension");
   }
   size_t bytes = out.nbytes();
-  auto* buffer = static_cast<uint8_t*>(::operator new[](bytes ? bytes : 1, std::align_val_t(kAlignment)));
+  auto* buffer =
+      static_cast<uint8_t*>(::operator new[](bytes ? bytes : 1, std::align_val_t(kAlignment)));
   std::memset(buffer, 0, bytes);
   out.storage_ = std::shared_ptr<uint8_t[]>(buffer, AlignedDelete());
   return out;
@@ -46,18 +47,26 @@ double NDArray::GetAsDouble(int64_t i) const {
       break;
     case DataType::Code::kInt:
       switch (dtype_.bits()) {
-        case 8: return static_cast<const int8_t*>(p)[i];
-        case 16: return static_cast<const int16_t*>(p)[i];
-        case 32: return static_cast<const int32_t*>(p)[i];
-        case 64: return static_cast<double>(static_cast<const int64_t*>(p)[i]);
+        case 8:
+          return static_cast<const int8_t*>(p)[i];
+        case 16:
+          return static_cast<const int16_t*>(p)[i];
+        case 32:
+          return static_cast<const int32_t*>(p)[i];
+        case 64:
+          return static_cast<double>(static_cast<const int64_t*>(p)[i]);
       }
       break;
     case DataType::Code::kUInt:
       switch (dtype_.bits()) {
-        case 8: return static_cast<const uint8_t*>(p)[i];
-        case 16: return static_cast<const uint16_t*>(p)[i];
-        case 32: return static_cast<const uint32_t*>(p)[i];
-        case 64: return static_cast<double>(static_cast<const uint64_t*>(p)[i]);
+        case 8:
+          return static_cast<const uint8_t*>(p)[i];
+        case 16:
+          return static_cast<const uint16_t*>(p)[i];
+        case 32:
+          return static_cast<const uint32_t*>(p)[i];
+        case 64:
+          return static_cast<double>(static_cast<const uint64_t*>(p)[i]);
       }
       break;
     case DataType::Code::kBool:

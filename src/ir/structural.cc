@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "relaypass/ir/visitor.h"
+#include "relaypass/support/pointer_map.h"
 
 namespace relaypass::ir {
 
@@ -37,11 +38,9 @@ class EqualChecker {
  private:
   bool Step(const ExprNode* x, const ExprNode* y) {
     if (!x || !y) return x == y;
-    auto ax = forward_.find(x);
-    auto by = backward_.find(y);
-    if (ax != forward_.end() || by != backward_.end()) {
-      return ax != forward_.end() && by != backward_.end() && ax->second == y && by->second == x;
-    }
+    const ExprNode** ax = forward_.find(x);
+    const ExprNode** by = backward_.find(y);
+    if (ax || by) return ax && by && *ax == y && *by == x;
     if (x->kind != y->kind) return false;
     if (x->kind == ExprKind::kVar) {
       // An unpaired var is free in both graphs: only the same var is equal to itself.
@@ -56,11 +55,12 @@ class EqualChecker {
 
   // Pairs two binders; their annotations must agree.
   bool Bind(const Var& a, const Var& b) {
-    if (forward_.count(a.get()) || backward_.count(b.get())) {
+    if (forward_.contains(a.get()) || backward_.contains(b.get())) {
       return forward_[a.get()] == b.get() && backward_[b.get()] == a.get();
     }
-    if (!(a->type_annotation ? b->type_annotation && TypeEqual(a->type_annotation, b->type_annotation)
-                             : !b->type_annotation)) {
+    if (!(a->type_annotation
+              ? b->type_annotation && TypeEqual(a->type_annotation, b->type_annotation)
+              : !b->type_annotation)) {
       return false;
     }
     forward_[a.get()] = b.get();
@@ -136,8 +136,8 @@ class EqualChecker {
   }
 
   std::vector<std::pair<const ExprNode*, const ExprNode*>> stack_;
-  std::unordered_map<const ExprNode*, const ExprNode*> forward_;
-  std::unordered_map<const ExprNode*, const ExprNode*> backward_;
+  support::PointerMap<const ExprNode*> forward_;
+  support::PointerMap<const ExprNode*> backward_;
 };
 
 size_t HashConstant(const ConstantNode* c) {
@@ -149,7 +149,9 @@ size_t HashConstant(const ConstantNode* c) {
 
 }  // namespace
 
-bool StructuralEqual(const Expr& a, const Expr& b) { return EqualChecker().Run(a, b); }
+bool StructuralEqual(const Expr& a, const Expr& b) {
+  return EqualChecker().Run(a, b);
+}
 
 bool StructuralEqual(const IRModule& a, const IRModule& b) {
   auto fa = a.functions();
@@ -166,7 +168,7 @@ size_t StructuralHash(const Expr& root) {
   // Post-order, so each node's hash combines its children's. Variables hash by the order in
   // which they are first met (binders come before their uses), which makes the hash invariant
   // under renaming.
-  std::unordered_map<const ExprNode*, size_t> memo;
+  support::PointerMap<size_t> memo;
   size_t var_counter = 0;
   size_t result = 0;
   post_order_visit(root, [&](const Expr& e) {

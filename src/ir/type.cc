@@ -15,12 +15,18 @@ bool TensorTypeNode::is_static() const {
 Type TensorType(std::vector<Dim> shape, DataType dtype) {
   return make_ref<TensorTypeNode>(std::move(shape), dtype);
 }
-Type ScalarType(DataType dtype) { return TensorType({}, dtype); }
-Type TupleType(std::vector<Type> fields) { return make_ref<TupleTypeNode>(std::move(fields)); }
+Type ScalarType(DataType dtype) {
+  return TensorType({}, dtype);
+}
+Type TupleType(std::vector<Type> fields) {
+  return make_ref<TupleTypeNode>(std::move(fields));
+}
 Type FuncType(std::vector<Type> arg_types, Type ret_type) {
   return make_ref<FuncTypeNode>(std::move(arg_types), std::move(ret_type));
 }
-Type IncompleteType() { return make_ref<IncompleteTypeNode>(); }
+Type IncompleteType() {
+  return make_ref<IncompleteTypeNode>();
+}
 
 // Types nest only as deep as the user writes them (tuples of tuples), never with graph size, so
 // plain recursion is fine here.

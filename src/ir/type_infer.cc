@@ -7,6 +7,7 @@
 
 #include "relaypass/ir/visitor.h"
 #include "relaypass/op/registry.h"
+#include "relaypass/support/pointer_map.h"
 #include "type_solver.h"
 
 namespace relaypass::ir {
@@ -35,7 +36,7 @@ class RelationCall final : public op::TypeRelationCall {
   }
   const Attrs& attrs() const override { return record_.call->attrs; }
   const std::string& op_name() const override { return record_.def->name; }
-  [[noreturn]] void Fail(const std::string& message) const override {
+  void ThrowTypeError(const std::string& message) const override {
     throw TypeError(record_.def->name + ": " + message, record_.call->span);
   }
 
@@ -96,6 +97,7 @@ class ModuleInferencer::FunctionInferencer {
 
   Expr Infer(const Expr& root) {
     std::vector<Expr> order = PostOrder(root);
+    terms_.reserve(order.size());
     for (const Expr& e : order) terms_[e.get()] = Generate(e);
     Solve();
     return Attach(root);
@@ -270,7 +272,8 @@ class ModuleInferencer::FunctionInferencer {
     Type t = solver_.Resolve(terms_.at(e));
     if (!IsComplete(t)) {
       std::string what = "expression";
-      if (e->kind == ExprKind::kVar) what = "variable %" + static_cast<const VarNode*>(e)->name_hint;
+      if (e->kind == ExprKind::kVar)
+        what = "variable %" + static_cast<const VarNode*>(e)->name_hint;
       Fail("unable to infer the type of " + what + " (only " + TypeToString(t) + " is known)", e);
     }
     return t;
@@ -300,8 +303,8 @@ class ModuleInferencer::FunctionInferencer {
       }
       if (auto* fn = post.as<FunctionNode>()) {
         if (!fn->ret_type || !IsComplete(fn->ret_type)) {
-          Function fresh = MakeFunction(fn->params, fn->body, t.as<FuncTypeNode>()->ret_type,
-                                        fn->attrs);
+          Function fresh =
+              MakeFunction(fn->params, fn->body, t.as<FuncTypeNode>()->ret_type, fn->attrs);
           auto* node = const_cast<FunctionNode*>(fresh.get());
           node->checked_type = t;
           node->span = fn->span;
@@ -319,7 +322,7 @@ class ModuleInferencer::FunctionInferencer {
 
   ModuleInferencer& module_;
   TypeSolver solver_;
-  std::unordered_map<const ExprNode*, Type> terms_;
+  support::PointerMap<Type> terms_;
   std::vector<RelationRecord> relations_;
   std::vector<ItemRecord> pending_items_;
 };
@@ -333,9 +336,9 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
   if (in_progress_.count(name)) {
     Function f = mod_.Lookup(name);
     if (HasFullSignature(f)) return f;
-    throw TypeError("recursive function @" + name +
-                        " needs type annotations on its parameters and return type",
-                    f->span);
+    throw TypeError(
+        "recursive function @" + name + " needs type annotations on its parameters and return type",
+        f->span);
   }
   in_progress_.insert(name);
   Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(name));
@@ -347,7 +350,9 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
 
 }  // namespace
 
-IRModule InferTypes(const IRModule& mod) { return ModuleInferencer(mod).Run(); }
+IRModule InferTypes(const IRModule& mod) {
+  return ModuleInferencer(mod).Run();
+}
 
 Expr InferExprTypes(const Expr& expr, const IRModule& mod) {
   return ModuleInferencer(mod).InferStandalone(expr);

@@ -9,13 +9,13 @@ Type TypeSolver::NewHole() {
 }
 
 int TypeSolver::HoleIndex(const IncompleteTypeNode* hole) {
-  auto [it, inserted] = index_.emplace(hole, static_cast<int>(parent_.size()));
+  auto [index, inserted] = index_.emplace(hole, static_cast<int>(parent_.size()));
   if (inserted) {
-    parent_.push_back(it->second);
+    parent_.push_back(*index);
     bindings_.emplace_back();
     holes_.emplace_back(hole);
   }
-  return it->second;
+  return *index;
 }
 
 int TypeSolver::Find(int i) {

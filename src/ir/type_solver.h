@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "relaypass/ir/type.h"
+#include "relaypass/support/pointer_map.h"
 
 namespace relaypass::ir {
 
@@ -26,7 +27,7 @@ class TypeSolver {
   Type& Binding(int root) { return bindings_[root]; }
   bool UnifyResolved(const Type& a, const Type& b, std::string* why);
 
-  std::unordered_map<const IncompleteTypeNode*, int> index_;
+  support::PointerMap<int> index_;
   std::vector<int> parent_;
   std::vector<Type> bindings_;
   std::vector<Type> holes_;  // keeps the hole nodes alive

@@ -1,6 +1,6 @@
 #include "relaypass/ir/visitor.h"
 
-#include <unordered_set>
+#include "relaypass/support/pointer_map.h"
 
 namespace relaypass::ir {
 
@@ -25,13 +25,13 @@ void WalkPostOrder(const Expr& root, Expand&& expand, Emit&& emit) {
     const ExprNode* node;
     bool expanded;
   };
-  std::unordered_set<const ExprNode*> done;
+  support::PointerSet done;
   std::vector<Frame> stack;
   std::vector<const ExprNode*> children;
   stack.push_back({root.get(), false});
   while (!stack.empty()) {
     Frame& top = stack.back();
-    if (done.count(top.node)) {
+    if (done.contains(top.node)) {
       stack.pop_back();
       continue;
     }
@@ -41,7 +41,7 @@ void WalkPostOrder(const Expr& root, Expand&& expand, Emit&& emit) {
       if (!expand(node)) continue;
       children.clear();
       ForEachVisitChild(node, [&](const Expr& c) {
-        if (c && !done.count(c.get())) children.push_back(c.get());
+        if (c && !done.contains(c.get())) children.push_back(c.get());
       });
       for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, false});
       continue;
@@ -78,7 +78,7 @@ size_t CountNodes(const Expr& root) {
 }
 
 std::vector<Var> FreeVars(const Expr& expr) {
-  std::unordered_set<const ExprNode*> bound;
+  support::PointerSet bound;
   std::vector<const VarNode*> uses;
   WalkPostOrder(
       expr, [](const ExprNode*) { return true; },
@@ -93,20 +93,20 @@ std::vector<Var> FreeVars(const Expr& expr) {
       });
   std::vector<Var> out;
   for (const VarNode* v : uses) {
-    if (!bound.count(v)) out.emplace_back(v);
+    if (!bound.contains(v)) out.emplace_back(v);
   }
   return out;
 }
 
 Expr ExprMutator::Lookup(const Expr& pre) const {
-  auto it = memo_.find(pre.get());
-  return it == memo_.end() ? Expr() : it->second;
+  const Expr* found = memo_.find(pre.get());
+  return found ? *found : Expr();
 }
 
 Expr ExprMutator::Mutate(const Expr& expr) {
   if (!expr) return expr;
   if (Expr done = Lookup(expr)) return done;
-  std::unordered_set<const ExprNode*> skipped;
+  support::PointerSet skipped;
   WalkPostOrder(
       expr,
       [&](const ExprNode* n) {
@@ -115,9 +115,9 @@ Expr ExprMutator::Mutate(const Expr& expr) {
         return false;
       },
       [&](const ExprNode* n) {
-        if (memo_.count(n)) return;
+        if (memo_.contains(n)) return;
         Expr pre(n);
-        Expr post = skipped.count(n) ? pre : Rebuild(pre);
+        Expr post = skipped.contains(n) ? pre : Rebuild(pre);
         memo_[n] = Rewrite(pre, post);
       });
   return memo_.at(expr.get());
@@ -136,8 +136,8 @@ bool Changed(const Ref<T>& before, const Ref<T>& after) {
 Expr ExprMutator::Rebuild(const Expr& pre) {
   auto get = [&](const Expr& c) -> Expr {
     if (!c) return c;
-    auto it = memo_.find(c.get());
-    return it == memo_.end() ? c : it->second;
+    const Expr* found = memo_.find(c.get());
+    return found ? *found : c;
   };
   auto get_var = [&](const Var& v) -> Var {
     Expr e = get(v);
@@ -226,16 +226,26 @@ Expr ExprMutator::Rebuild(const Expr& pre) {
 
 Expr ExprMutator::Rewrite(const Expr& pre, const Expr& post) {
   switch (pre->kind) {
-    case ExprKind::kVar: return RewriteVar(pre.as<VarNode>(), post);
-    case ExprKind::kGlobalVar: return RewriteGlobalVar(pre.as<GlobalVarNode>(), post);
-    case ExprKind::kConstant: return RewriteConstant(pre.as<ConstantNode>(), post);
-    case ExprKind::kOp: return RewriteOp(pre.as<OpNode>(), post);
-    case ExprKind::kCall: return RewriteCall(pre.as<CallNode>(), post);
-    case ExprKind::kTuple: return RewriteTuple(pre.as<TupleNode>(), post);
-    case ExprKind::kTupleGetItem: return RewriteTupleGetItem(pre.as<TupleGetItemNode>(), post);
-    case ExprKind::kFunction: return RewriteFunction(pre.as<FunctionNode>(), post);
-    case ExprKind::kLet: return RewriteLet(pre.as<LetNode>(), post);
-    case ExprKind::kIf: return RewriteIf(pre.as<IfNode>(), post);
+    case ExprKind::kVar:
+      return RewriteVar(pre.as<VarNode>(), post);
+    case ExprKind::kGlobalVar:
+      return RewriteGlobalVar(pre.as<GlobalVarNode>(), post);
+    case ExprKind::kConstant:
+      return RewriteConstant(pre.as<ConstantNode>(), post);
+    case ExprKind::kOp:
+      return RewriteOp(pre.as<OpNode>(), post);
+    case ExprKind::kCall:
+      return RewriteCall(pre.as<CallNode>(), post);
+    case ExprKind::kTuple:
+      return RewriteTuple(pre.as<TupleNode>(), post);
+    case ExprKind::kTupleGetItem:
+      return RewriteTupleGetItem(pre.as<TupleGetItemNode>(), post);
+    case ExprKind::kFunction:
+      return RewriteFunction(pre.as<FunctionNode>(), post);
+    case ExprKind::kLet:
+      return RewriteLet(pre.as<LetNode>(), post);
+    case ExprKind::kIf:
+      return RewriteIf(pre.as<IfNode>(), post);
   }
   return post;
 }
@@ -246,18 +256,36 @@ void ExprVisitor::Visit(const Expr& expr) {
       expr, [](const ExprNode*) { return true; },
       [&](const ExprNode* n) {
         switch (n->kind) {
-          case ExprKind::kVar: VisitVar(static_cast<const VarNode*>(n)); break;
-          case ExprKind::kGlobalVar: VisitGlobalVar(static_cast<const GlobalVarNode*>(n)); break;
-          case ExprKind::kConstant: VisitConstant(static_cast<const ConstantNode*>(n)); break;
-          case ExprKind::kOp: VisitOp(static_cast<const OpNode*>(n)); break;
-          case ExprKind::kCall: VisitCall(static_cast<const CallNode*>(n)); break;
-          case ExprKind::kTuple: VisitTuple(static_cast<const TupleNode*>(n)); break;
+          case ExprKind::kVar:
+            VisitVar(static_cast<const VarNode*>(n));
+            break;
+          case ExprKind::kGlobalVar:
+            VisitGlobalVar(static_cast<const GlobalVarNode*>(n));
+            break;
+          case ExprKind::kConstant:
+            VisitConstant(static_cast<const ConstantNode*>(n));
+            break;
+          case ExprKind::kOp:
+            VisitOp(static_cast<const OpNode*>(n));
+            break;
+          case ExprKind::kCall:
+            VisitCall(static_cast<const CallNode*>(n));
+            break;
+          case ExprKind::kTuple:
+            VisitTuple(static_cast<const TupleNode*>(n));
+            break;
           case ExprKind::kTupleGetItem:
             VisitTupleGetItem(static_cast<const TupleGetItemNode*>(n));
             break;
-          case ExprKind::kFunction: VisitFunction(static_cast<const FunctionNode*>(n)); break;
-          case ExprKind::kLet: VisitLet(static_cast<const LetNode*>(n)); break;
-          case ExprKind::kIf: VisitIf(static_cast<const IfNode*>(n)); break;
+          case ExprKind::kFunction:
+            VisitFunction(static_cast<const FunctionNode*>(n));
+            break;
+          case ExprKind::kLet:
+            VisitLet(static_cast<const LetNode*>(n));
+            break;
+          case ExprKind::kIf:
+            VisitIf(static_cast<const IfNode*>(n));
+            break;
         }
       });
 }

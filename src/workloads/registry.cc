@@ -21,7 +21,9 @@ int64_t ChainLength(const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> WorkloadNames() { return {"example", "chain-N"}; }
+std::vector<std::string> WorkloadNames() {
+  return {"example", "chain-N"};
+}
 
 Workload GetWorkload(const std::string& name, const WorkloadOptions& options) {
   if (name == "example") return {ir::IRModule::FromExpr(Example()), {}};

@@ -6,7 +6,9 @@
 namespace relaypass::ir {
 namespace {
 
-Type T(std::vector<Dim> shape) { return TensorType(std::move(shape), DataType::Float32()); }
+Type T(std::vector<Dim> shape) {
+  return TensorType(std::move(shape), DataType::Float32());
+}
 
 Function Swap(const std::string& a_name, const std::string& b_name) {
   Var a = MakeVar(a_name, T({1}));

@@ -31,8 +31,8 @@ class AttrValue {
 
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::kNull; }
-  int64_t as_int() const;  // kInt or kBool
-  bool as_bool() const;    // kBool or kInt
+  int64_t as_int() const;    // kInt or kBool
+  bool as_bool() const;      // kBool or kInt
   double as_double() const;  // kDouble or kInt
   const std::string& as_string() const;
   const std::vector<AttrValue>& as_array() const;
@@ -58,13 +58,13 @@ class AttrValue {
 
 // What a field holds; the parser converts literals to it and rejects what does not fit.
 enum class AttrFieldType : uint8_t {
-  kInt,          // C++ int: `groups=2`, `axis=-1`
-  kBool,         // C++ bool: `ceil_mode=True`
-  kDouble,       // C++ double: `epsilon=1e-05f`
-  kString,       // String: `data_layout="NCHW"`
-  kDType,        // DataType, printed as a string: `out_dtype="float16"`, void is ""
-  kIndexExpr,    // an integer or None: `channels=64`, `units=None`
-  kIntArray,     // Array<Integer> or None: `strides=[2, 2]`, `axes=None`
+  kInt,            // C++ int: `groups=2`, `axis=-1`
+  kBool,           // C++ bool: `ceil_mode=True`
+  kDouble,         // C++ double: `epsilon=1e-05f`
+  kString,         // String: `data_layout="NCHW"`
+  kDType,          // DataType, printed as a string: `out_dtype="float16"`, void is ""
+  kIndexExpr,      // an integer or None: `channels=64`, `units=None`
+  kIntArray,       // Array<Integer> or None: `strides=[2, 2]`, `axes=None`
   kIntArrayArray,  // Array<Array<Integer>>: `pad_width=[[0, 0], [1, 1]]`
 };
 
@@ -140,8 +140,7 @@ size_t AttrsHash(const Attrs& a);
 class DictAttrs {
  public:
   DictAttrs() = default;
-  DictAttrs(std::initializer_list<std::pair<std::string, AttrValue>> entries)
-      : entries_(entries) {}
+  DictAttrs(std::initializer_list<std::pair<std::string, AttrValue>> entries) : entries_(entries) {}
   const std::vector<std::pair<std::string, AttrValue>>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
   const AttrValue* find(const std::string& key) const;
@@ -149,7 +148,9 @@ class DictAttrs {
   void Set(const std::string& key, AttrValue value);
   // Integer value of `key`, or `otherwise` if absent.
   int64_t GetInt(const std::string& key, int64_t otherwise) const;
-  friend bool operator==(const DictAttrs& a, const DictAttrs& b) { return a.entries_ == b.entries_; }
+  friend bool operator==(const DictAttrs& a, const DictAttrs& b) {
+    return a.entries_ == b.entries_;
+  }
 
  private:
   std::vector<std::pair<std::string, AttrValue>> entries_;

@@ -106,7 +106,10 @@ using TupleGetItem = Ref<TupleGetItemNode>;
 struct FunctionNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kFunction;
   FunctionNode(std::vector<Var> p, Expr b, Type r, DictAttrs a)
-      : ExprNode(kKind), params(std::move(p)), body(std::move(b)), ret_type(std::move(r)),
+      : ExprNode(kKind),
+        params(std::move(p)),
+        body(std::move(b)),
+        ret_type(std::move(r)),
         attrs(std::move(a)) {}
   std::vector<Var> params;
   Expr body;
@@ -130,7 +133,10 @@ using Let = Ref<LetNode>;
 struct IfNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kIf;
   IfNode(Expr c, Expr t, Expr f)
-      : ExprNode(kKind), cond(std::move(c)), true_branch(std::move(t)), false_branch(std::move(f)) {}
+      : ExprNode(kKind),
+        cond(std::move(c)),
+        true_branch(std::move(t)),
+        false_branch(std::move(f)) {}
   Expr cond;
   Expr true_branch;
   Expr false_branch;

@@ -25,8 +25,7 @@ constexpr Dim kAnyDim = -1;
 
 struct TensorTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kTensor;
-  TensorTypeNode(std::vector<Dim> s, DataType d)
-      : TypeNode(kKind), shape(std::move(s)), dtype(d) {}
+  TensorTypeNode(std::vector<Dim> s, DataType d) : TypeNode(kKind), shape(std::move(s)), dtype(d) {}
   std::vector<Dim> shape;
   DataType dtype;
   int ndim() const { return static_cast<int>(shape.size()); }

@@ -3,10 +3,10 @@
 #pragma once
 
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include "relaypass/ir/expr.h"
+#include "relaypass/support/pointer_map.h"
 
 namespace relaypass::ir {
 
@@ -55,7 +55,7 @@ class ExprMutator {
 
  private:
   Expr Rebuild(const Expr& pre);
-  std::unordered_map<const ExprNode*, Expr> memo_;
+  support::PointerMap<Expr> memo_;
 };
 
 // A post-order visitor with per-kind hooks, each node once.

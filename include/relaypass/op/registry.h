@@ -47,7 +47,13 @@ class TypeRelationCall {
   virtual const Attrs& attrs() const = 0;
   virtual const std::string& op_name() const = 0;
   // Throws a TypeError that names the op and carries the call's location.
-  [[noreturn]] virtual void Fail(const std::string& message) const = 0;
+  [[noreturn]] void Fail(const std::string& message) const {
+    ThrowTypeError(message);
+    __builtin_unreachable();  // ThrowTypeError always throws
+  }
+
+ protected:
+  virtual void ThrowTypeError(const std::string& message) const = 0;
 };
 
 using TypeRelation = std::function<bool(TypeRelationCall& call)>;

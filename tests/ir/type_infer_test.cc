@@ -1,0 +1,131 @@
+#include <gtest/gtest.h>
+
+#include "relaypass/ir/type_infer.h"
+#include "relaypass/op/registry.h"
+#include "relaypass/relay.h"
+#include "relaypass/workloads/workloads.h"
+
+namespace relaypass::ir {
+namespace {
+
+std::string TypeOf(const Expr& e) {
+  return TypeToString(e->checked_type);
+}
+
+Function InferMain(const Function& f) {
+  return InferTypes(IRModule::FromExpr(f)).Lookup("main");
+}
+
+TEST(TypeInferTest, ExampleGetsTheTutorialTypes) {
+  Function f = InferMain(workloads::Example());
+  EXPECT_EQ(TypeToString(f->ret_type), "Tensor[(1, 64, 54, 54), float32]");
+  EXPECT_EQ(TypeOf(f->params[0]), "Tensor[(1, 64, 56, 56), float32]");
+  EXPECT_EQ(TypeOf(f->params[1]), "Tensor[(64, 64, 3, 3), float32]");
+  EXPECT_EQ(TypeOf(f),
+            "fn (Tensor[(1, 64, 56, 56), float32], Tensor[(64, 64, 3, 3), float32]) -> "
+            "Tensor[(1, 64, 54, 54), float32]");
+  auto* body = f->body.as<CallNode>();
+  ASSERT_NE(body, nullptr);
+  EXPECT_EQ(TypeOf(f->body), "Tensor[(1, 64, 54, 54), float32]");
+}
+
+TEST(TypeInferTest, InputIsNotChanged) {
+  Function f = workloads::Example();
+  IRModule mod = IRModule::FromExpr(f);
+  IRModule typed = InferTypes(mod);
+  EXPECT_FALSE(mod.Lookup("main")->checked_type);
+  EXPECT_FALSE(mod.Lookup("main")->body->checked_type);
+  EXPECT_TRUE(typed.Lookup("main")->body->checked_type);
+}
+
+TEST(TypeInferTest, AlreadyTypedModuleIsReused) {
+  IRModule typed = InferTypes(IRModule::FromExpr(workloads::Example()));
+  IRModule again = InferTypes(typed);
+  EXPECT_EQ(again.Lookup("main").get(), typed.Lookup("main").get());
+}
+
+TEST(TypeInferTest, UntypedWeightsGetTypesFromTheirUses) {
+  Var data = relay::var("data", {1, 3, 224, 224});
+  Var w = relay::var("conv0_weight");
+  Var gamma = relay::var("bn_gamma"), beta = relay::var("bn_beta");
+  Var mean = relay::var("bn_moving_mean"), var = relay::var("bn_moving_var");
+  Expr conv = relay::nn::conv2d(
+      data, w, {.strides = {2, 2}, .padding = {3, 3}, .channels = 64, .kernel_size = {{7, 7}}});
+  Expr bn = relay::get_item(relay::nn::batch_norm(conv, gamma, beta, mean, var), 0);
+  Function f = InferMain(relay::function({data, w, gamma, beta, mean, var}, relay::nn::relu(bn)));
+  EXPECT_EQ(TypeToString(f->params[1]->type_annotation), "Tensor[(64, 3, 7, 7), float32]");
+  EXPECT_EQ(TypeToString(f->params[2]->type_annotation), "Tensor[(64), float32]");
+  EXPECT_EQ(TypeToString(f->ret_type), "Tensor[(1, 64, 112, 112), float32]");
+}
+
+TEST(TypeInferTest, BroadcastMismatchIsATypeErrorNamingTheOp) {
+  Var a = relay::var("a", {1, 3});
+  Var b = relay::var("b", {1, 4});
+  try {
+    InferMain(relay::function({a, b}, relay::add(a, b)));
+    FAIL() << "expected a TypeError";
+  } catch (const TypeError& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("add"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Tensor[(1, 3), float32]"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Tensor[(1, 4), float32]"), std::string::npos) << msg;
+  }
+}
+
+TEST(TypeInferTest, WrongArityIsATypeError) {
+  Var a = relay::var("a", {1, 3});
+  Expr call = MakeCall(op::GetOp("add"), {a});
+  EXPECT_THROW(InferMain(relay::function({a}, call)), TypeError);
+}
+
+TEST(TypeInferTest, TupleIndexOutOfRange) {
+  Var a = relay::var("a", {1, 3});
+  Expr item = relay::get_item(relay::tuple({a, a}), 2);
+  try {
+    InferMain(relay::function({a}, item));
+    FAIL() << "expected a TypeError";
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TypeInferTest, UnresolvableVarIsAnError) {
+  Var a = relay::var("a");
+  EXPECT_THROW(InferMain(relay::function({a}, relay::nn::relu(a))), TypeError);
+}
+
+TEST(TypeInferTest, ClosuresLetsAndIfs) {
+  Var x = relay::var("x", {2});
+  Var p = relay::var("p");
+  Function inner = relay::function({p}, relay::nn::relu(p));
+  Var v = relay::var("v");
+  Var c = relay::var("c", Type(ScalarType(DataType::Bool())));
+  Expr body = MakeLet(v, MakeCall(inner, {x}), MakeIf(c, v, x));
+  Function f = InferMain(relay::function({x, c}, body));
+  EXPECT_EQ(TypeToString(f->ret_type), "Tensor[(2), float32]");
+  auto* let = f->body.as<LetNode>();
+  ASSERT_NE(let, nullptr);
+  EXPECT_EQ(TypeToString(let->var->type_annotation), "Tensor[(2), float32]");
+  auto* call = let->value.as<CallNode>();
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(TypeOf(call->op), "fn (Tensor[(2), float32]) -> Tensor[(2), float32]");
+}
+
+TEST(TypeInferTest, GlobalCallsUseTheCalleeType) {
+  IRModule mod;
+  Var a = relay::var("a", {3});
+  mod.Add("helper", relay::function({a}, relay::nn::relu(a)));
+  Var x = relay::var("x", {3});
+  mod.Add("main", relay::function({x}, MakeCall(mod.GetGlobalVar("helper"), {x})));
+  IRModule typed = InferTypes(mod);
+  EXPECT_EQ(TypeToString(typed.Lookup("main")->ret_type), "Tensor[(3), float32]");
+}
+
+TEST(TypeInferTest, MillionNodeChain) {
+  IRModule mod = IRModule::FromExpr(workloads::Chain(1000000));
+  IRModule typed = InferTypes(mod);
+  EXPECT_EQ(TypeToString(typed.Lookup("main")->ret_type), "Tensor[(1, 16), float32]");
+}
+
+}  // namespace
+}  // namespace relaypass::ir
