@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "relaypass/ir/type_infer.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::workloads {
@@ -34,15 +35,18 @@ void Xavier(const std::string& name, ir::NDArray& array, std::mt19937& gen) {
   double factor = (fan_in + fan_out) / 2.0;
   if (name.find("depthwise") != std::string::npos) factor = hw;
   double scale = std::sqrt(3.0 / factor);
+  // np.random.uniform(low, high): low + (high - low) * random_sample(), rounded to float32.
+  const double low = -scale;
+  const double range = scale - low;
   float* out = array.mutable_data<float>();
-  for (int64_t i = 0; i < array.size(); ++i) {
-    out[i] = static_cast<float>(-scale + (2 * scale) * NextDouble(gen));
-  }
+  const int64_t n = array.size();
+  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<float>(low + range * NextDouble(gen));
 }
 
 void Fill(ir::NDArray& array, float value) {
   float* out = array.mutable_data<float>();
-  for (int64_t i = 0; i < array.size(); ++i) out[i] = value;
+  const int64_t n = array.size();
+  for (int64_t i = 0; i < n; ++i) out[i] = value;
 }
 
 }  // namespace
@@ -71,6 +75,12 @@ std::map<std::string, ir::NDArray> InitParams(const ir::IRModule& typed_mod, uin
     params.emplace(name, array);
   }
   return params;
+}
+
+Workload CreateWorkload(const ir::Function& net, uint32_t seed) {
+  ir::IRModule mod = ir::InferTypes(ir::IRModule::FromExpr(net));
+  std::map<std::string, ir::NDArray> params = InitParams(mod, seed);
+  return {std::move(mod), std::move(params)};
 }
 
 }  // namespace relaypass::workloads

@@ -1,15 +1,17 @@
 #include <charconv>
 
 #include "relaypass/support/error.h"
+#include "relaypass/workloads/init.h"
+#include "relaypass/workloads/mobilenet.h"
+#include "relaypass/workloads/resnet.h"
 #include "relaypass/workloads/workloads.h"
 
 namespace relaypass::workloads {
 
 namespace {
 
-// "chain-N" -> N, or -1 if `name` is not of that form.
-int64_t ChainLength(const std::string& name) {
-  const std::string prefix = "chain-";
+// "<prefix>N" -> N, or -1 if `name` is not of that form.
+int64_t NumberAfter(const std::string& name, const std::string& prefix) {
   if (name.rfind(prefix, 0) != 0) return -1;
   int64_t n = -1;
   const char* begin = name.data() + prefix.size();
@@ -22,12 +24,28 @@ int64_t ChainLength(const std::string& name) {
 }  // namespace
 
 std::vector<std::string> WorkloadNames() {
-  return {"example", "chain-N"};
+  return {"example",   "chain-N",    "resnet-18",  "resnet-34",
+          "resnet-50", "resnet-101", "resnet-152", "mobilenet"};
 }
 
 Workload GetWorkload(const std::string& name, const WorkloadOptions& options) {
   if (name == "example") return {ir::IRModule::FromExpr(Example()), {}};
-  if (int64_t n = ChainLength(name); n >= 0) return {ir::IRModule::FromExpr(Chain(n)), {}};
+  if (int64_t n = NumberAfter(name, "chain-"); n >= 0) {
+    return {ir::IRModule::FromExpr(Chain(n)), {}};
+  }
+  if (int64_t n = NumberAfter(name, "resnet-"); n >= 0 && n <= 1000) {
+    ResNetOptions resnet;
+    resnet.num_layers = static_cast<int>(n);
+    resnet.batch_size = options.batch_size;
+    resnet.layout = options.layout;
+    return CreateWorkload(ResNet(resnet));
+  }
+  if (name == "mobilenet") {
+    MobileNetOptions mobilenet;
+    mobilenet.batch_size = options.batch_size;
+    mobilenet.layout = options.layout;
+    return CreateWorkload(MobileNet(mobilenet));
+  }
   std::string known;
   for (const std::string& w : WorkloadNames()) known += (known.empty() ? "" : ", ") + w;
   throw Error("unknown workload '" + name + "' (known: " + known + ")");

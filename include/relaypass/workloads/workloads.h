@@ -1,5 +1,5 @@
-// Built-in workloads: the tutorial's example, synthetic chains, and (with their issue) resnet and
-// mobilenet with TVM's exact structure and parameter names.
+// Built-in workloads: the tutorial's example, synthetic chains, and resnet and mobilenet with TVM's
+// exact structure and parameter names (resnet.h, mobilenet.h).
 #pragma once
 
 #include <map>
@@ -28,8 +28,10 @@ struct WorkloadOptions {
   int batch_size = 1;
 };
 
-// A workload by name: "example", "chain-N" (more with their issues). Throws relaypass::Error
-// listing the known names for an unknown one.
+// A workload by name: "example", "chain-N" (untyped, no params), "resnet-18/34/50/101/152" and
+// "mobilenet" (as TVM's get_workload: typed by InferTypes, params from InitParams with seed 0;
+// the default image shape is (3, 224, 224), or (224, 224, 3) for layout NHWC). Throws
+// relaypass::Error listing the known names for an unknown one or for a bad resnet depth.
 Workload GetWorkload(const std::string& name, const WorkloadOptions& options = {});
 std::vector<std::string> WorkloadNames();
 
