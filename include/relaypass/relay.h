@@ -69,8 +69,8 @@ struct Conv2DArgs {
   Ints padding{0, 0};  // 1, 2 or 4 values; normalised to 4 as TVM's Python does
   Ints dilation{1, 1};
   int groups = 1;
-  std::optional<int64_t> channels;
-  std::optional<Ints> kernel_size;
+  std::optional<int64_t> channels{};  // `{}` keeps designated initializers warning-free
+  std::optional<Ints> kernel_size{};
   std::string data_layout = "NCHW";
   std::string kernel_layout = "OIHW";
   std::string out_layout = "";

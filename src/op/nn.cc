@@ -1,7 +1,238 @@
+// The nn family: dense, bias_add, batch_norm, softmax, dropout, batch_flatten and pad here;
+// convolution and pooling in their own files.
+#include <string>
+
 #include "families.h"
+#include "nn_family.h"
+#include "op_common.h"
+#include "relaypass/relay.h"
+#include "type_relations.h"
 
 namespace relaypass::op {
 
-void RegisterNNOps(OpRegistry& registry) { (void)registry; }
+namespace {
+
+using ir::AttrsSchema;
+
+const AttrsSchema* DenseAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.DenseAttrs",
+      {AttrsSchema::RequiredIndexExpr("units"), AttrsSchema::DType("out_dtype", "")});
+  return &schema;
+}
+const AttrsSchema* BiasAddAttrs() {
+  static const AttrsSchema schema("relay.attrs.BiasAddAttrs", {AttrsSchema::Int("axis", 1)});
+  return &schema;
+}
+const AttrsSchema* BatchNormAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.BatchNormAttrs",
+      {AttrsSchema::Int("axis", 1), AttrsSchema::Double("epsilon", 1e-5),
+       AttrsSchema::Bool("center", true), AttrsSchema::Bool("scale", true)});
+  return &schema;
+}
+const AttrsSchema* SoftmaxAttrs() {
+  static const AttrsSchema schema("relay.attrs.SoftmaxAttrs", {AttrsSchema::Int("axis", -1)});
+  return &schema;
+}
+const AttrsSchema* DropoutAttrs() {
+  static const AttrsSchema schema("relay.attrs.DropoutAttrs", {AttrsSchema::Double("rate", 0.5)});
+  return &schema;
+}
+const AttrsSchema* PadAttrs() {
+  static const AttrsSchema schema("relay.attrs.PadAttrs",
+                                  {AttrsSchema::RequiredIntArrayArray("pad_width"),
+                                   AttrsSchema::String("pad_mode", "constant")});
+  return &schema;
+}
+
+// TVM's MatmulRel with dense semantics (weight is [units, in]). With `units` set the weight's
+// type is assigned, which types untyped weights.
+bool DenseRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef weight = TensorOf(call, 1);
+  if (!data) return false;
+  if (data->ndim() == 0) call.Fail("nn.dense: data must have rank >= 1, got a scalar");
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const Dim reduce = data->shape.back();
+  Shape out = data->shape;
+  const ir::AttrValue& units = attrs.get("units");
+  if (!units.is_null()) {
+    Shape w = {units.as_int(), reduce};
+    if (weight && weight->is_static() && !IsAny(reduce) && weight->shape != w) {
+      call.Fail("nn.dense: weight " + TypeString(weight) +
+                " does not match units=" + units.ToString() + " and data " + TypeString(data) +
+                " (expected weight shape " + ShapeToString(w) + ")");
+    }
+    call.Assign(1, ir::TensorType(w, weight ? weight->dtype : data->dtype));
+    out.back() = units.as_int();
+  } else {
+    if (!weight) return false;
+    if (weight->ndim() != 2) call.Fail("nn.dense: weight must be 2-D, got " + TypeString(weight));
+    if (!IsAny(reduce) && !IsAny(weight->shape[1]) && reduce != weight->shape[1]) {
+      call.Fail("nn.dense: input dimension doesn't match, data " + TypeString(data) + ", weight " +
+                TypeString(weight));
+    }
+    out.back() = weight->shape[0];
+  }
+  call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  return true;
+}
+
+bool BiasAddRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  int axis = NormalizeAxis(call, AttrsOf(call).get_int("axis"), data->ndim(), "nn.bias_add: axis");
+  call.Assign(1, ir::TensorType({data->shape[axis]}, data->dtype));
+  call.AssignResult(ir::Type(data));
+  return true;
+}
+
+// Assigns the four parameters [C] and returns (data type, [C], [C]).
+bool BatchNormRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  int64_t axis = AttrsOf(call).get_int("axis");
+  if (axis < -1 || axis >= data->ndim()) {
+    call.Fail("nn.batch_norm: axis " + std::to_string(axis) + " is out of range for data " +
+              TypeString(data) + " (expected [-1, " + std::to_string(data->ndim()) + "))");
+  }
+  if (axis == -1) axis = data->ndim() - 1;
+  ir::Type vec = ir::TensorType({data->shape[axis]}, data->dtype);
+  for (size_t i = 1; i <= 4; ++i) call.Assign(i, vec);
+  call.AssignResult(ir::TupleType({ir::Type(data), vec, vec}));
+  return true;
+}
+
+bool SoftmaxRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  NormalizeAxis(call, AttrsOf(call).get_int("axis"), data->ndim(), "nn.softmax: axis");
+  call.AssignResult(ir::Type(data));
+  return true;
+}
+
+// The result is (data type, data type): the output and the mask, as in TVM.
+bool DropoutRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  call.AssignResult(ir::TupleType({ir::Type(data), ir::Type(data)}));
+  return true;
+}
+
+bool BatchFlattenRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  if (data->ndim() == 0) call.Fail("nn.batch_flatten: data must have rank >= 1, got a scalar");
+  Dim flat = 1;
+  for (int i = 1; i < data->ndim(); ++i) flat = DimMul(flat, data->shape[i]);
+  call.AssignResult(ir::TensorType({data->shape[0], flat}, data->dtype));
+  return true;
+}
+
+bool PadRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrValue& pad_width = AttrsOf(call).get("pad_width");
+  const std::vector<ir::AttrValue>& rows = pad_width.as_array();
+  if (rows.size() != static_cast<size_t>(data->ndim())) {
+    call.Fail("nn.pad: pad_width " + pad_width.ToString() + " has " + std::to_string(rows.size()) +
+              " pairs but data " + TypeString(data) + " has rank " + std::to_string(data->ndim()));
+  }
+  Shape out = data->shape;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::vector<int64_t> pair = rows[i].as_ints();
+    if (pair.size() != 2) {
+      call.Fail("nn.pad: pad_width entry " + std::to_string(i) + " is " + rows[i].ToString() +
+                ", not a [before, after] pair");
+    }
+    if (IsAny(out[i])) continue;
+    out[i] += pair[0] + pair[1];
+    if (out[i] < 0) {
+      call.Fail("nn.pad: padding makes dimension " + std::to_string(i) + " of " + TypeString(data) +
+                " negative");
+    }
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+}  // namespace
+
+void RegisterNNOps(OpRegistry& registry) {
+  RegisterConvOps(registry);
+  RegisterPoolingOps(registry);
+  RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
+             "Fully connected layer: data [.., in] x weight [units, in]^T.")
+      .attrs_schema = DenseAttrs();
+  RegisterOp(registry, "nn.bias_add", 2, OpPattern::kBroadcast, BiasAddRel,
+             "Adds a 1-D bias along `axis` of the data.")
+      .attrs_schema = BiasAddAttrs();
+  RegisterOp(registry, "nn.batch_norm", 5, OpPattern::kOutEWiseFusable, BatchNormRel,
+             "Batch normalisation with moving statistics; returns (out, mean, var).")
+      .attrs_schema = BatchNormAttrs();
+  RegisterOp(registry, "nn.softmax", 1, OpPattern::kOutEWiseFusable, SoftmaxRel,
+             "Softmax along `axis`.")
+      .attrs_schema = SoftmaxAttrs();
+  OpDef& dropout = RegisterOp(registry, "nn.dropout", 1, OpPattern::kOpaque, DropoutRel,
+                              "Dropout with probability `rate`; returns (out, mask).");
+  dropout.attrs_schema = DropoutAttrs();
+  dropout.stateful = true;
+  RegisterOp(registry, "nn.batch_flatten", 1, OpPattern::kInjective, BatchFlattenRel,
+             "Flattens all axes but the first: [d0, d1*...*dn].")
+      .is_reshape_op = true;
+  RegisterOp(registry, "nn.pad", 2, OpPattern::kInjective, PadRel,
+             "Pads each axis by [before, after] with pad_value.")
+      .attrs_schema = PadAttrs();
+}
 
 }  // namespace relaypass::op
+
+namespace relaypass::relay::nn {
+
+using ir::AttrValue;
+using op::CallOp;
+
+Expr batch_norm(Expr data, Expr gamma, Expr beta, Expr moving_mean, Expr moving_var,
+                const BatchNormArgs& args) {
+  return CallOp("nn.batch_norm",
+                {std::move(data), std::move(gamma), std::move(beta), std::move(moving_mean),
+                 std::move(moving_var)},
+                {{"axis", AttrValue::Int(args.axis)},
+                 {"epsilon", AttrValue::Double(args.epsilon)},
+                 {"center", AttrValue::Bool(args.center)},
+                 {"scale", AttrValue::Bool(args.scale)}});
+}
+
+Expr bias_add(Expr data, Expr bias, int axis) {
+  return CallOp("nn.bias_add", {std::move(data), std::move(bias)},
+                {{"axis", AttrValue::Int(axis)}});
+}
+
+Expr dense(Expr data, Expr weight, std::optional<int64_t> units, const std::string& out_dtype) {
+  return CallOp("nn.dense", {std::move(data), std::move(weight)},
+                {{"units", op::OptionalInt(units)}, {"out_dtype", AttrValue::Str(out_dtype)}});
+}
+
+Expr softmax(Expr x, int axis) {
+  return CallOp("nn.softmax", {std::move(x)}, {{"axis", AttrValue::Int(axis)}});
+}
+
+Expr dropout(Expr x, double rate) {
+  return CallOp("nn.dropout", {std::move(x)}, {{"rate", AttrValue::Double(rate)}});
+}
+
+Expr batch_flatten(Expr x) {
+  return CallOp("nn.batch_flatten", {std::move(x)});
+}
+
+Expr pad(Expr x, const std::vector<Ints>& pad_width, Expr pad_value, const std::string& pad_mode) {
+  std::vector<AttrValue> rows;
+  for (const Ints& row : pad_width) rows.push_back(AttrValue::Ints(row));
+  if (!pad_value) pad_value = relay::const_(int32_t{0});
+  return CallOp(
+      "nn.pad", {std::move(x), std::move(pad_value)},
+      {{"pad_width", AttrValue::Array(std::move(rows))}, {"pad_mode", AttrValue::Str(pad_mode)}});
+}
+
+}  // namespace relaypass::relay::nn

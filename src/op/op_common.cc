@@ -4,8 +4,8 @@
 
 namespace relaypass::op {
 
-OpDef& RegisterOp(OpRegistry& registry, const std::string& name, int num_inputs,
-                  OpPattern pattern, TypeRelation relation, std::string description) {
+OpDef& RegisterOp(OpRegistry& registry, const std::string& name, int num_inputs, OpPattern pattern,
+                  TypeRelation relation, std::string description) {
   OpDef& def = registry.Register(name);
   def.num_inputs = num_inputs;
   def.pattern = pattern;
@@ -31,6 +31,23 @@ ir::AttrValue OptionalInt(const std::optional<int64_t>& v) {
 
 ir::AttrValue OptionalInts(const std::optional<std::vector<int64_t>>& v) {
   return v ? ir::AttrValue::Ints(*v) : ir::AttrValue::Null();
+}
+
+std::vector<int64_t> NormalizePadding2D(const std::vector<int64_t>& p) {
+  switch (p.size()) {
+    case 1:
+      return {p[0], p[0], p[0], p[0]};
+    case 2:
+      return {p[0], p[1], p[0], p[1]};
+    case 4:
+      return p;
+    default:
+      throw InternalError("2D padding must have 1, 2 or 4 values, got " + std::to_string(p.size()));
+  }
+}
+
+std::vector<int64_t> NormalizePair(const std::vector<int64_t>& v) {
+  return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v;
 }
 
 }  // namespace relaypass::op

@@ -17,8 +17,8 @@ using AttrValues = std::vector<std::pair<std::string, ir::AttrValue>>;
 
 // Registers `name` with the fields every op has; the caller sets the rest (attrs schema,
 // reshape/stateful flags) on the returned def.
-OpDef& RegisterOp(OpRegistry& registry, const std::string& name, int num_inputs,
-                  OpPattern pattern, TypeRelation relation, std::string description);
+OpDef& RegisterOp(OpRegistry& registry, const std::string& name, int num_inputs, OpPattern pattern,
+                  TypeRelation relation, std::string description);
 
 // A call to the registered op `name`. Ops with an attrs schema always get an attrs object
 // (unnamed fields take their defaults), as TVM's Python wrappers always create one.
@@ -28,5 +28,11 @@ ir::Call CallOp(const std::string& name, std::vector<ir::Expr> args, const AttrV
 ir::AttrValue OptionalInt(const std::optional<int64_t>& v);
 // An Array<Integer> attribute: int32 values, or None.
 ir::AttrValue OptionalInts(const std::optional<std::vector<int64_t>>& v);
+
+// The normalisation TVM's Python wrappers apply to 2D conv/pool arguments: get_pad_tuple2d
+// (p -> (p, p, p, p); (a, b) -> (a, b, a, b); 4 values unchanged; other lengths are an
+// InternalError) and `int -> (int, int)` for strides, dilation, kernel and pool sizes.
+std::vector<int64_t> NormalizePadding2D(const std::vector<int64_t>& padding);
+std::vector<int64_t> NormalizePair(const std::vector<int64_t>& v);
 
 }  // namespace relaypass::op

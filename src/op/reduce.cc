@@ -1,7 +1,88 @@
+// Reductions: sum and mean over some axes (ReduceAttrs), pattern CommReduce.
+#include <algorithm>
+#include <string>
+
 #include "families.h"
+#include "op_common.h"
+#include "relaypass/relay.h"
+#include "type_relations.h"
 
 namespace relaypass::op {
 
-void RegisterReduceOps(OpRegistry& registry) { (void)registry; }
+namespace {
+
+using ir::AttrsSchema;
+
+const AttrsSchema* ReduceAttrs() {
+  static const AttrsSchema schema("relay.attrs.ReduceAttrs", {AttrsSchema::NullableIntArray("axis"),
+                                                              AttrsSchema::Bool("keepdims", false),
+                                                              AttrsSchema::Bool("exclude", false)});
+  return &schema;
+}
+
+// TVM's GetReduceAxes + ReduceShapeImpl: axis None (or []) reduces everything; `exclude` reduces
+// the axes not listed; reduced axes are dropped, or kept as 1 with keepdims.
+bool ReduceRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const int ndim = data->ndim();
+  const ir::AttrValue& axis = attrs.get("axis");
+  // As TVM's GetReduceAxes: None and [] both reduce every axis (exclude is then ignored).
+  const bool all = axis.is_null() || axis.as_array().empty();
+  std::vector<bool> reduced(ndim, all);
+  if (!all) {
+    for (int64_t a : axis.as_ints()) {
+      reduced[NormalizeAxis(call, a, ndim, call.op_name() + ": axis")] = true;
+    }
+    if (attrs.get_bool("exclude")) reduced.flip();
+  }
+  const bool keepdims = attrs.get_bool("keepdims");
+  Shape out;
+  for (int i = 0; i < ndim; ++i) {
+    if (!reduced[i]) {
+      out.push_back(data->shape[i]);
+    } else if (keepdims) {
+      out.push_back(1);
+    }
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+}  // namespace
+
+void RegisterReduceOps(OpRegistry& registry) {
+  RegisterOp(registry, "sum", 1, OpPattern::kCommReduce, ReduceRel,
+             "Sum over the given axes (all axes when axis is None).")
+      .attrs_schema = ReduceAttrs();
+  RegisterOp(registry, "mean", 1, OpPattern::kCommReduce, ReduceRel,
+             "Mean over the given axes (all axes when axis is None).")
+      .attrs_schema = ReduceAttrs();
+}
 
 }  // namespace relaypass::op
+
+namespace relaypass::relay {
+
+namespace {
+
+Expr Reduce(const std::string& name, Expr x, const std::optional<Ints>& axis, bool keepdims,
+            bool exclude) {
+  return op::CallOp(name, {std::move(x)},
+                    {{"axis", op::OptionalInts(axis)},
+                     {"keepdims", ir::AttrValue::Bool(keepdims)},
+                     {"exclude", ir::AttrValue::Bool(exclude)}});
+}
+
+}  // namespace
+
+Expr sum(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
+  return Reduce("sum", std::move(x), axis, keepdims, exclude);
+}
+
+Expr mean(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
+  return Reduce("mean", std::move(x), axis, keepdims, exclude);
+}
+
+}  // namespace relaypass::relay

@@ -1,7 +1,129 @@
+// Elementwise and broadcast ops: binary arithmetic and comparisons (broadcasting), unary math,
+// clip and nn.relu.
 #include "families.h"
+#include "op_common.h"
+#include "relaypass/relay.h"
+#include "type_relations.h"
 
 namespace relaypass::op {
 
-void RegisterTensorOps(OpRegistry& registry) { (void)registry; }
+namespace {
+
+// Schemas are function-local statics so they exist whenever the registry is first built, even
+// during another file's static initialisation.
+const ir::AttrsSchema* ClipAttrs() {
+  static const ir::AttrsSchema schema(
+      "relay.attrs.ClipAttrs",
+      {ir::AttrsSchema::RequiredDouble("a_min"), ir::AttrsSchema::RequiredDouble("a_max")});
+  return &schema;
+}
+
+struct NamedOp {
+  const char* name;
+  const char* description;
+};
+
+}  // namespace
+
+void RegisterTensorOps(OpRegistry& registry) {
+  const NamedOp binary[] = {
+      {"add", "Elementwise addition with numpy-style broadcasting."},
+      {"subtract", "Elementwise subtraction with numpy-style broadcasting."},
+      {"multiply", "Elementwise multiplication with numpy-style broadcasting."},
+      {"divide", "Elementwise division with numpy-style broadcasting."},
+      {"maximum", "Elementwise maximum with numpy-style broadcasting."},
+      {"minimum", "Elementwise minimum with numpy-style broadcasting."},
+      {"power", "Elementwise power with numpy-style broadcasting."},
+  };
+  for (const NamedOp& op : binary) {
+    RegisterOp(registry, op.name, 2, OpPattern::kBroadcast, BroadcastRel, op.description);
+  }
+  const NamedOp compare[] = {
+      {"less", "Elementwise lhs < rhs with broadcasting; bool result."},
+      {"greater", "Elementwise lhs > rhs with broadcasting; bool result."},
+      {"equal", "Elementwise lhs == rhs with broadcasting; bool result."},
+      {"not_equal", "Elementwise lhs != rhs with broadcasting; bool result."},
+      {"less_equal", "Elementwise lhs <= rhs with broadcasting; bool result."},
+      {"greater_equal", "Elementwise lhs >= rhs with broadcasting; bool result."},
+  };
+  for (const NamedOp& op : compare) {
+    RegisterOp(registry, op.name, 2, OpPattern::kBroadcast, BroadcastCompareRel, op.description);
+  }
+  const NamedOp unary[] = {
+      {"negative", "Elementwise negation."},
+      {"sqrt", "Elementwise square root."},
+      {"rsqrt", "Elementwise reciprocal square root, 1/sqrt(x)."},
+      {"exp", "Elementwise exponential."},
+      {"log", "Elementwise natural logarithm."},
+      {"tanh", "Elementwise hyperbolic tangent."},
+      {"sigmoid", "Elementwise logistic sigmoid, 1/(1+exp(-x))."},
+      {"nn.relu", "Rectified linear unit, max(x, 0)."},
+  };
+  for (const NamedOp& op : unary) {
+    RegisterOp(registry, op.name, 1, OpPattern::kElemWise, IdentityRel, op.description);
+  }
+  RegisterOp(registry, "clip", 1, OpPattern::kElemWise, IdentityRel,
+             "Clips every element into [a_min, a_max].")
+      .attrs_schema = ClipAttrs();
+}
 
 }  // namespace relaypass::op
+
+namespace relaypass::relay {
+
+using op::CallOp;
+
+Expr add(Expr a, Expr b) {
+  return CallOp("add", {std::move(a), std::move(b)});
+}
+Expr subtract(Expr a, Expr b) {
+  return CallOp("subtract", {std::move(a), std::move(b)});
+}
+Expr multiply(Expr a, Expr b) {
+  return CallOp("multiply", {std::move(a), std::move(b)});
+}
+Expr divide(Expr a, Expr b) {
+  return CallOp("divide", {std::move(a), std::move(b)});
+}
+Expr maximum(Expr a, Expr b) {
+  return CallOp("maximum", {std::move(a), std::move(b)});
+}
+Expr minimum(Expr a, Expr b) {
+  return CallOp("minimum", {std::move(a), std::move(b)});
+}
+Expr power(Expr a, Expr b) {
+  return CallOp("power", {std::move(a), std::move(b)});
+}
+Expr negative(Expr x) {
+  return CallOp("negative", {std::move(x)});
+}
+Expr sqrt(Expr x) {
+  return CallOp("sqrt", {std::move(x)});
+}
+Expr rsqrt(Expr x) {
+  return CallOp("rsqrt", {std::move(x)});
+}
+Expr exp(Expr x) {
+  return CallOp("exp", {std::move(x)});
+}
+Expr log(Expr x) {
+  return CallOp("log", {std::move(x)});
+}
+Expr tanh(Expr x) {
+  return CallOp("tanh", {std::move(x)});
+}
+Expr sigmoid(Expr x) {
+  return CallOp("sigmoid", {std::move(x)});
+}
+Expr clip(Expr x, double a_min, double a_max) {
+  return CallOp("clip", {std::move(x)},
+                {{"a_min", ir::AttrValue::Double(a_min)}, {"a_max", ir::AttrValue::Double(a_max)}});
+}
+
+namespace nn {
+Expr relu(Expr x) {
+  return CallOp("nn.relu", {std::move(x)});
+}
+}  // namespace nn
+
+}  // namespace relaypass::relay

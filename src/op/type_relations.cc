@@ -22,6 +22,12 @@ const ir::AttrsNode& AttrsOf(const TypeRelationCall& call) {
   return *call.attrs();
 }
 
+std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& name) {
+  const ir::AttrValue& value = AttrsOf(call).get(name);
+  if (value.is_null()) call.Fail("attribute " + name + " must not be None");
+  return value.as_ints();
+}
+
 Dim DimFloorDiv(Dim a, Dim b) {
   if (IsAny(a) || IsAny(b)) return kAnyDim;
   if (b == 0) throw TypeError("division by zero in shape arithmetic");
@@ -38,7 +44,9 @@ std::string ShapeToString(const Shape& shape) {
   return out + ")";
 }
 
-std::string TypeString(const TensorTypeRef& t) { return ir::TypeToString(ir::Type(t)); }
+std::string TypeString(const TensorTypeRef& t) {
+  return ir::TypeToString(ir::Type(t));
+}
 
 int NormalizeAxis(const TypeRelationCall& call, int64_t axis, int ndim, const std::string& what) {
   if (axis < -ndim || axis >= ndim) {
@@ -53,6 +61,36 @@ ir::DataType DTypeOr(const ir::AttrValue& value, ir::DataType fallback) {
   if (value.is_null() || value.as_string().empty()) return fallback;
   std::optional<ir::DataType> parsed = ir::DataType::Parse(value.as_string());
   return parsed && !parsed->is_void() ? *parsed : fallback;
+}
+
+Layout ParseLayout(const TypeRelationCall& call, const std::string& name) {
+  try {
+    return Layout(name);
+  } catch (const TypeError& e) {
+    call.Fail(e.message());
+  }
+}
+
+Shape ConvertShape(const TypeRelationCall& call, const BijectiveLayout& layouts, const Shape& shape,
+                   bool forward, const std::string& what) {
+  try {
+    return forward ? layouts.ForwardShape(shape) : layouts.BackwardShape(shape);
+  } catch (const TypeError& e) {
+    call.Fail(what + " " + ShapeToString(shape) + ": " + e.message());
+  }
+}
+
+std::optional<std::pair<Dim, Dim>> PaddingHeightWidth(const std::vector<int64_t>& p) {
+  switch (p.size()) {
+    case 1:
+      return std::make_pair(2 * p[0], 2 * p[0]);
+    case 2:
+      return std::make_pair(2 * p[0], 2 * p[1]);
+    case 4:
+      return std::make_pair(p[0] + p[2], p[1] + p[3]);
+    default:
+      return std::nullopt;
+  }
 }
 
 // TVM's ConcreteBroadcast: align from the right; 1 stretches, `?` defers to the other side.
@@ -99,8 +137,12 @@ static bool BroadcastRelImpl(TypeRelationCall& call, bool compare) {
   return true;
 }
 
-bool BroadcastRel(TypeRelationCall& call) { return BroadcastRelImpl(call, false); }
-bool BroadcastCompareRel(TypeRelationCall& call) { return BroadcastRelImpl(call, true); }
+bool BroadcastRel(TypeRelationCall& call) {
+  return BroadcastRelImpl(call, false);
+}
+bool BroadcastCompareRel(TypeRelationCall& call) {
+  return BroadcastRelImpl(call, true);
+}
 
 // Like TVM's IdentityRel (which unifies input and output), a type known on either side flows
 // to the other, so an untyped input gets its type from a typed consumer.

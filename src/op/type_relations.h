@@ -4,9 +4,11 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "relaypass/ir/type.h"
+#include "relaypass/op/layout.h"
 #include "relaypass/op/registry.h"
 
 namespace relaypass::op {
@@ -23,10 +25,20 @@ TensorTypeRef TensorOf(const TypeRelationCall& call, size_t index);
 // The call's attrs; fails the call if it has none (e.g. built without them).
 const ir::AttrsNode& AttrsOf(const TypeRelationCall& call);
 
+// The integer-array attribute `name`; fails the call if it is None (which the parser accepts for
+// any array field).
+std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& name);
+
 // Dimension arithmetic in which `?` absorbs: any operand `?` gives `?`.
-inline bool IsAny(Dim d) { return d == kAnyDim; }
-inline Dim DimAdd(Dim a, Dim b) { return IsAny(a) || IsAny(b) ? kAnyDim : a + b; }
-inline Dim DimMul(Dim a, Dim b) { return IsAny(a) || IsAny(b) ? kAnyDim : a * b; }
+inline bool IsAny(Dim d) {
+  return d == kAnyDim;
+}
+inline Dim DimAdd(Dim a, Dim b) {
+  return IsAny(a) || IsAny(b) ? kAnyDim : a + b;
+}
+inline Dim DimMul(Dim a, Dim b) {
+  return IsAny(a) || IsAny(b) ? kAnyDim : a * b;
+}
 Dim DimFloorDiv(Dim a, Dim b);  // b must be non-zero unless a is `?`
 
 // "(1, 3, 224, 224)", TVM's way of printing a shape in messages.
@@ -40,6 +52,17 @@ int NormalizeAxis(const TypeRelationCall& call, int64_t axis, int ndim, const st
 
 // A dtype attribute ("" means unset) or `fallback`.
 ir::DataType DTypeOr(const ir::AttrValue& value, ir::DataType fallback);
+
+// `name` parsed as a layout; a malformed string fails the call.
+Layout ParseLayout(const TypeRelationCall& call, const std::string& name);
+// `shape` converted by `layouts` (forward: src to dst, else back); on a rank or sub-axis mismatch
+// fails the call with a message that starts with `what`.
+Shape ConvertShape(const TypeRelationCall& call, const BijectiveLayout& layouts, const Shape& shape,
+                   bool forward, const std::string& what);
+// The (pad_h, pad_w) totals of a 1, 2 or 4 value padding (TVM's GetPaddingHeightWidth): p ->
+// (2p, 2p); (a, b) -> (2a, 2b); (top, left, bottom, right) -> (top+bottom, left+right). Empty if
+// the length is anything else.
+std::optional<std::pair<Dim, Dim>> PaddingHeightWidth(const std::vector<int64_t>& padding);
 
 // Both inputs broadcast against each other (numpy rules); the result has the lhs dtype.
 bool BroadcastRel(TypeRelationCall& call);

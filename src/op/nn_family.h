@@ -1,0 +1,11 @@
+// The parts of the nn family that live in their own files; RegisterNNOps (nn.cc) calls them.
+#pragma once
+
+#include "relaypass/op/registry.h"
+
+namespace relaypass::op {
+
+void RegisterConvOps(OpRegistry& registry);     // conv.cc: nn.conv2d
+void RegisterPoolingOps(OpRegistry& registry);  // pooling.cc: max/avg/global pooling
+
+}  // namespace relaypass::op

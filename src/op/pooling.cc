@@ -1,0 +1,162 @@
+// 2D pooling: nn.max_pool2d, nn.avg_pool2d, nn.global_avg_pool2d (attrs, relations, builders).
+#include <string>
+
+#include "nn_family.h"
+#include "op_common.h"
+#include "relaypass/relay.h"
+#include "type_relations.h"
+
+namespace relaypass::op {
+
+namespace {
+
+using ir::AttrsSchema;
+
+std::vector<ir::AttrField> Pool2DFields() {
+  return {
+      AttrsSchema::RequiredIntArray("pool_size"), AttrsSchema::IntArray("strides", {1, 1}),
+      AttrsSchema::IntArray("dilation", {1, 1}),  AttrsSchema::IntArray("padding", {0, 0}),
+      AttrsSchema::String("layout", "NCHW"),      AttrsSchema::String("out_layout", ""),
+      AttrsSchema::Bool("ceil_mode", false),
+  };
+}
+
+const AttrsSchema* MaxPool2DAttrs() {
+  static const AttrsSchema schema("relay.attrs.MaxPool2DAttrs", Pool2DFields());
+  return &schema;
+}
+
+const AttrsSchema* AvgPool2DAttrs() {
+  static const AttrsSchema schema("relay.attrs.AvgPool2DAttrs", [] {
+    std::vector<ir::AttrField> fields = Pool2DFields();
+    fields.push_back(AttrsSchema::Bool("count_include_pad", false));
+    return fields;
+  }());
+  return &schema;
+}
+
+const AttrsSchema* GlobalPool2DAttrs() {
+  static const AttrsSchema schema("relay.attrs.GlobalPool2DAttrs",
+                                  {
+                                      AttrsSchema::String("layout", "NCHW"),
+                                      AttrsSchema::String("out_layout", ""),
+                                  });
+  return &schema;
+}
+
+// Positions of H and W in the pooling layout, which must hold both unsplit.
+std::pair<int, int> HeightWidthIndex(const TypeRelationCall& call, const TensorTypeRef& data,
+                                     const std::string& layout_name) {
+  Layout layout = ParseLayout(call, layout_name);
+  if (!layout.Contains('H') || !layout.Contains('W') || layout.Contains('h') ||
+      layout.Contains('w')) {
+    call.Fail(call.op_name() + ": invalid layout " + layout_name +
+              "; pooling layouts must have H and W, which cannot be split");
+  }
+  if (static_cast<size_t>(data->ndim()) != layout.ndim()) {
+    call.Fail(call.op_name() + ": data " + TypeString(data) + " does not match layout " +
+              layout_name);
+  }
+  return {layout.IndexOf('H'), layout.IndexOf('W')};
+}
+
+// TVM's calculate_pool_dimension (truncating division, as the values are non-negative).
+Dim PoolOutDim(Dim in, Dim pad, int64_t pool, int64_t dilation, int64_t stride, bool ceil_mode) {
+  if (IsAny(in)) return kAnyDim;
+  Dim numerator = in + pad - ((pool - 1) * dilation + 1);
+  if (ceil_mode) numerator += stride - 1;
+  return numerator / stride + 1;
+}
+
+// TVM's Pool2DRel, shared by max and avg pooling.
+bool Pool2DRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  if (data->ndim() < 2) {
+    call.Fail(call.op_name() + " needs an input with height and width, got " + TypeString(data));
+  }
+  auto [h, w] = HeightWidthIndex(call, data, attrs.get_string("layout"));
+  std::optional<std::pair<Dim, Dim>> pad = PaddingHeightWidth(IntsAttr(call, "padding"));
+  if (!pad) return false;  // as TVM: any other padding length never types
+  std::vector<int64_t> pool = IntsAttr(call, "pool_size");
+  std::vector<int64_t> strides = IntsAttr(call, "strides");
+  std::vector<int64_t> dilation = IntsAttr(call, "dilation");
+  for (const auto* v : {&pool, &strides, &dilation}) {
+    if (v->size() != 2) {
+      call.Fail(call.op_name() + ": pool_size, strides and dilation need 2 values each");
+    }
+  }
+  bool ceil_mode = attrs.get_bool("ceil_mode");
+  Shape out = data->shape;
+  out[h] = PoolOutDim(out[h], pad->first, pool[0], dilation[0], strides[0], ceil_mode);
+  out[w] = PoolOutDim(out[w], pad->second, pool[1], dilation[1], strides[1], ceil_mode);
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+bool GlobalPool2DRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  if (data->ndim() < 2) {
+    call.Fail(call.op_name() + " needs an input with height and width, got " + TypeString(data));
+  }
+  auto [h, w] = HeightWidthIndex(call, data, AttrsOf(call).get_string("layout"));
+  Shape out = data->shape;
+  out[h] = 1;
+  out[w] = 1;
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+}  // namespace
+
+void RegisterPoolingOps(OpRegistry& registry) {
+  RegisterOp(registry, "nn.max_pool2d", 1, OpPattern::kOutEWiseFusable, Pool2DRel,
+             "2D max pooling over the H and W axes of the layout.")
+      .attrs_schema = MaxPool2DAttrs();
+  RegisterOp(registry, "nn.avg_pool2d", 1, OpPattern::kOutEWiseFusable, Pool2DRel,
+             "2D average pooling over the H and W axes of the layout.")
+      .attrs_schema = AvgPool2DAttrs();
+  RegisterOp(registry, "nn.global_avg_pool2d", 1, OpPattern::kOutEWiseFusable, GlobalPool2DRel,
+             "Average over the whole H and W extent; H and W become 1.")
+      .attrs_schema = GlobalPool2DAttrs();
+}
+
+}  // namespace relaypass::op
+
+namespace relaypass::relay::nn {
+
+namespace {
+
+op::AttrValues Pool2DAttrValues(const Pool2DArgs& args) {
+  using ir::AttrValue;
+  return {
+      {"pool_size", AttrValue::Ints(op::NormalizePair(args.pool_size))},
+      {"strides", AttrValue::Ints(op::NormalizePair(args.strides))},
+      {"dilation", AttrValue::Ints(op::NormalizePair(args.dilation))},
+      {"padding", AttrValue::Ints(op::NormalizePadding2D(args.padding))},
+      {"layout", AttrValue::Str(args.layout)},
+      {"out_layout", AttrValue::Str(args.out_layout)},
+      {"ceil_mode", AttrValue::Bool(args.ceil_mode)},
+  };
+}
+
+}  // namespace
+
+Expr max_pool2d(Expr x, const Pool2DArgs& args) {
+  return op::CallOp("nn.max_pool2d", {std::move(x)}, Pool2DAttrValues(args));
+}
+
+Expr avg_pool2d(Expr x, const Pool2DArgs& args) {
+  op::AttrValues values = Pool2DAttrValues(args);
+  values.emplace_back("count_include_pad", ir::AttrValue::Bool(args.count_include_pad));
+  return op::CallOp("nn.avg_pool2d", {std::move(x)}, values);
+}
+
+Expr global_avg_pool2d(Expr x, const std::string& layout) {
+  return op::CallOp("nn.global_avg_pool2d", {std::move(x)},
+                    {{"layout", ir::AttrValue::Str(layout)}});
+}
+
+}  // namespace relaypass::relay::nn

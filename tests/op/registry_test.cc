@@ -1,0 +1,188 @@
+#include <gtest/gtest.h>
+
+#include "fake_call.h"
+#include "relaypass/relay.h"
+
+namespace relaypass::op {
+namespace {
+
+using testing::PrintedAttrs;
+
+const OpDef& Def(const std::string& name) {
+  return *GetOp(name)->def;
+}
+
+TEST(OpRegistryTest, EveryOpHasRelationAndArity) {
+  for (const std::string& name : OpRegistry::Global().ListNames()) {
+    const OpDef& def = Def(name);
+    EXPECT_TRUE(static_cast<bool>(def.type_relation)) << name;
+    EXPECT_GE(def.num_inputs, 1) << name;
+    EXPECT_FALSE(def.description.empty()) << name;
+  }
+}
+
+TEST(OpRegistryTest, RegistersTheWholeOpSet) {
+  const std::vector<std::string> expected = {"add",
+                                             "cast",
+                                             "clip",
+                                             "concatenate",
+                                             "divide",
+                                             "equal",
+                                             "exp",
+                                             "expand_dims",
+                                             "greater",
+                                             "greater_equal",
+                                             "layout_transform",
+                                             "less",
+                                             "less_equal",
+                                             "log",
+                                             "maximum",
+                                             "mean",
+                                             "minimum",
+                                             "multiply",
+                                             "negative",
+                                             "nn.avg_pool2d",
+                                             "nn.batch_flatten",
+                                             "nn.batch_norm",
+                                             "nn.bias_add",
+                                             "nn.conv2d",
+                                             "nn.dense",
+                                             "nn.dropout",
+                                             "nn.global_avg_pool2d",
+                                             "nn.max_pool2d",
+                                             "nn.pad",
+                                             "nn.relu",
+                                             "nn.softmax",
+                                             "not_equal",
+                                             "power",
+                                             "reshape",
+                                             "rsqrt",
+                                             "sigmoid",
+                                             "sqrt",
+                                             "squeeze",
+                                             "subtract",
+                                             "sum",
+                                             "tanh",
+                                             "transpose"};
+  EXPECT_EQ(OpRegistry::Global().ListNames(), expected);
+  EXPECT_EQ(Def("nn.batch_norm").num_inputs, 5);
+  EXPECT_EQ(Def("nn.pad").num_inputs, 2);
+  EXPECT_EQ(Def("concatenate").num_inputs, 1);
+  EXPECT_THROW(GetOp("nn.conv3d"), TypeError);
+}
+
+TEST(OpRegistryTest, PatternsFollowTvm) {
+  EXPECT_EQ(Def("add").pattern, OpPattern::kBroadcast);
+  EXPECT_EQ(Def("less").pattern, OpPattern::kBroadcast);
+  EXPECT_EQ(Def("nn.relu").pattern, OpPattern::kElemWise);
+  EXPECT_EQ(Def("clip").pattern, OpPattern::kElemWise);
+  EXPECT_EQ(Def("cast").pattern, OpPattern::kElemWise);
+  EXPECT_EQ(Def("nn.conv2d").pattern, OpPattern::kOutEWiseFusable);
+  EXPECT_EQ(Def("nn.batch_norm").pattern, OpPattern::kOutEWiseFusable);
+  EXPECT_EQ(Def("nn.max_pool2d").pattern, OpPattern::kOutEWiseFusable);
+  EXPECT_EQ(Def("nn.global_avg_pool2d").pattern, OpPattern::kOutEWiseFusable);
+  EXPECT_EQ(Def("nn.dense").pattern, OpPattern::kOutEWiseFusable);
+  EXPECT_EQ(Def("nn.softmax").pattern, OpPattern::kOutEWiseFusable);
+  EXPECT_EQ(Def("nn.bias_add").pattern, OpPattern::kBroadcast);
+  EXPECT_EQ(Def("expand_dims").pattern, OpPattern::kBroadcast);
+  EXPECT_EQ(Def("nn.batch_flatten").pattern, OpPattern::kInjective);
+  EXPECT_EQ(Def("reshape").pattern, OpPattern::kInjective);
+  EXPECT_EQ(Def("layout_transform").pattern, OpPattern::kInjective);
+  EXPECT_EQ(Def("nn.pad").pattern, OpPattern::kInjective);
+  EXPECT_EQ(Def("sum").pattern, OpPattern::kCommReduce);
+  EXPECT_EQ(Def("nn.dropout").pattern, OpPattern::kOpaque);
+}
+
+TEST(OpRegistryTest, ReshapeOpsAndStatefulness) {
+  for (const char* name : {"reshape", "expand_dims", "squeeze", "nn.batch_flatten"}) {
+    EXPECT_TRUE(Def(name).is_reshape_op) << name;
+  }
+  for (const char* name : {"transpose", "layout_transform", "add", "nn.conv2d"}) {
+    EXPECT_FALSE(Def(name).is_reshape_op) << name;
+  }
+  EXPECT_TRUE(Def("nn.dropout").stateful);
+  EXPECT_FALSE(Def("nn.conv2d").stateful);
+}
+
+TEST(OpRegistryTest, AttrsSchemasInTvmOrder) {
+  auto names = [](const std::string& op) {
+    std::string out;
+    for (const ir::AttrField& f : Def(op).attrs_schema->fields()) out += f.name + " ";
+    return out;
+  };
+  EXPECT_EQ(Def("nn.conv2d").attrs_schema->type_key(), "relay.attrs.Conv2DAttrs");
+  EXPECT_EQ(names("nn.conv2d"),
+            "strides padding dilation groups channels kernel_size data_layout kernel_layout "
+            "out_layout out_dtype ");
+  EXPECT_EQ(names("nn.max_pool2d"),
+            "pool_size strides dilation padding layout out_layout ceil_mode ");
+  EXPECT_EQ(names("nn.avg_pool2d"),
+            "pool_size strides dilation padding layout out_layout ceil_mode count_include_pad ");
+  EXPECT_EQ(names("nn.batch_norm"), "axis epsilon center scale ");
+  EXPECT_EQ(names("nn.dense"), "units out_dtype ");
+  EXPECT_EQ(names("sum"), "axis keepdims exclude ");
+  EXPECT_EQ(names("reshape"), "newshape allowzero ");
+  EXPECT_EQ(Def("add").attrs_schema, nullptr);
+  EXPECT_EQ(Def("mean").attrs_schema->type_key(), "relay.attrs.ReduceAttrs");
+  EXPECT_EQ(Def("nn.global_avg_pool2d").attrs_schema->type_key(), "relay.attrs.GlobalPool2DAttrs");
+}
+
+TEST(OpRegistryTest, RequiredFieldsHaveNoDefault) {
+  EXPECT_THROW(ir::MakeAttrs(*Def("nn.dense").attrs_schema, {}), TypeError);
+  EXPECT_THROW(ir::MakeAttrs(*Def("clip").attrs_schema, {{"a_min", ir::AttrValue::Double(0)}}),
+               TypeError);
+  EXPECT_THROW(ir::MakeAttrs(*Def("layout_transform").attrs_schema, {}), TypeError);
+  EXPECT_NO_THROW(ir::MakeAttrs(*Def("nn.conv2d").attrs_schema, {}));
+}
+
+TEST(OpAttrsPrintingTest, DefaultsAreOmitted) {
+  using namespace relay;
+  Var x = var("x"), w = var("w");
+  EXPECT_EQ(PrintedAttrs(nn::conv2d(x, w)), "padding=[0, 0, 0, 0]");
+  EXPECT_EQ(
+      PrintedAttrs(nn::conv2d(
+          x, w, {.strides = {2, 2}, .padding = {3, 3}, .channels = 64, .kernel_size = Ints{7, 7}})),
+      "strides=[2, 2], padding=[3, 3, 3, 3], channels=64, kernel_size=[7, 7]");
+  EXPECT_EQ(PrintedAttrs(nn::batch_norm(x, w, w, w, w, {.epsilon = 2e-5, .scale = false})),
+            "epsilon=2e-05f, scale=False");
+  EXPECT_EQ(PrintedAttrs(nn::dense(x, w, 1000)), "units=1000");
+  EXPECT_EQ(PrintedAttrs(nn::dense(x, w)), "units=None");
+  EXPECT_EQ(PrintedAttrs(nn::bias_add(x, w, -1)), "axis=-1");
+  EXPECT_EQ(PrintedAttrs(nn::bias_add(x, w)), "");
+  EXPECT_EQ(PrintedAttrs(nn::softmax(x)), "");
+  EXPECT_EQ(PrintedAttrs(clip(x, 0, 6)), "a_min=0f, a_max=6f");
+  EXPECT_EQ(
+      PrintedAttrs(nn::max_pool2d(x, {.pool_size = {3, 3}, .strides = {2, 2}, .padding = {1, 1}})),
+      "pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]");
+  EXPECT_EQ(PrintedAttrs(nn::global_avg_pool2d(x, "NHWC")), "layout=\"NHWC\"");
+  EXPECT_EQ(PrintedAttrs(expand_dims(x, 1, 2)), "axis=1, num_newaxis=2");
+  EXPECT_EQ(PrintedAttrs(expand_dims(x, 0)), "axis=0");
+  EXPECT_EQ(PrintedAttrs(transpose(x)), "axes=None");
+  EXPECT_EQ(PrintedAttrs(transpose(x, Ints{0, 2, 3, 1})), "axes=[0, 2, 3, 1]");
+  EXPECT_EQ(PrintedAttrs(layout_transform(x, "NCHW", "NHWC")),
+            "src_layout=\"NCHW\", dst_layout=\"NHWC\"");
+  EXPECT_EQ(PrintedAttrs(cast(x, "float16")), "dtype=\"float16\"");
+  EXPECT_EQ(PrintedAttrs(sum(x, Ints{1}, true)), "axis=[1], keepdims=True");
+  EXPECT_EQ(PrintedAttrs(mean(x)), "");
+  EXPECT_EQ(PrintedAttrs(nn::pad(x, {{0, 0}, {1, 1}})), "pad_width=[[0, 0], [1, 1]]");
+  EXPECT_EQ(PrintedAttrs(concatenate({x, w}, 1)), "axis=1");
+  EXPECT_EQ(PrintedAttrs(nn::conv2d(
+                x, w, {.data_layout = "NHWC", .kernel_layout = "HWIO", .out_dtype = "float16"})),
+            "padding=[0, 0, 0, 0], data_layout=\"NHWC\", kernel_layout=\"HWIO\", "
+            "out_dtype=\"float16\"");
+}
+
+TEST(OpAttrsPrintingTest, StridesEqualTheirInt32Default) {
+  using namespace relay;
+  ir::Expr conv = nn::conv2d(var("x"), var("w"));
+  const ir::AttrsNode& attrs = *conv.as<ir::CallNode>()->attrs;
+  EXPECT_EQ(attrs.get("strides"), ir::AttrValue::Ints({1, 1}));
+  EXPECT_EQ(attrs.get("strides").ToString(), "[1, 1]");
+  EXPECT_NE(attrs.get("padding"), ir::AttrValue::Ints({0, 0}));
+  EXPECT_NE(attrs.get("strides"),
+            ir::AttrValue::Array({ir::AttrValue::Int(1, ir::DataType::Int64()),
+                                  ir::AttrValue::Int(1, ir::DataType::Int64())}));
+}
+
+}  // namespace
+}  // namespace relaypass::op
