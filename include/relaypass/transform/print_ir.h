@@ -1,0 +1,12 @@
+// PrintIR: a pass that shows the module it is given (tvm.transform.PrintIR).
+#pragma once
+
+#include "relaypass/transform/pass.h"
+
+namespace relaypass::transform {
+
+/// A module pass named "PrintIR", opt_level 0: writes text::PrettyPrint(mod) to stderr and
+/// returns the module unchanged.
+Pass PrintIR();
+
+}  // namespace relaypass::transform

@@ -1,0 +1,60 @@
+#include "relaypass/transform/pass_config.h"
+
+#include "names.h"
+#include "relaypass/support/error.h"
+
+namespace relaypass::transform {
+
+PassConfigRegistry& PassConfigRegistry::Global() {
+  static PassConfigRegistry* registry = [] {
+    auto* r = new PassConfigRegistry();  // never destroyed: usable from any static destructor
+    RegisterAllConfigOptions(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+void PassConfigRegistry::Register(PassConfigOption option) {
+  if (!OptionValueFits(option.default_value, option.type)) {
+    throw PassError("config option \"" + option.name + "\" has a default of type " +
+                    OptionKindName(option.default_value.kind()) + ", not " +
+                    OptionTypeName(option.type));
+  }
+  option.default_value = ConvertOptionValue(option.default_value, option.type);
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string name = option.name;
+  if (!options_.emplace(name, std::move(option)).second) {
+    throw PassError("config option \"" + name + "\" is registered twice");
+  }
+}
+
+const PassConfigOption* PassConfigRegistry::Find(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = options_.find(name);
+  return it == options_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> PassConfigRegistry::Names() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> names;
+  for (const auto& entry : options_) names.push_back(entry.first);
+  return names;
+}
+
+OptionValue PassConfigRegistry::Validate(const std::string& name, const OptionValue& value) const {
+  const PassConfigOption* option = Find(name);
+  if (!option) {
+    std::vector<std::string> names = Names();
+    throw PassError("unknown PassContext config option \"" + name + "\"" +
+                    detail::DidYouMean(name, names) +
+                    "; valid options: " + detail::JoinNames(names));
+  }
+  if (!OptionValueFits(value, option->type)) {
+    throw PassError("PassContext config option \"" + name + "\" expects " +
+                    OptionTypeName(option->type) + ", got " + OptionKindName(value.kind()) + " " +
+                    value.ToString());
+  }
+  return ConvertOptionValue(value, option->type);
+}
+
+}  // namespace relaypass::transform

@@ -1,0 +1,31 @@
+// The one list of registered passes and config options. A pass file defines
+// `void RegisterXxx(transform::PassRegistry&)` (declared in its header under
+// include/relaypass/passes/) and adds one line below, plus the include of that header.
+// An explicit list, not static registrar objects: those are dropped when nothing else in their
+// object file is referenced from the static library.
+#include "relaypass/transform/infer_type.h"
+#include "relaypass/transform/pass_config.h"
+#include "relaypass/transform/print_ir.h"
+#include "relaypass/transform/registry.h"
+
+namespace relaypass::transform {
+
+void RegisterAllPasses(PassRegistry& registry) {
+  registry.Register({"InferType",
+                     {},
+                     [](const PassOptions&) { return InferType(); },
+                     "infers and checks the types of every function"});
+  registry.Register({"PrintIR",
+                     {},
+                     [](const PassOptions&) { return PrintIR(); },
+                     "prints the module to stderr and returns it unchanged"});
+}
+
+void RegisterAllConfigOptions(PassConfigRegistry& registry) {
+  registry.Register({"relay.FuseOps.max_depth", OptionType::kInt, OptionValue::Int(256),
+                     "the largest number of operators FuseOps puts into one function"});
+  registry.Register({"relay.FuseOps.link_params", OptionType::kBool, OptionValue::Bool(false),
+                     "whether FuseOps keeps constant parameters in fused functions"});
+}
+
+}  // namespace relaypass::transform
