@@ -3,6 +3,7 @@
 // include/relaypass/passes/) and adds one line below, plus the include of that header.
 // An explicit list, not static registrar objects: those are dropped when nothing else in their
 // object file is referenced from the static library.
+#include "relaypass/passes/simplify_inference.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/print_ir.h"
@@ -19,6 +20,7 @@ void RegisterAllPasses(PassRegistry& registry) {
                      {},
                      [](const PassOptions&) { return PrintIR(); },
                      "prints the module to stderr and returns it unchanged"});
+  passes::RegisterSimplifyInference(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {

@@ -30,6 +30,13 @@ std::string StripTypes(const std::string& text) {
   return std::regex_replace(out, kReturnType, ") {\n");
 }
 
+// print(mod) ends with an extra newline when the module has metadata constants (as TVM's does);
+// the tutorials' text does not show it.
+std::string TrimEnd(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
 std::vector<fs::path> RoundTripFiles() {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(fs::path(RELAYPASS_TEST_DATA) / "roundtrip")) {
@@ -49,7 +56,8 @@ TEST_P(RoundTripTest, PrintsBackTheSameText) {
   options.source_name = name;
   ir::IRModule mod = text::ParseModule(text, options);
   bool astext = text.rfind("#[version", 0) == 0;
-  std::string printed = astext ? text::AsText(mod, false) : text::PrettyPrint(mod);
+  std::string printed = TrimEnd(astext ? text::AsText(mod, false) : text::PrettyPrint(mod));
+  text = TrimEnd(text);
   if (name.find("_typed") != std::string::npos) {
     EXPECT_EQ(printed, text);
   } else {

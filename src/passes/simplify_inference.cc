@@ -1,0 +1,82 @@
+#include "relaypass/passes/simplify_inference.h"
+
+#include "relaypass/ir/visitor.h"
+#include "relaypass/relay.h"
+
+namespace relaypass::passes {
+
+namespace {
+
+using ir::Expr;
+
+// A scalar constant of `dtype` holding `value` (the float32 value cast, as TVM's MakeConstantScalar).
+Expr Scalar(double value, ir::DataType dtype) {
+  if (dtype == ir::DataType::Float32()) return relay::const_(static_cast<float>(value));
+  return relay::const_(static_cast<double>(static_cast<float>(value)), dtype.ToString());
+}
+
+// expand_dims(v, axis=1, num_newaxis=ndim-axis-1) so a per-channel vector broadcasts against the
+// data; omitted when the channel is the last axis (TVM's ExpandBiasToMatchAxis).
+Expr ExpandToAxis(const Expr& v, int ndim, int axis) {
+  int num_newaxis = ndim - axis - 1;
+  return num_newaxis > 0 ? relay::expand_dims(v, 1, num_newaxis) : v;
+}
+
+// batch_norm(x, gamma, beta, mean, var).0 for inference.
+Expr UnpackBatchNorm(const ir::CallNode* call, const ir::Type& data_type) {
+  auto* tensor = data_type.as<ir::TensorTypeNode>();
+  const ir::AttrsNode& attrs = *call->attrs;
+  int ndim = tensor->ndim();
+  int axis = static_cast<int>(attrs.get_int("axis"));
+  if (axis < 0) axis += ndim;
+  const Expr& x = call->args[0];
+  const Expr& gamma = call->args[1];
+  const Expr& beta = call->args[2];
+  const Expr& mean = call->args[3];
+  const Expr& var = call->args[4];
+  Expr epsilon = Scalar(attrs.get_double("epsilon"), tensor->dtype);
+  Expr scale = relay::divide(Scalar(1, tensor->dtype), relay::sqrt(relay::add(var, epsilon)));
+  if (attrs.get_bool("scale")) scale = relay::multiply(scale, gamma);
+  Expr shift = relay::multiply(relay::negative(mean), scale);
+  if (attrs.get_bool("center")) shift = relay::add(shift, beta);
+  return relay::add(relay::multiply(x, ExpandToAxis(scale, ndim, axis)),
+                    ExpandToAxis(shift, ndim, axis));
+}
+
+class InferenceSimplifier : public ir::ExprMutator {
+ protected:
+  Expr RewriteTupleGetItem(const ir::TupleGetItemNode* pre, const Expr& post) override {
+    auto* item = post.as<ir::TupleGetItemNode>();
+    auto* call = item->tuple.as<ir::CallNode>();
+    auto* op = call ? call->op_node() : nullptr;
+    if (!op || item->index != 0) return post;
+    if (op->name == "nn.batch_norm") {
+      // The data type comes from the input graph: the rewritten argument may be a new,
+      // not yet typed node.
+      ir::Type data_type = pre->tuple.as<ir::CallNode>()->args[0]->checked_type;
+      if (!data_type.as<ir::TensorTypeNode>()) return post;
+      return UnpackBatchNorm(call, data_type);
+    }
+    if (op->name == "nn.dropout") return call->args[0];
+    return post;
+  }
+};
+
+}  // namespace
+
+transform::Pass SimplifyInference() {
+  return transform::CreateFunctionPass(
+      [](const ir::Function& func, const ir::IRModule&, const transform::PassContext&) {
+        return InferenceSimplifier().Mutate(func).downcast<ir::FunctionNode>();
+      },
+      0, "SimplifyInference", {"InferType"});
+}
+
+void RegisterSimplifyInference(transform::PassRegistry& registry) {
+  registry.Register({"SimplifyInference",
+                     {},
+                     [](const transform::PassOptions&) { return SimplifyInference(); },
+                     "rewrites batch_norm and dropout into inference arithmetic"});
+}
+
+}  // namespace relaypass::passes

@@ -1,0 +1,106 @@
+// Attribute values (`strides=[2, 2]`, `epsilon=1e-05f`, `data_layout="NCHW"`, `units=None`) and
+// the attrs objects of operator calls.
+#include "parser_impl.h"
+#include "relaypass/op/registry.h"
+
+namespace relaypass::text {
+
+Parser::NamedAttr Parser::ParseNamedAttr() {
+  Token name = Expect(TokenKind::kIdent);
+  Expect(TokenKind::kEqual);
+  Location value_loc = Peek().loc;
+  ir::AttrValue value = ParseAttrValue();
+  return {std::string(name.text), std::move(value), name.loc, value_loc};
+}
+
+// Literals keep their literal type (int32 unless suffixed or too large, bool, double, string);
+// converting them to what a field holds is the schema's job (ir::ConvertAttrValue).
+ir::AttrValue Parser::ParseAttrValue() {
+  const Token& token = Peek();
+  NestingGuard guard(*this, token.loc);
+  switch (token.kind) {
+    case TokenKind::kInt: {
+      Token literal = Consume();
+      return ir::AttrValue::Int(literal.int_value, literal.dtype);
+    }
+    case TokenKind::kFloat:
+      return ir::AttrValue::Double(Consume().float_value);
+    case TokenKind::kString:
+      return ir::AttrValue::Str(Consume().str);
+    case TokenKind::kIdent:
+      if (token.IsIdent("True") || token.IsIdent("False")) {
+        return ir::AttrValue::Bool(Consume().text == "True");
+      }
+      if (token.IsIdent("None") || token.IsIdent("nullptr")) {
+        Consume();
+        return ir::AttrValue::Null();
+      }
+      break;
+    case TokenKind::kLBracket: {
+      Consume();
+      std::vector<ir::AttrValue> items;
+      while (Peek().kind != TokenKind::kRBracket) {
+        items.push_back(ParseAttrValue());
+        if (!Accept(TokenKind::kComma)) break;
+      }
+      Expect(TokenKind::kRBracket);
+      return ir::AttrValue::Array(std::move(items));
+    }
+    case TokenKind::kLParen: {  // (v) is v; (a, b) and (a,) are arrays
+      Consume();
+      std::vector<ir::AttrValue> items;
+      bool comma = false;
+      while (Peek().kind != TokenKind::kRParen) {
+        items.push_back(ParseAttrValue());
+        comma = Accept(TokenKind::kComma);
+        if (!comma) break;
+      }
+      Expect(TokenKind::kRParen);
+      if (items.size() == 1 && !comma) return std::move(items.front());
+      return ir::AttrValue::Array(std::move(items));
+    }
+    case TokenKind::kMeta:
+      Fail(token.loc, "meta[...] attribute values are not supported");
+    default:
+      break;
+  }
+  Unexpected(token, "an attribute value");
+}
+
+// The attrs of an op call: every given attribute is checked where it is written, then the
+// schema fills defaults (a missing required attribute is reported at the call).
+ir::Attrs Parser::BuildOpAttrs(const ir::OpNode& op, const std::vector<NamedAttr>& attrs,
+                               const Location& call_loc) {
+  const ir::AttrsSchema* schema = op.def->attrs_schema;
+  if (!schema) {
+    if (!attrs.empty())
+      Fail(attrs.front().name_loc, "operator " + op.name + " takes no attributes");
+    return nullptr;
+  }
+  std::vector<std::pair<std::string, ir::AttrValue>> values;
+  values.reserve(attrs.size());
+  for (const NamedAttr& attr : attrs) {
+    int index = schema->FieldIndex(attr.name);
+    if (index < 0) {
+      std::string valid;
+      for (const ir::AttrField& f : schema->fields()) valid += (valid.empty() ? "" : ", ") + f.name;
+      Fail(attr.name_loc, "unknown attribute '" + attr.name + "' for " + op.name +
+                              " (valid: " + (valid.empty() ? "none" : valid) + ")");
+    }
+    for (const auto& [name, value] : values) {
+      if (name == attr.name) Fail(attr.name_loc, "attribute '" + attr.name + "' given twice");
+    }
+    try {
+      values.emplace_back(attr.name, ir::ConvertAttrValue(schema->fields()[index], attr.value));
+    } catch (const TypeError& e) {
+      Fail(attr.value_loc, op.name + ": " + e.message());
+    }
+  }
+  try {
+    return ir::MakeAttrs(*schema, values);
+  } catch (const TypeError& e) {
+    Fail(call_loc, op.name + ": " + e.message());
+  }
+}
+
+}  // namespace relaypass::text

@@ -1,0 +1,87 @@
+// Types: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (T) -> T`, `_`.
+#include "parser_impl.h"
+
+namespace relaypass::text {
+
+std::optional<ir::Type> Parser::ParseOptionalAnnotation() {
+  if (!Accept(TokenKind::kColon)) return std::nullopt;
+  return ParseType();
+}
+
+ir::Type Parser::ParseType() {
+  const Token& token = Peek();
+  NestingGuard guard(*this, token.loc);
+  if (token.kind == TokenKind::kLParen) return ParseTupleType();
+  if (token.kind != TokenKind::kIdent) Unexpected(token, "a type");
+  if (token.IsIdent("Tensor")) return ParseTensorType();
+  if (token.IsIdent("fn")) return ParseFuncType();
+  if (token.IsIdent("_")) {
+    Consume();
+    return ir::IncompleteType();
+  }
+  // A bare dtype is a rank-0 tensor.
+  auto dtype = ir::DataType::Parse(token.text);
+  if (!dtype || dtype->is_void()) Fail(token.loc, "unknown type '" + std::string(token.text) + "'");
+  Consume();
+  return ir::ScalarType(*dtype);
+}
+
+// Tensor[(d0, d1, ...), dtype] with dims that are integers (`224`, `224i64`) or `?`.
+ir::Type Parser::ParseTensorType() {
+  Consume();  // Tensor
+  Expect(TokenKind::kLBracket);
+  Expect(TokenKind::kLParen);
+  std::vector<ir::Dim> shape;
+  while (Peek().kind != TokenKind::kRParen) {
+    const Token& dim = Peek();
+    if (dim.kind == TokenKind::kQuestion) {
+      shape.push_back(ir::kAnyDim);
+    } else if (dim.kind == TokenKind::kInt) {
+      if (dim.int_value < 0) Fail(dim.loc, "negative dimension " + std::string(dim.text));
+      shape.push_back(dim.int_value);
+    } else if (dim.kind == TokenKind::kMeta) {
+      Fail(dim.loc, "symbolic dimensions (meta[...]) are not supported");
+    } else {
+      Unexpected(dim, "a dimension");
+    }
+    Consume();
+    if (!Accept(TokenKind::kComma)) break;
+  }
+  Expect(TokenKind::kRParen);
+  Expect(TokenKind::kComma);
+  const Token& name = Peek();
+  auto dtype = name.kind == TokenKind::kIdent ? ir::DataType::Parse(name.text) : std::nullopt;
+  if (!dtype || dtype->is_void()) Unexpected(name, "a dtype such as float32");
+  Consume();
+  Expect(TokenKind::kRBracket);
+  return ir::TensorType(std::move(shape), *dtype);
+}
+
+// `()`, `(T,)`, `(T1, T2)`; as in TVM, `(T)` is a one-field tuple too.
+ir::Type Parser::ParseTupleType() {
+  Consume();  // '('
+  std::vector<ir::Type> fields;
+  while (Peek().kind != TokenKind::kRParen) {
+    fields.push_back(ParseType());
+    if (!Accept(TokenKind::kComma)) break;
+  }
+  Expect(TokenKind::kRParen);
+  return ir::TupleType(std::move(fields));
+}
+
+ir::Type Parser::ParseFuncType() {
+  Consume();  // fn
+  if (Peek().kind == TokenKind::kLBracket) Fail(Peek().loc, "type parameters are not supported");
+  Expect(TokenKind::kLParen);
+  std::vector<ir::Type> args;
+  while (Peek().kind != TokenKind::kRParen) {
+    args.push_back(ParseType());
+    if (!Accept(TokenKind::kComma)) break;
+  }
+  Expect(TokenKind::kRParen);
+  Expect(TokenKind::kArrow);
+  ir::Type ret = ParseType();
+  return ir::FuncType(std::move(args), std::move(ret));
+}
+
+}  // namespace relaypass::text

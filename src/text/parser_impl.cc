@@ -1,0 +1,146 @@
+#include "parser_impl.h"
+
+#include <algorithm>
+
+#include "relaypass/op/registry.h"
+
+namespace relaypass::text {
+
+Parser::Parser(std::string_view text, const ParseOptions& options)
+    : options_(options),
+      source_(text, options.source_name),
+      main_lexer_(source_),
+      lexer_(&main_lexer_),
+      ops_(op::OpRegistry::Global()) {}
+
+const Token& Parser::Peek(size_t ahead) {
+  while (count_ <= ahead) {
+    ring_[(head_ + count_) % ring_.size()] = lexer_->Next();
+    ++count_;
+  }
+  return ring_[(head_ + ahead) % ring_.size()];
+}
+
+Token Parser::Consume() {
+  Peek();
+  Token token = std::move(ring_[head_]);
+  head_ = (head_ + 1) % ring_.size();
+  --count_;
+  return token;
+}
+
+bool Parser::Accept(TokenKind kind) {
+  if (Peek().kind != kind) return false;
+  Consume();
+  return true;
+}
+
+Token Parser::Expect(TokenKind kind) {
+  if (Peek().kind != kind) Unexpected(Peek(), TokenKindSpelling(kind));
+  return Consume();
+}
+
+void Parser::ExpectKeyword(std::string_view word) {
+  if (!PeekKeyword(word)) Unexpected(Peek(), "'" + std::string(word) + "'");
+  Consume();
+}
+
+void Parser::Fail(const Location& loc, const std::string& message) const {
+  source_.Fail(loc, message);
+}
+
+void Parser::Unexpected(const Token& found, const std::string& what) const {
+  Fail(found.loc, "expected " + what + " but found " + DescribeToken(found));
+}
+
+Parser::NestingGuard::NestingGuard(Parser& parser, const Location& loc) : parser_(parser) {
+  // depth_ counts the outermost level too.
+  if (++parser_.depth_ > kMaxNesting + 1) {
+    --parser_.depth_;
+    parser_.Fail(loc, "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
+  }
+}
+
+void Parser::CloseScope(size_t mark) {
+  while (scope_log_.size() > mark) {
+    locals_[scope_log_.back()].pop_back();
+    scope_log_.pop_back();
+  }
+}
+
+ir::Var Parser::DeclareLocal(const Token& name, ir::Type annotation) {
+  ir::Var var = WithSpan(ir::MakeVar(std::string(name.name()), std::move(annotation)), name.loc);
+  locals_[name.name()].push_back(var);
+  scope_log_.push_back(name.name());
+  return var;
+}
+
+ir::Expr Parser::LookupLocal(const Token& name) {
+  auto it = locals_.find(name.name());
+  if (it == locals_.end() || it->second.empty()) {
+    Fail(name.loc, "undefined variable " + std::string(name.text) +
+                       " (declare it as a parameter, with let, or with free_var)");
+  }
+  return it->second.back();
+}
+
+Parser::GraphBinding* Parser::FindGraph(int64_t n) {
+  if (n < static_cast<int64_t>(graph_dense_.size())) return &graph_dense_[n];
+  auto it = graph_sparse_.find(n);
+  return it == graph_sparse_.end() ? nullptr : &it->second;
+}
+
+ir::Expr Parser::LookupGraph(const Token& name) {
+  GraphBinding* binding = FindGraph(name.int_value);
+  if (!binding || !binding->value) Fail(name.loc, "use of undefined " + std::string(name.text));
+  return binding->value;
+}
+
+void Parser::BindGraph(const Token& name, ir::Expr value) {
+  int64_t n = name.int_value;
+  if (GraphBinding* existing = FindGraph(n); existing && existing->value) {
+    Fail(name.loc, "redefinition of " + std::string(name.text) + " (first defined at " +
+                       std::to_string(existing->loc.line) + ":" +
+                       std::to_string(existing->loc.column) + ")");
+  }
+  ++graph_count_;
+  size_t dense_limit = 2 * graph_count_ + 1024;
+  if (n >= static_cast<int64_t>(graph_dense_.size()) && static_cast<size_t>(n) < dense_limit) {
+    graph_dense_.resize(std::max(static_cast<size_t>(n) + 1, 2 * graph_dense_.size()));
+    // Entries the vector now covers move over from the map.
+    for (auto it = graph_sparse_.begin(); it != graph_sparse_.end();) {
+      if (it->first < static_cast<int64_t>(graph_dense_.size())) {
+        graph_dense_[it->first] = std::move(it->second);
+        it = graph_sparse_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  GraphBinding binding{std::move(value), name.loc};
+  if (n < static_cast<int64_t>(graph_dense_.size())) {
+    graph_dense_[n] = std::move(binding);
+  } else {
+    graph_sparse_.emplace(n, std::move(binding));
+  }
+}
+
+ir::GlobalVar Parser::LookupGlobal(const Token& name) {
+  auto it = globals_.find(name.name());
+  if (it == globals_.end()) {
+    ir::GlobalVar var = WithSpan(ir::MakeGlobalVar(std::string(name.name())), name.loc);
+    it = globals_.emplace(std::string(name.name()), GlobalEntry{var, name.loc, false}).first;
+  }
+  return it->second.var;
+}
+
+void Parser::CheckGlobalsDefined() const {
+  const GlobalEntry* first = nullptr;
+  for (const auto& [name, entry] : globals_) {
+    if (entry.defined) continue;
+    if (!first || entry.first_use.offset < first->first_use.offset) first = &entry;
+  }
+  if (first) Fail(first->first_use, "undefined global @" + first->var->name_hint);
+}
+
+}  // namespace relaypass::text

@@ -1,0 +1,393 @@
+#include "relay_printer.h"
+
+#include <span>
+
+#include "scalar_text.h"
+
+namespace relaypass::text {
+
+namespace {
+
+using ir::ExprKind;
+using ir::ExprNode;
+
+// Nodes that never get a `%N`.
+bool AlwaysInline(ExprKind kind) {
+  return kind == ExprKind::kVar || kind == ExprKind::kGlobalVar || kind == ExprKind::kConstant ||
+         kind == ExprKind::kOp;
+}
+
+// Nodes that carry a ` /* ty=... */` comment.
+bool ShowsTypeInfo(ExprKind kind) {
+  return kind == ExprKind::kConstant || kind == ExprKind::kCall || kind == ExprKind::kVar ||
+         kind == ExprKind::kFunction || kind == ExprKind::kTuple || kind == ExprKind::kTupleGetItem;
+}
+
+// Output size per graph node, to reserve the output once instead of growing it by copies.
+constexpr size_t kBytesPerNodeGuess = 48;
+
+bool IsAsciiAlpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool IsDataflow(ExprKind kind) {
+  return kind == ExprKind::kCall || kind == ExprKind::kTuple || kind == ExprKind::kTupleGetItem;
+}
+
+// Text built at one indentation, moved two columns right (TVM's Doc::Indent(2, ...)).
+std::string Indented(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "  ";
+  }
+  return out;
+}
+
+}  // namespace
+
+uint32_t RelayPrinter::BuildGraph(const ir::Expr& root) {
+  graph_.Build(root);
+  states_.resize(graph_.num_ids());
+  return graph_.IdOf(root.get());
+}
+
+void RelayPrinter::PrintModule(const ir::IRModule& mod, std::string& out) {
+  bool first = true;
+  for (const auto& [gv, fn] : mod.functions()) {
+    uint32_t id = BuildGraph(fn);
+    out.reserve(out.size() + kBytesPerNodeGuess * graph_.num_ids());
+    if (!first) out += '\n';
+    first = false;
+    PrintFunction("def @" + gv->name_hint, id, out);
+    out += '\n';
+  }
+}
+
+void RelayPrinter::PrintRoot(const ir::Expr& expr, std::string& out) {
+  if (!expr) {
+    out += "(nullptr)";  // what TVM prints for an undefined node
+    return;
+  }
+  uint32_t id = BuildGraph(expr);
+  out.reserve(out.size() + kBytesPerNodeGuess * graph_.num_ids());
+  PrintScope(id, out);
+}
+
+void RelayPrinter::Print(uint32_t id, bool try_inline, std::string& out) {
+  Visit(id);
+  ExprKind kind = graph_.node(id)->kind;
+  if (kind == ExprKind::kVar) {
+    // The first use of a variable no function or let declared declares it in this scope.
+    NodeState& s = states_[id];
+    if (!s.bound) {
+      s.bound = true;
+      auto it = free_var_decls_.find(id);
+      if (it != free_var_decls_.end()) AppendLine("free_var " + it->second);
+    }
+    out += states_[id].text;
+    return;
+  }
+  NodeState& s = states_[id];
+  if (AlwaysInline(kind) || (try_inline && graph_.IsUnique(id))) {
+    // From now on every use prints the text with its comment.
+    PrintOptionalInfo(id, s.text);
+    out += s.text;
+    return;
+  }
+  if (s.bound) {
+    out += s.text;
+    return;
+  }
+  std::string text;
+  if (kind == ExprKind::kLet) {
+    text = "(\n";
+    text.append(indent_ + 2, ' ');
+    text += Indented(s.text);
+    text += '\n';
+    text.append(indent_, ' ');
+    text += ')';
+  } else {
+    text = std::move(s.text);
+  }
+  PrintOptionalInfo(id, text);
+  s.text = "%" + std::to_string(temp_counter_++);
+  s.bound = true;
+  std::string& scope = *scopes_.back();
+  scope += s.text;
+  scope += " = ";
+  scope += text;
+  scope += ";\n";
+  scope.append(indent_, ' ');
+  out += s.text;
+}
+
+void RelayPrinter::Visit(uint32_t root) {
+  if (states_[root].visited) return;
+  // Post-order over dataflow inputs; each frame remembers the next input to look at.
+  struct Frame {
+    uint32_t id;
+    uint32_t next_input;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({root, 0});
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (IsDataflow(graph_.node(top.id)->kind)) {
+      std::span<const uint32_t> inputs = graph_.inputs(top.id);
+      if (top.next_input < inputs.size()) {
+        uint32_t input = inputs[top.next_input++];
+        if (!states_[input].visited) stack.push_back({input, 0});
+        continue;
+      }
+    }
+    uint32_t done = top.id;
+    stack.pop_back();
+    if (!states_[done].visited) VisitLeaf(done);
+  }
+}
+
+void RelayPrinter::VisitLeaf(uint32_t id) {
+  const ExprNode* node = graph_.node(id);
+  std::string text;
+  switch (node->kind) {
+    case ExprKind::kVar: {
+      // Reached without a binder: a free variable. Its declaration waits for its first use.
+      std::string decl;
+      AllocVar(static_cast<const ir::VarNode*>(node), decl);
+      free_var_decls_[id] = std::move(decl);
+      return;
+    }
+    case ExprKind::kGlobalVar:
+      text = "@" + static_cast<const ir::GlobalVarNode*>(node)->name_hint;
+      break;
+    case ExprKind::kConstant:
+      PrintConstant(static_cast<const ir::ConstantNode*>(node), text);
+      break;
+    case ExprKind::kOp:
+      text = static_cast<const ir::OpNode*>(node)->name;
+      break;
+    case ExprKind::kCall:
+      PrintCall(id, text);
+      break;
+    case ExprKind::kTuple:
+      PrintTuple(id, text);
+      break;
+    case ExprKind::kTupleGetItem:
+      Print(graph_.inputs(id)[0], false, text);
+      text += '.';
+      text += std::to_string(static_cast<const ir::TupleGetItemNode*>(node)->index);
+      break;
+    case ExprKind::kFunction:
+      PrintFunction("fn ", id, text);
+      break;
+    case ExprKind::kLet:
+      PrintLet(id, text);
+      break;
+    case ExprKind::kIf:
+      PrintIf(id, text);
+      break;
+  }
+  NodeState& s = states_[id];
+  if (!s.visited) {
+    s.text = std::move(text);
+    s.visited = true;
+  }
+}
+
+void RelayPrinter::PrintCall(uint32_t id, std::string& out) {
+  // inputs: the callee, then the arguments. Arguments print first, so their temps are bound
+  // before a closure callee's.
+  std::span<const uint32_t> inputs = graph_.inputs(id);
+  std::string args;
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    if (i > 1) args += ", ";
+    Print(inputs[i], false, args);
+  }
+  PrintCallAttrs(static_cast<const ir::CallNode*>(graph_.node(id)), args);
+  Print(inputs[0], false, out);
+  out += '(';
+  out += args;
+  out += ')';
+}
+
+void RelayPrinter::PrintCallAttrs(const ir::CallNode* call, std::string& out) {
+  if (!call->attrs) return;
+  const ir::AttrsSchema& schema = *call->attrs->schema;
+  const std::vector<ir::AttrField>& fields = schema.fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const ir::AttrValue& value = call->attrs->values[i];
+    if (fields[i].has_default && value == fields[i].default_value) continue;
+    if (!out.empty()) out += ", ";
+    out += fields[i].name;
+    out += '=';
+    out += value.ToString();
+  }
+  if (!call->op_node()) {
+    // A closure or global call carrying attrs names their type.
+    if (!out.empty()) out += ", ";
+    out += "attrs_type_key=";
+    out += ir::AttrValue::Str(schema.type_key()).ToString();
+  }
+}
+
+void RelayPrinter::PrintTuple(uint32_t id, std::string& out) {
+  std::span<const uint32_t> fields = graph_.inputs(id);
+  out += '(';
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ", ";
+    Print(fields[i], false, out);
+  }
+  if (fields.size() == 1) out += ',';
+  out += ')';
+}
+
+void RelayPrinter::PrintFunction(std::string_view prefix, uint32_t id, std::string& out) {
+  auto* fn = static_cast<const ir::FunctionNode*>(graph_.node(id));
+  out += prefix;
+  out += '(';
+  bool first = true;
+  for (const ir::Var& param : fn->params) {
+    if (!first) out += ", ";
+    first = false;
+    AllocVar(param.get(), out);
+  }
+  for (const auto& [key, value] : fn->attrs.entries()) {
+    if (!first) out += ", ";
+    first = false;
+    out += key;
+    out += '=';
+    out += value.ToString();
+  }
+  out += ") ";
+  if (fn->ret_type) {
+    out += "-> ";
+    out += ir::TypeToString(fn->ret_type);
+    out += ' ';
+  }
+  PrintBody(graph_.inputs(id)[0], out);
+}
+
+void RelayPrinter::PrintLet(uint32_t id, std::string& out) {
+  // The first value's bindings go to the enclosing scope; each later value's go right after the
+  // previous let line, i.e. just above the let that uses them (as TVM's doc stack does).
+  bool pushed = false;
+  while (graph_.node(id)->kind == ExprKind::kLet) {
+    auto* let = static_cast<const ir::LetNode*>(graph_.node(id));
+    std::span<const uint32_t> inputs = graph_.inputs(id);  // value, body
+    std::string line = "let ";
+    AllocVar(let->var.get(), line);
+    line += " = ";
+    Print(inputs[0], true, line);
+    line += ";\n";
+    line.append(indent_, ' ');
+    out += line;
+    if (!pushed) {
+      scopes_.push_back(&out);
+      pushed = true;
+    }
+    id = inputs[1];
+  }
+  PrintScope(id, out);
+  scopes_.pop_back();
+}
+
+void RelayPrinter::PrintIf(uint32_t id, std::string& out) {
+  std::span<const uint32_t> inputs = graph_.inputs(id);  // condition, then, else
+  out += "if (";
+  Print(inputs[0], false, out);
+  out += ") ";
+  PrintBody(inputs[1], out);
+  out += " else ";
+  PrintBody(inputs[2], out);
+}
+
+void RelayPrinter::PrintConstant(const ir::ConstantNode* c, std::string& out) {
+  if (IsSimpleScalar(c->data)) {
+    AppendScalarText(c->data, out);
+    return;
+  }
+  out += "meta[relay.Constant][";
+  out += std::to_string(meta_.ConstantIndex(c));
+  out += ']';
+}
+
+void RelayPrinter::PrintBody(uint32_t body, std::string& out) {
+  indent_ += 2;
+  out += "{\n";
+  out.append(indent_, ' ');
+  PrintScope(body, out);
+  indent_ -= 2;
+  out += '\n';
+  out.append(indent_, ' ');
+  out += '}';
+}
+
+void RelayPrinter::PrintScope(uint32_t body, std::string& out) {
+  scopes_.push_back(&out);
+  std::string result;
+  Print(body, true, result);
+  scopes_.pop_back();
+  out += result;
+}
+
+void RelayPrinter::AppendLine(std::string_view text) {
+  std::string& scope = *scopes_.back();
+  scope += text;
+  scope += ";\n";
+  scope.append(indent_, ' ');
+}
+
+void RelayPrinter::AllocVar(const ir::VarNode* var, std::string& out) {
+  uint32_t id = IdOf(var);
+  if (states_[id].visited) {
+    // Declared twice: still print, but show the error.
+    out += states_[id].text;
+    out += "-malformed-ir";
+    return;
+  }
+  std::string name = var->name_hint;
+  if (name.empty() || !IsAsciiAlpha(name[0])) name.insert(0, "v");
+  NodeState& s = states_[id];
+  s.text = GetUniqueName("%" + name);
+  s.visited = true;
+  out += s.text;
+  if (var->type_annotation) {
+    out += ": ";
+    out += ir::TypeToString(var->type_annotation);
+  }
+  PrintOptionalInfo(id, out);
+}
+
+std::string RelayPrinter::GetUniqueName(const std::string& prefix) {
+  std::string unique = prefix;
+  auto it = names_.find(prefix);
+  if (it != names_.end()) {
+    while (true) {
+      std::string candidate = prefix + std::to_string(++it->second);
+      if (names_.count(candidate) == 0) {
+        unique = std::move(candidate);
+        break;
+      }
+    }
+  }
+  names_[unique] = 0;
+  return unique;
+}
+
+void RelayPrinter::PrintOptionalInfo(uint32_t id, std::string& out) {
+  const ExprNode* node = graph_.node(id);
+  NodeState& s = states_[id];
+  if (s.info_printed) return;
+  s.info_printed = true;
+  if (!ShowsTypeInfo(node->kind)) return;
+  // Source spans are kept for diagnostics but not printed (TVM prints `span=FILE:L:C` for
+  // parsed modules); this keeps print -> parse -> print byte-stable.
+  if (!node->checked_type.defined()) return;
+  out += " /* ty=";
+  out += ir::TypeToString(node->checked_type);
+  out += " */";
+}
+
+}  // namespace relaypass::text
