@@ -7,12 +7,18 @@ namespace relaypass::ir {
 namespace {
 
 // Children as the traversals see them: ForEachChild plus the variables a function or let binds.
+// A let's variable comes after its value, so a rewriter sees the rewritten value before it
+// rewrites the variable (FoldConstant substitutes let-bound constants this way).
 template <typename F>
 void ForEachVisitChild(const ExprNode* e, F&& fn) {
   if (e->kind == ExprKind::kFunction) {
     for (const Var& p : static_cast<const FunctionNode*>(e)->params) fn(Expr(p));
   } else if (e->kind == ExprKind::kLet) {
-    fn(Expr(static_cast<const LetNode*>(e)->var));
+    auto* let = static_cast<const LetNode*>(e);
+    fn(let->value);
+    fn(Expr(let->var));
+    fn(let->body);
+    return;
   }
   ForEachChild(e, fn);
 }

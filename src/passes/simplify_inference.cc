@@ -9,7 +9,8 @@ namespace {
 
 using ir::Expr;
 
-// A scalar constant of `dtype` holding `value` (the float32 value cast, as TVM's MakeConstantScalar).
+// A scalar constant of `dtype` holding `value` (the float32 value cast, as TVM's
+// MakeConstantScalar).
 Expr Scalar(double value, ir::DataType dtype) {
   if (dtype == ir::DataType::Float32()) return relay::const_(static_cast<float>(value));
   return relay::const_(static_cast<double>(static_cast<float>(value)), dtype.ToString());

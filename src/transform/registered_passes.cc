@@ -3,6 +3,7 @@
 // include/relaypass/passes/) and adds one line below, plus the include of that header.
 // An explicit list, not static registrar objects: those are dropped when nothing else in their
 // object file is referenced from the static library.
+#include "relaypass/passes/fold_constant.h"
 #include "relaypass/passes/simplify_inference.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_config.h"
@@ -21,6 +22,7 @@ void RegisterAllPasses(PassRegistry& registry) {
                      [](const PassOptions&) { return PrintIR(); },
                      "prints the module to stderr and returns it unchanged"});
   passes::RegisterSimplifyInference(registry);
+  passes::RegisterFoldConstant(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {

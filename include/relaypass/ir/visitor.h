@@ -11,7 +11,7 @@
 namespace relaypass::ir {
 
 // Calls fn on every node reachable from `root`, children before parents, each node once.
-// Order: a call's callee then its args; a function's params then body; a let's var, value, body;
+// Order: a call's callee then its args; a function's params then body; a let's value, var, body;
 // an if's condition, then branches. Op nodes are visited too (as TVM's post_order_visit does).
 void post_order_visit(const Expr& root, const std::function<void(const Expr&)>& fn);
 

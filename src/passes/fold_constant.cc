@@ -1,0 +1,112 @@
+#include "relaypass/passes/fold_constant.h"
+
+#include "relaypass/eval/interpreter.h"
+#include "relaypass/eval/value.h"
+#include "relaypass/ir/visitor.h"
+#include "relaypass/op/registry.h"
+#include "relaypass/support/pointer_map.h"
+
+namespace relaypass::passes {
+
+namespace {
+
+using ir::Expr;
+
+// A Constant, or a Tuple whose fields are all complex constants (TVM's IsComplexConstant).
+bool IsComplexConstant(const Expr& e) {
+  // Tuples of constants nest only as deep as they are written; no graph-depth recursion.
+  if (e->kind == ir::ExprKind::kConstant) return true;
+  auto* tuple = e.as<ir::TupleNode>();
+  if (!tuple) return false;
+  for (const Expr& f : tuple->fields) {
+    if (!IsComplexConstant(f)) return false;
+  }
+  return true;
+}
+
+class ConstantFolder : public ir::ExprMutator {
+ public:
+  explicit ConstantFolder(const Expr& root) {
+    // Which let binds each let variable, so a use can be replaced by a folded value.
+    ir::post_order_visit(root, [&](const Expr& e) {
+      if (auto* let = e.as<ir::LetNode>()) let_of_.emplace(let->var.get(), let);
+    });
+  }
+
+ protected:
+  bool ShouldVisitChildren(const Expr& e) override {
+    auto* fn = e.as<ir::FunctionNode>();
+    return !(fn && fn->is_primitive());
+  }
+
+  // The let's value is rewritten before its variable (see ExprMutator's visit order).
+  Expr RewriteVar(const ir::VarNode* pre, const Expr& post) override {
+    const ir::LetNode* const* let = let_of_.find(pre);
+    if (!let) return post;
+    Expr value = Lookup((*let)->value);
+    return value && value->kind == ir::ExprKind::kConstant ? value : post;
+  }
+
+  Expr RewriteLet(const ir::LetNode* pre, const Expr& post) override {
+    Expr value = Lookup(pre->value);
+    if (value && value->kind == ir::ExprKind::kConstant) return post.as<ir::LetNode>()->body;
+    return post;
+  }
+
+  Expr RewriteIf(const ir::IfNode*, const Expr& post) override {
+    auto* node = post.as<ir::IfNode>();
+    auto* cond = node->cond.as<ir::ConstantNode>();
+    if (!cond || cond->data.nbytes() == 0) return post;
+    bool taken = *static_cast<const uint8_t*>(cond->data.raw_data()) != 0;
+    return taken ? node->true_branch : node->false_branch;
+  }
+
+  Expr RewriteTupleGetItem(const ir::TupleGetItemNode*, const Expr& post) override {
+    auto* item = post.as<ir::TupleGetItemNode>();
+    auto* tuple = item->tuple.as<ir::TupleNode>();
+    if (!tuple || item->index < 0 || item->index >= static_cast<int>(tuple->fields.size())) {
+      return post;
+    }
+    return tuple->fields[item->index];
+  }
+
+  Expr RewriteCall(const ir::CallNode*, const Expr& post) override {
+    auto* call = post.as<ir::CallNode>();
+    auto* op = call->op_node();
+    if (call->args.empty() || !op || op->def->stateful || !op->def->kernel) return post;
+    for (const Expr& a : call->args) {
+      if (!IsComplexConstant(a)) return post;
+    }
+    return eval::ValueToExpr(eval::EvaluateConstantCall(call));
+  }
+
+ private:
+  support::PointerMap<const ir::LetNode*> let_of_;
+};
+
+}  // namespace
+
+Expr FoldConstantExpr(const Expr& expr) {
+  return ConstantFolder(expr).Mutate(expr);
+}
+
+transform::Pass FoldConstant(bool /*fold_qnn*/) {
+  return transform::CreateFunctionPass(
+      [](const ir::Function& func, const ir::IRModule&, const transform::PassContext&) {
+        return FoldConstantExpr(func).downcast<ir::FunctionNode>();
+      },
+      2, "FoldConstant");
+}
+
+void RegisterFoldConstant(transform::PassRegistry& registry) {
+  registry.Register(
+      {"FoldConstant",
+       {{"fold_qnn", transform::OptionType::kBool, transform::OptionValue::Bool(false),
+         "also fold QNN ops (no QNN ops exist here; accepted for TVM compatibility)"}},
+       [](const transform::PassOptions& options) {
+         return FoldConstant(options.GetBool("fold_qnn"));
+       },
+       "evaluates calls whose arguments are all constants"});
+}
+
+}  // namespace relaypass::passes
