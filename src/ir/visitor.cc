@@ -131,10 +131,18 @@ Expr ExprMutator::Mutate(const Expr& expr) {
 
 namespace {
 
-// Rebuilds a node on new children, or returns it unchanged when no child changed.
 template <typename T>
 bool Changed(const Ref<T>& before, const Ref<T>& after) {
   return !before.same_as(after);
+}
+
+// A copy of `n` (keeping its checked type and span, as TVM's WithFields does) with new children
+// set by `modify` before the copy is shared.
+template <typename T, typename F>
+Expr CopyWith(const T* n, F&& modify) {
+  T* copy = new T(*n);
+  modify(copy);
+  return Expr(Ref<T>(copy));
 }
 
 }  // namespace
@@ -162,9 +170,10 @@ Expr ExprMutator::Rebuild(const Expr& pre) {
         changed |= Changed(args.back(), a);
       }
       if (!changed) return pre;
-      Call call = MakeCall(op, std::move(args), n->attrs);
-      const_cast<CallNode*>(call.get())->span = n->span;
-      return call;
+      return CopyWith(n, [&](CallNode* c) {
+        c->op = op;
+        c->args = std::move(args);
+      });
     }
     case ExprKind::kTuple: {
       auto* n = pre.as<TupleNode>();
@@ -176,17 +185,13 @@ Expr ExprMutator::Rebuild(const Expr& pre) {
         changed |= Changed(fields.back(), f);
       }
       if (!changed) return pre;
-      Tuple t = MakeTuple(std::move(fields));
-      const_cast<TupleNode*>(t.get())->span = n->span;
-      return t;
+      return CopyWith(n, [&](TupleNode* t) { t->fields = std::move(fields); });
     }
     case ExprKind::kTupleGetItem: {
       auto* n = pre.as<TupleGetItemNode>();
       Expr tuple = get(n->tuple);
       if (!Changed(tuple, n->tuple)) return pre;
-      TupleGetItem g = MakeTupleGetItem(tuple, n->index);
-      const_cast<TupleGetItemNode*>(g.get())->span = n->span;
-      return g;
+      return CopyWith(n, [&](TupleGetItemNode* g) { g->tuple = tuple; });
     }
     case ExprKind::kFunction: {
       auto* n = pre.as<FunctionNode>();
@@ -199,9 +204,10 @@ Expr ExprMutator::Rebuild(const Expr& pre) {
       Expr body = get(n->body);
       changed |= Changed(body, n->body);
       if (!changed) return pre;
-      Function f = MakeFunction(std::move(params), body, n->ret_type, n->attrs);
-      const_cast<FunctionNode*>(f.get())->span = n->span;
-      return f;
+      return CopyWith(n, [&](FunctionNode* f) {
+        f->params = std::move(params);
+        f->body = body;
+      });
     }
     case ExprKind::kLet: {
       auto* n = pre.as<LetNode>();
@@ -211,9 +217,11 @@ Expr ExprMutator::Rebuild(const Expr& pre) {
       if (!Changed(var, n->var) && !Changed(value, n->value) && !Changed(body, n->body)) {
         return pre;
       }
-      Let l = MakeLet(var, value, body);
-      const_cast<LetNode*>(l.get())->span = n->span;
-      return l;
+      return CopyWith(n, [&](LetNode* l) {
+        l->var = var;
+        l->value = value;
+        l->body = body;
+      });
     }
     case ExprKind::kIf: {
       auto* n = pre.as<IfNode>();
@@ -221,9 +229,11 @@ Expr ExprMutator::Rebuild(const Expr& pre) {
       if (!Changed(c, n->cond) && !Changed(t, n->true_branch) && !Changed(f, n->false_branch)) {
         return pre;
       }
-      If i = MakeIf(c, t, f);
-      const_cast<IfNode*>(i.get())->span = n->span;
-      return i;
+      return CopyWith(n, [&](IfNode* i) {
+        i->cond = c;
+        i->true_branch = t;
+        i->false_branch = f;
+      });
     }
     default:
       return pre;

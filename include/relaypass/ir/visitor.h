@@ -27,7 +27,8 @@ size_t CountNodes(const Expr& root);
 // A memoized post-order rewriter. Subclasses override the Rewrite* hooks; each is called once per
 // node, after that node's children were rewritten, with `post` = the node rebuilt on the new
 // children (the original node itself when no child changed, so unchanged subtrees keep their
-// identity).
+// identity). A rebuilt node is a copy of the original with new children: like TVM's WithFields it
+// keeps the original's checked type (possibly stale until InferType runs) and span.
 class ExprMutator {
  public:
   virtual ~ExprMutator() = default;
