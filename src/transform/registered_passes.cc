@@ -3,7 +3,11 @@
 // include/relaypass/passes/) and adds one line below, plus the include of that header.
 // An explicit list, not static registrar objects: those are dropped when nothing else in their
 // object file is referenced from the static library.
+#include "relaypass/passes/dead_code.h"
+#include "relaypass/passes/eliminate_common_subexpr.h"
 #include "relaypass/passes/fold_constant.h"
+#include "relaypass/passes/fuse_ops.h"
+#include "relaypass/passes/to_a_normal_form.h"
 #include "relaypass/passes/simplify_inference.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_config.h"
@@ -23,6 +27,10 @@ void RegisterAllPasses(PassRegistry& registry) {
                      "prints the module to stderr and returns it unchanged"});
   passes::RegisterSimplifyInference(registry);
   passes::RegisterFoldConstant(registry);
+  passes::RegisterEliminateCommonSubexpr(registry);
+  passes::RegisterFuseOps(registry);
+  passes::RegisterToANormalForm(registry);
+  passes::RegisterDeadCodeElimination(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {

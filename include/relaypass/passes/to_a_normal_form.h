@@ -1,0 +1,27 @@
+// ToANormalForm: binds every non-atomic expression to a variable in the innermost scope that
+// holds all its uses (TVM v0.13 semantics, relay_semantics.md 3.9).
+#pragma once
+
+#include <cstdint>
+
+#include "relaypass/ir/expr.h"
+#include "relaypass/transform/pass.h"
+#include "relaypass/transform/registry.h"
+
+namespace relaypass::passes {
+
+// Module pass "ToANormalForm", opt_level 1: converts every function without a `Compiler`
+// attribute. No InferType follows, so new nodes carry no checked types.
+transform::Pass ToANormalForm();
+void RegisterToANormalForm(transform::PassRegistry& registry);
+
+// The conversion of one expression (a function, or any closed expression). Iterative: any depth.
+ir::Expr ToANormalForm(const ir::Expr& expr);
+
+// A fresh variable `x_N` (TVM's Var::GenSym): N comes from a process-global counter that is never
+// reset, so names depend on earlier conversions in the same process.
+ir::Var GenSym(ir::Type annotation = nullptr);
+// The N the next GenSym will use.
+uint64_t NextGenSymId();
+
+}  // namespace relaypass::passes

@@ -1,0 +1,297 @@
+#include "relaypass/passes/to_a_normal_form.h"
+
+#include <atomic>
+#include <optional>
+#include <string>
+
+#include "to_a_normal_form_scopes.h"
+
+namespace relaypass::passes {
+
+namespace {
+
+using anf::ScopeAnalysis;
+using ir::Expr;
+using ir::ExprKind;
+using ir::ExprNode;
+
+constexpr uint32_t kNone = UINT32_MAX;
+
+std::atomic<uint64_t> next_gensym_id{0};
+
+// The let bindings of every scope, in the order they were made (TVM's LetList per scope).
+class LetLists {
+ public:
+  explicit LetLists(uint32_t num_scopes) : lists_(num_scopes) {}
+
+  void Push(uint32_t scope, ir::Var var, Expr value) {
+    auto b = static_cast<uint32_t>(bindings_.size());
+    bindings_.push_back({std::move(var), std::move(value), kNone});
+    Append(lists_[scope], b, b);
+  }
+
+  // Moves the bindings of scope `from` to the end of scope `to`.
+  void Splice(uint32_t from, uint32_t to) {
+    List& src = lists_[from];
+    if (src.head == kNone) return;
+    Append(lists_[to], src.head, src.tail);
+    src = List{};
+  }
+
+  // `body` under the bindings of `scope`, first binding outermost.
+  Expr Wrap(uint32_t scope, Expr body) {
+    order_.clear();
+    for (uint32_t b = lists_[scope].head; b != kNone; b = bindings_[b].next) order_.push_back(b);
+    for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
+      body = ir::MakeLet(bindings_[*it].var, bindings_[*it].value, body);
+    }
+    return body;
+  }
+
+ private:
+  struct Binding {
+    ir::Var var;
+    Expr value;
+    uint32_t next;
+  };
+  struct List {
+    uint32_t head = kNone;
+    uint32_t tail = kNone;
+  };
+
+  void Append(List& list, uint32_t head, uint32_t tail) {
+    if (list.head == kNone) {
+      list.head = head;
+    } else {
+      bindings_[list.tail].next = head;
+    }
+    list.tail = tail;
+  }
+
+  std::vector<Binding> bindings_;
+  std::vector<List> lists_;
+  std::vector<uint32_t> order_;
+};
+
+// TVM's Fill, with an explicit stack in place of its recursion. Visiting a node yields an atomic
+// expression (a variable, or a var/global/op itself) and pushes the node's binding to the let list
+// of its scope. Arguments are visited left to right, then the callee. A visit may carry the
+// variable the result must be bound to (a let's value is bound to the let's own variable).
+class Filler {
+ public:
+  explicit Filler(const ScopeAnalysis& scopes)
+      : scopes_(scopes), lets_(scopes.tree.size()), memo_(scopes.scope.size()) {}
+
+  Expr Run(const Expr& root) {
+    Request(root.get(), nullptr);
+    while (!stack_.empty()) {
+      size_t top = stack_.size() - 1;
+      std::optional<Expr> result = Step(top);
+      if (!result) continue;  // a child was pushed
+      memo_[stack_[top].id] = std::move(*result);
+      stack_.pop_back();
+    }
+    uint32_t id = scopes_.IdOf(root.get());
+    return lets_.Wrap(scopes_.scope[id], memo_[id]);
+  }
+
+ private:
+  struct Frame {
+    const ExprNode* node;
+    ir::Var var;  // the variable to bind the result to, or null
+    uint32_t id;
+    uint32_t stage;
+    Expr pending;  // an if's finished true branch
+  };
+
+  // TVM's VisitExpr(e, var): true if `e` was visited before (then `var`, if any, is bound to its
+  // result); otherwise pushes a frame for it and returns false.
+  bool Request(const ExprNode* e, const ir::Var& var) {
+    uint32_t id = scopes_.IdOf(e);
+    if (memo_[id]) {
+      if (var) lets_.Push(scopes_.scope[id], var, memo_[id]);
+      return true;
+    }
+    stack_.push_back({e, var, id, 0, nullptr});
+    return false;
+  }
+  const Expr& Result(const Expr& e) const { return memo_[scopes_.IdOf(e.get())]; }
+
+  Expr Atomic(const Frame& f) {
+    if (!f.var) return Expr(f.node);
+    lets_.Push(scopes_.scope[f.id], f.var, Expr(f.node));
+    return f.var;
+  }
+  Expr Compound(const Frame& f, Expr now) {
+    ir::Var var = f.var ? f.var : GenSym();
+    lets_.Push(scopes_.scope[f.id], var, std::move(now));
+    return var;
+  }
+
+  // Advances the frame at `index`; its result once all its children are done. After a Request
+  // that returns false the frame reference is stale, so it returns at once.
+  std::optional<Expr> Step(size_t index) {
+    Frame& f = stack_[index];
+    switch (f.node->kind) {
+      case ExprKind::kVar:
+      case ExprKind::kGlobalVar:
+      case ExprKind::kOp:
+        return Atomic(f);
+      case ExprKind::kConstant:
+        return Compound(f, Expr(f.node));
+      case ExprKind::kCall: {
+        auto* call = static_cast<const ir::CallNode*>(f.node);
+        while (f.stage < call->args.size()) {
+          if (!Request(call->args[f.stage++].get(), nullptr)) return std::nullopt;
+        }
+        if (f.stage++ == call->args.size() && !Request(call->op.get(), nullptr)) {
+          return std::nullopt;
+        }
+        std::vector<Expr> args;
+        args.reserve(call->args.size());
+        for (const Expr& a : call->args) args.push_back(Result(a));
+        return Compound(f, ir::MakeCall(Result(call->op), std::move(args), call->attrs));
+      }
+      case ExprKind::kTuple: {
+        auto* tuple = static_cast<const ir::TupleNode*>(f.node);
+        while (f.stage < tuple->fields.size()) {
+          if (!Request(tuple->fields[f.stage++].get(), nullptr)) return std::nullopt;
+        }
+        std::vector<Expr> fields;
+        bool unchanged = true;
+        for (const Expr& field : tuple->fields) {
+          fields.push_back(Result(field));
+          unchanged &= fields.back().same_as(field);
+        }
+        if (unchanged) return Compound(f, Expr(f.node));
+        // TVM's WithFields: a copy keeping the checked type and span.
+        Expr copy = ir::CopyNode(Expr(f.node));
+        const_cast<ir::TupleNode*>(copy.as<ir::TupleNode>())->fields = std::move(fields);
+        return Compound(f, std::move(copy));
+      }
+      case ExprKind::kTupleGetItem: {
+        auto* item = static_cast<const ir::TupleGetItemNode*>(f.node);
+        if (f.stage++ == 0 && !Request(item->tuple.get(), nullptr)) return std::nullopt;
+        return Compound(f, ir::MakeTupleGetItem(Result(item->tuple), item->index));
+      }
+      case ExprKind::kIf:
+        return StepIf(f);
+      case ExprKind::kFunction:
+        return StepFunction(f);
+      case ExprKind::kLet:
+        return StepLet(f);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Expr> StepIf(Frame& f) {
+    auto* node = static_cast<const ir::IfNode*>(f.node);
+    switch (f.stage) {
+      case 0:
+        ++f.stage;
+        if (!Request(node->cond.get(), nullptr)) return std::nullopt;
+        [[fallthrough]];
+      case 1:
+        ++f.stage;
+        if (!Request(node->true_branch.get(), nullptr)) return std::nullopt;
+        [[fallthrough]];
+      case 2:
+        ++f.stage;
+        f.pending = lets_.Wrap(scopes_.body_scope[f.id], Result(node->true_branch));
+        if (!Request(node->false_branch.get(), nullptr)) return std::nullopt;
+        [[fallthrough]];
+      default: {
+        Expr false_branch = lets_.Wrap(scopes_.else_scope[f.id], Result(node->false_branch));
+        return Compound(f, ir::MakeIf(Result(node->cond), f.pending, false_branch));
+      }
+    }
+  }
+
+  std::optional<Expr> StepFunction(Frame& f) {
+    auto* func = static_cast<const ir::FunctionNode*>(f.node);
+    Expr ret(f.node);
+    if (!func->is_primitive()) {
+      if (f.stage++ == 0) {
+        ++function_nesting_;
+        if (!Request(func->body.get(), nullptr)) return std::nullopt;
+      }
+      --function_nesting_;
+      Expr body = lets_.Wrap(scopes_.body_scope[f.id], Result(func->body));
+      if (!body.same_as(func->body)) {
+        // TVM's WithFields: a copy keeping ret_type, attrs, checked type and span.
+        ret = ir::CopyNode(ret);
+        const_cast<ir::FunctionNode*>(ret.as<ir::FunctionNode>())->body = std::move(body);
+      }
+    }
+    // A global function is bound in the module; a local one is let-bound.
+    if (function_nesting_ == 0) return ret;
+    return Compound(f, std::move(ret));
+  }
+
+  std::optional<Expr> StepLet(Frame& f) {
+    auto* let = static_cast<const ir::LetNode*>(f.node);
+    switch (f.stage) {
+      case 0:
+        ++f.stage;
+        if (!Request(let->value.get(), let->var)) return std::nullopt;
+        [[fallthrough]];
+      case 1:
+        ++f.stage;
+        if (!Request(let->body.get(), nullptr)) return std::nullopt;
+        [[fallthrough]];
+      default: {
+        // TVM binds the whole let to a variable, flattening it: the body scope's bindings move
+        // to the let's scope, followed by `var = <body result>`.
+        ir::Var var = f.var ? f.var : GenSym();
+        uint32_t scope = scopes_.scope[f.id];
+        lets_.Splice(scopes_.body_scope[f.id], scope);
+        lets_.Push(scope, var, Result(let->body));
+        return Expr(var);
+      }
+    }
+  }
+
+  const ScopeAnalysis& scopes_;
+  LetLists lets_;
+  std::vector<Expr> memo_;  // by node id
+  std::vector<Frame> stack_;
+  int function_nesting_ = 0;
+};
+
+}  // namespace
+
+ir::Var GenSym(ir::Type annotation) {
+  uint64_t id = next_gensym_id.fetch_add(1, std::memory_order_relaxed);
+  return ir::MakeVar("x_" + std::to_string(id), std::move(annotation));
+}
+
+uint64_t NextGenSymId() {
+  return next_gensym_id.load(std::memory_order_relaxed);
+}
+
+Expr ToANormalForm(const Expr& expr) {
+  ScopeAnalysis scopes = ScopeAnalysis::Run(expr);
+  return Filler(scopes).Run(expr);
+}
+
+transform::Pass ToANormalForm() {
+  auto pass_func = [](const ir::IRModule& mod, const transform::PassContext&) {
+    ir::IRModule result = mod;
+    for (const auto& [gv, func] : mod.functions()) {
+      const ir::AttrValue* compiler = func->attrs.find("Compiler");
+      if (compiler && !compiler->is_null()) continue;
+      result.Add(gv, ToANormalForm(func).downcast<ir::FunctionNode>());
+    }
+    return result;
+  };
+  return transform::CreateModulePass(pass_func, 1, "ToANormalForm");
+}
+
+void RegisterToANormalForm(transform::PassRegistry& registry) {
+  registry.Register({"ToANormalForm",
+                     {},
+                     [](const transform::PassOptions&) { return ToANormalForm(); },
+                     "binds every intermediate expression to a let variable"});
+}
+
+}  // namespace relaypass::passes

@@ -1,0 +1,56 @@
+// The scopes ToANormalForm binds expressions in (TVM's DependencyGraph and CalcScope).
+//
+// Function bodies, let bodies and if branches open child scopes. Every other expression lives in
+// the innermost scope that encloses all its uses (the least common ancestor of its users'
+// scopes); the root lives in the global scope. Computed without recursion: a post-order of the
+// dependency graph, then one pass in reverse post-order that pushes each node's scope to its
+// children.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "relaypass/ir/expr.h"
+#include "relaypass/support/pointer_map.h"
+
+namespace relaypass::passes::anf {
+
+// A tree of scopes with O(log depth) least-common-ancestor queries (skew-binary jump pointers:
+// let chains nest scopes 100,000 deep).
+class ScopeTree {
+ public:
+  static constexpr uint32_t kGlobal = 0;
+
+  ScopeTree() : nodes_{{kGlobal, 0, kGlobal}} {}
+  uint32_t AddChild(uint32_t parent);
+  uint32_t LeastCommonAncestor(uint32_t a, uint32_t b) const;
+  uint32_t size() const { return static_cast<uint32_t>(nodes_.size()); }
+
+ private:
+  struct Node {
+    uint32_t parent;
+    uint32_t depth;
+    uint32_t jump;  // an ancestor; its depth depends only on this node's depth
+  };
+  std::vector<Node> nodes_;
+};
+
+struct ScopeAnalysis {
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  static ScopeAnalysis Run(const ir::Expr& root);
+
+  uint32_t IdOf(const ir::ExprNode* e) const { return *ids.find(e); }
+
+  // Dense ids of all nodes reachable from the root.
+  support::PointerMap<uint32_t> ids;
+  // By id: the scope the node is bound in.
+  std::vector<uint32_t> scope;
+  // By id: the scope of a function's or let's body, or of an if's true branch.
+  std::vector<uint32_t> body_scope;
+  // By id: the scope of an if's false branch.
+  std::vector<uint32_t> else_scope;
+  ScopeTree tree;
+};
+
+}  // namespace relaypass::passes::anf
