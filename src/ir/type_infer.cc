@@ -21,12 +21,29 @@ struct RelationRecord {
   std::vector<Type> types;
 };
 
+// Most relations settle a call's result on their first run, so a result slot starts empty (null)
+// instead of as a solver hole: the relation sees a shared "unknown" type there, and an Assign to
+// an empty slot just fills it. Only a call left undecided gets a real hole.
+const Type& UnknownType() {
+  static const Type unknown = IncompleteType();
+  return unknown;
+}
+
 class RelationCall final : public op::TypeRelationCall {
  public:
   RelationCall(RelationRecord& record, TypeSolver& solver) : record_(record), solver_(solver) {}
   size_t num_args() const override { return record_.types.size() - 1; }
-  Type Resolve(size_t index) const override { return solver_.Resolve(record_.types.at(index)); }
+  Type Resolve(size_t index) const override {
+    const Type& t = record_.types.at(index);
+    return t ? solver_.Resolve(t) : UnknownType();
+  }
   void Assign(size_t index, const Type& type) override {
+    if (type.same_as(UnknownType())) return;  // says nothing
+    Type& slot = record_.types.at(index);
+    if (!slot) {
+      slot = type;
+      return;
+    }
     std::string why;
     if (!solver_.Unify(record_.types.at(index), type, &why)) {
       std::string what = index == num_args() ? "result" : "argument " + std::to_string(index);
@@ -185,13 +202,17 @@ class ModuleInferencer::FunctionInferencer {
              call);
       }
       RelationRecord record{call, def, {}};
+      record.types.reserve(call->args.size() + 1);
       for (const Expr& a : call->args) record.types.push_back(ValueTerm(a, call));
-      Type result = solver_.NewHole();
-      record.types.push_back(result);
+      record.types.emplace_back();  // the result: empty until the relation assigns it
       if (!def->type_relation) Fail("operator " + op->name + " has no type relation", call);
       relations_.push_back(std::move(record));
-      RelationCall rel(relations_.back(), solver_);
-      if (def->type_relation(rel)) relations_.pop_back();
+      RelationRecord& pending = relations_.back();
+      RelationCall rel(pending, solver_);
+      bool done = def->type_relation(rel);
+      if (!pending.types.back()) pending.types.back() = solver_.NewHole();
+      Type result = pending.types.back();
+      if (done) relations_.pop_back();
       return result;
     }
     Type callee = ValueTerm(call->op, call);
@@ -310,6 +331,11 @@ class ModuleInferencer::FunctionInferencer {
           node->span = fn->span;
           return fresh;
         }
+      }
+      if (post.get() != pre.get() && post->use_count() == 1) {
+        // A copy the rebuild just made and nobody else holds: type it in place.
+        const_cast<ExprNode*>(post.get())->checked_type = std::move(t);
+        return post;
       }
       return WithCheckedType(post, t);
     }

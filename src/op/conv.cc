@@ -2,6 +2,8 @@
 // its builder.
 #include <string>
 
+#include "kernels/kernels.h"
+#include "layout_rules/layout_rules.h"
 #include "nn_family.h"
 #include "op_common.h"
 #include "relaypass/relay.h"
@@ -167,10 +169,14 @@ bool Conv2DRel(TypeRelationCall& call) {
 }  // namespace
 
 void RegisterConvOps(OpRegistry& registry) {
-  RegisterOp(registry, "nn.conv2d", 2, OpPattern::kOutEWiseFusable, Conv2DRel,
-             "2D convolution of data with a weight (kernel), with strides, padding, dilation and "
-             "groups, in any data/kernel layout convertible to NCHW/OIHW.")
-      .attrs_schema = Conv2DAttrs();
+  OpDef& conv2d =
+      RegisterOp(registry, "nn.conv2d", 2, OpPattern::kOutEWiseFusable, Conv2DRel,
+                 "2D convolution of data with a weight (kernel), with strides, padding, dilation "
+                 "and groups, in any data/kernel layout convertible to NCHW/OIHW.");
+  conv2d.attrs_schema = Conv2DAttrs();
+  conv2d.kernel = kernels::Conv2D;
+  conv2d.infer_layout = layout_rules::Conv2D;
+  conv2d.convert_layout = layout_rules::ConvertConv2D;
 }
 
 }  // namespace relaypass::op

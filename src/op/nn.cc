@@ -3,6 +3,8 @@
 #include <string>
 
 #include "families.h"
+#include "kernels/kernels.h"
+#include "layout_rules/layout_rules.h"
 #include "nn_family.h"
 #include "op_common.h"
 #include "relaypass/relay.h"
@@ -162,28 +164,41 @@ bool PadRel(TypeRelationCall& call) {
 void RegisterNNOps(OpRegistry& registry) {
   RegisterConvOps(registry);
   RegisterPoolingOps(registry);
-  RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
-             "Fully connected layer: data [.., in] x weight [units, in]^T.")
-      .attrs_schema = DenseAttrs();
-  RegisterOp(registry, "nn.bias_add", 2, OpPattern::kBroadcast, BiasAddRel,
-             "Adds a 1-D bias along `axis` of the data.")
-      .attrs_schema = BiasAddAttrs();
-  RegisterOp(registry, "nn.batch_norm", 5, OpPattern::kOutEWiseFusable, BatchNormRel,
-             "Batch normalisation with moving statistics; returns (out, mean, var).")
-      .attrs_schema = BatchNormAttrs();
-  RegisterOp(registry, "nn.softmax", 1, OpPattern::kOutEWiseFusable, SoftmaxRel,
-             "Softmax along `axis`.")
-      .attrs_schema = SoftmaxAttrs();
+  OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
+                            "Fully connected layer: data [.., in] x weight [units, in]^T.");
+  dense.attrs_schema = DenseAttrs();
+  dense.kernel = kernels::Dense;
+  dense.infer_layout = layout_rules::Dense;
+  OpDef& bias_add = RegisterOp(registry, "nn.bias_add", 2, OpPattern::kBroadcast, BiasAddRel,
+                               "Adds a 1-D bias along `axis` of the data.");
+  bias_add.attrs_schema = BiasAddAttrs();
+  bias_add.kernel = kernels::BiasAdd;
+  OpDef& batch_norm =
+      RegisterOp(registry, "nn.batch_norm", 5, OpPattern::kOutEWiseFusable, BatchNormRel,
+                 "Batch normalisation with moving statistics; returns (out, mean, var).");
+  batch_norm.attrs_schema = BatchNormAttrs();
+  batch_norm.kernel = kernels::BatchNorm;
+  batch_norm.infer_layout = layout_rules::BatchNorm;
+  OpDef& softmax = RegisterOp(registry, "nn.softmax", 1, OpPattern::kOutEWiseFusable, SoftmaxRel,
+                              "Softmax along `axis`.");
+  softmax.attrs_schema = SoftmaxAttrs();
+  softmax.kernel = kernels::Softmax;
   OpDef& dropout = RegisterOp(registry, "nn.dropout", 1, OpPattern::kOpaque, DropoutRel,
                               "Dropout with probability `rate`; returns (out, mask).");
   dropout.attrs_schema = DropoutAttrs();
   dropout.stateful = true;
-  RegisterOp(registry, "nn.batch_flatten", 1, OpPattern::kInjective, BatchFlattenRel,
-             "Flattens all axes but the first: [d0, d1*...*dn].")
-      .is_reshape_op = true;
-  RegisterOp(registry, "nn.pad", 2, OpPattern::kInjective, PadRel,
-             "Pads each axis by [before, after] with pad_value.")
-      .attrs_schema = PadAttrs();
+  dropout.kernel = kernels::Dropout;
+  dropout.infer_layout = layout_rules::ElemwiseArbitrary;
+  OpDef& batch_flatten =
+      RegisterOp(registry, "nn.batch_flatten", 1, OpPattern::kInjective, BatchFlattenRel,
+                 "Flattens all axes but the first: [d0, d1*...*dn].");
+  batch_flatten.is_reshape_op = true;
+  batch_flatten.kernel = kernels::BatchFlatten;
+  OpDef& pad = RegisterOp(registry, "nn.pad", 2, OpPattern::kInjective, PadRel,
+                          "Pads each axis by [before, after] with pad_value.");
+  pad.attrs_schema = PadAttrs();
+  pad.kernel = kernels::Pad;
+  pad.infer_layout = layout_rules::Pad;
 }
 
 }  // namespace relaypass::op

@@ -1,6 +1,8 @@
 // 2D pooling: nn.max_pool2d, nn.avg_pool2d, nn.global_avg_pool2d (attrs, relations, builders).
 #include <string>
 
+#include "kernels/kernels.h"
+#include "layout_rules/layout_rules.h"
 #include "nn_family.h"
 #include "op_common.h"
 #include "relaypass/relay.h"
@@ -112,15 +114,25 @@ bool GlobalPool2DRel(TypeRelationCall& call) {
 }  // namespace
 
 void RegisterPoolingOps(OpRegistry& registry) {
-  RegisterOp(registry, "nn.max_pool2d", 1, OpPattern::kOutEWiseFusable, Pool2DRel,
-             "2D max pooling over the H and W axes of the layout.")
-      .attrs_schema = MaxPool2DAttrs();
-  RegisterOp(registry, "nn.avg_pool2d", 1, OpPattern::kOutEWiseFusable, Pool2DRel,
-             "2D average pooling over the H and W axes of the layout.")
-      .attrs_schema = AvgPool2DAttrs();
-  RegisterOp(registry, "nn.global_avg_pool2d", 1, OpPattern::kOutEWiseFusable, GlobalPool2DRel,
-             "Average over the whole H and W extent; H and W become 1.")
-      .attrs_schema = GlobalPool2DAttrs();
+  OpDef& max_pool = RegisterOp(registry, "nn.max_pool2d", 1, OpPattern::kOutEWiseFusable, Pool2DRel,
+                               "2D max pooling over the H and W axes of the layout.");
+  max_pool.attrs_schema = MaxPool2DAttrs();
+  max_pool.kernel = kernels::MaxPool2D;
+  max_pool.infer_layout = layout_rules::Pool2D;
+  max_pool.convert_layout = layout_rules::ConvertPool2D("nn.max_pool2d");
+  OpDef& avg_pool = RegisterOp(registry, "nn.avg_pool2d", 1, OpPattern::kOutEWiseFusable, Pool2DRel,
+                               "2D average pooling over the H and W axes of the layout.");
+  avg_pool.attrs_schema = AvgPool2DAttrs();
+  avg_pool.kernel = kernels::AvgPool2D;
+  avg_pool.infer_layout = layout_rules::Pool2D;
+  avg_pool.convert_layout = layout_rules::ConvertPool2D("nn.avg_pool2d");
+  OpDef& global_avg =
+      RegisterOp(registry, "nn.global_avg_pool2d", 1, OpPattern::kOutEWiseFusable, GlobalPool2DRel,
+                 "Average over the whole H and W extent; H and W become 1.");
+  global_avg.attrs_schema = GlobalPool2DAttrs();
+  global_avg.kernel = kernels::GlobalAvgPool2D;
+  global_avg.infer_layout = layout_rules::Pool2D;
+  global_avg.convert_layout = layout_rules::ConvertPool2D("nn.global_avg_pool2d");
 }
 
 }  // namespace relaypass::op

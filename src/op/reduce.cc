@@ -3,6 +3,8 @@
 #include <string>
 
 #include "families.h"
+#include "kernels/kernels.h"
+#include "layout_rules/layout_rules.h"
 #include "op_common.h"
 #include "relaypass/relay.h"
 #include "type_relations.h"
@@ -53,12 +55,16 @@ bool ReduceRel(TypeRelationCall& call) {
 }  // namespace
 
 void RegisterReduceOps(OpRegistry& registry) {
-  RegisterOp(registry, "sum", 1, OpPattern::kCommReduce, ReduceRel,
-             "Sum over the given axes (all axes when axis is None).")
-      .attrs_schema = ReduceAttrs();
-  RegisterOp(registry, "mean", 1, OpPattern::kCommReduce, ReduceRel,
-             "Mean over the given axes (all axes when axis is None).")
-      .attrs_schema = ReduceAttrs();
+  OpDef& sum = RegisterOp(registry, "sum", 1, OpPattern::kCommReduce, ReduceRel,
+                          "Sum over the given axes (all axes when axis is None).");
+  sum.attrs_schema = ReduceAttrs();
+  sum.kernel = kernels::Sum;
+  sum.infer_layout = layout_rules::Reduce;
+  OpDef& mean = RegisterOp(registry, "mean", 1, OpPattern::kCommReduce, ReduceRel,
+                           "Mean over the given axes (all axes when axis is None).");
+  mean.attrs_schema = ReduceAttrs();
+  mean.kernel = kernels::Mean;
+  mean.infer_layout = layout_rules::Reduce;
 }
 
 }  // namespace relaypass::op

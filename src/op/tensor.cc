@@ -1,6 +1,8 @@
 // Elementwise and broadcast ops: binary arithmetic and comparisons (broadcasting), unary math,
 // clip and nn.relu.
 #include "families.h"
+#include "kernels/kernels.h"
+#include "layout_rules/layout_rules.h"
 #include "op_common.h"
 #include "relaypass/relay.h"
 #include "type_relations.h"
@@ -21,50 +23,63 @@ const ir::AttrsSchema* ClipAttrs() {
 struct NamedOp {
   const char* name;
   const char* description;
+  kernels::KernelFn* kernel;
 };
 
 }  // namespace
 
 void RegisterTensorOps(OpRegistry& registry) {
   const NamedOp binary[] = {
-      {"add", "Elementwise addition with numpy-style broadcasting."},
-      {"subtract", "Elementwise subtraction with numpy-style broadcasting."},
-      {"multiply", "Elementwise multiplication with numpy-style broadcasting."},
-      {"divide", "Elementwise division with numpy-style broadcasting."},
-      {"maximum", "Elementwise maximum with numpy-style broadcasting."},
-      {"minimum", "Elementwise minimum with numpy-style broadcasting."},
-      {"power", "Elementwise power with numpy-style broadcasting."},
+      {"add", "Elementwise addition with numpy-style broadcasting.", kernels::Add},
+      {"subtract", "Elementwise subtraction with numpy-style broadcasting.", kernels::Subtract},
+      {"multiply", "Elementwise multiplication with numpy-style broadcasting.", kernels::Multiply},
+      {"divide", "Elementwise division with numpy-style broadcasting.", kernels::Divide},
+      {"maximum", "Elementwise maximum with numpy-style broadcasting.", kernels::Maximum},
+      {"minimum", "Elementwise minimum with numpy-style broadcasting.", kernels::Minimum},
+      {"power", "Elementwise power with numpy-style broadcasting.", kernels::Power},
   };
   for (const NamedOp& op : binary) {
-    RegisterOp(registry, op.name, 2, OpPattern::kBroadcast, BroadcastRel, op.description);
+    OpDef& def =
+        RegisterOp(registry, op.name, 2, OpPattern::kBroadcast, BroadcastRel, op.description);
+    def.kernel = op.kernel;
+    def.infer_layout = layout_rules::BinaryBroadcast;
   }
   const NamedOp compare[] = {
-      {"less", "Elementwise lhs < rhs with broadcasting; bool result."},
-      {"greater", "Elementwise lhs > rhs with broadcasting; bool result."},
-      {"equal", "Elementwise lhs == rhs with broadcasting; bool result."},
-      {"not_equal", "Elementwise lhs != rhs with broadcasting; bool result."},
-      {"less_equal", "Elementwise lhs <= rhs with broadcasting; bool result."},
-      {"greater_equal", "Elementwise lhs >= rhs with broadcasting; bool result."},
+      {"less", "Elementwise lhs < rhs with broadcasting; bool result.", kernels::Less},
+      {"greater", "Elementwise lhs > rhs with broadcasting; bool result.", kernels::Greater},
+      {"equal", "Elementwise lhs == rhs with broadcasting; bool result.", kernels::Equal},
+      {"not_equal", "Elementwise lhs != rhs with broadcasting; bool result.", kernels::NotEqual},
+      {"less_equal", "Elementwise lhs <= rhs with broadcasting; bool result.", kernels::LessEqual},
+      {"greater_equal", "Elementwise lhs >= rhs with broadcasting; bool result.",
+       kernels::GreaterEqual},
   };
   for (const NamedOp& op : compare) {
-    RegisterOp(registry, op.name, 2, OpPattern::kBroadcast, BroadcastCompareRel, op.description);
+    OpDef& def = RegisterOp(registry, op.name, 2, OpPattern::kBroadcast, BroadcastCompareRel,
+                            op.description);
+    def.kernel = op.kernel;
+    def.infer_layout = layout_rules::BinaryBroadcast;
   }
   const NamedOp unary[] = {
-      {"negative", "Elementwise negation."},
-      {"sqrt", "Elementwise square root."},
-      {"rsqrt", "Elementwise reciprocal square root, 1/sqrt(x)."},
-      {"exp", "Elementwise exponential."},
-      {"log", "Elementwise natural logarithm."},
-      {"tanh", "Elementwise hyperbolic tangent."},
-      {"sigmoid", "Elementwise logistic sigmoid, 1/(1+exp(-x))."},
-      {"nn.relu", "Rectified linear unit, max(x, 0)."},
+      {"negative", "Elementwise negation.", kernels::Negative},
+      {"sqrt", "Elementwise square root.", kernels::Sqrt},
+      {"rsqrt", "Elementwise reciprocal square root, 1/sqrt(x).", kernels::Rsqrt},
+      {"exp", "Elementwise exponential.", kernels::Exp},
+      {"log", "Elementwise natural logarithm.", kernels::Log},
+      {"tanh", "Elementwise hyperbolic tangent.", kernels::Tanh},
+      {"sigmoid", "Elementwise logistic sigmoid, 1/(1+exp(-x)).", kernels::Sigmoid},
+      {"nn.relu", "Rectified linear unit, max(x, 0).", kernels::Relu},
   };
   for (const NamedOp& op : unary) {
-    RegisterOp(registry, op.name, 1, OpPattern::kElemWise, IdentityRel, op.description);
+    OpDef& def =
+        RegisterOp(registry, op.name, 1, OpPattern::kElemWise, IdentityRel, op.description);
+    def.kernel = op.kernel;
+    def.infer_layout = layout_rules::ElemwiseArbitrary;
   }
-  RegisterOp(registry, "clip", 1, OpPattern::kElemWise, IdentityRel,
-             "Clips every element into [a_min, a_max].")
-      .attrs_schema = ClipAttrs();
+  OpDef& clip = RegisterOp(registry, "clip", 1, OpPattern::kElemWise, IdentityRel,
+                           "Clips every element into [a_min, a_max].");
+  clip.attrs_schema = ClipAttrs();
+  clip.kernel = kernels::Clip;
+  clip.infer_layout = layout_rules::ElemwiseArbitrary;
 }
 
 }  // namespace relaypass::op

@@ -3,6 +3,8 @@
 #include <string>
 
 #include "families.h"
+#include "kernels/kernels.h"
+#include "layout_rules/layout_rules.h"
 #include "op_common.h"
 #include "relaypass/relay.h"
 #include "type_relations.h"
@@ -300,30 +302,42 @@ bool CastRel(TypeRelationCall& call) {
 }  // namespace
 
 void RegisterTransformOps(OpRegistry& registry) {
-  RegisterOp(registry, "layout_transform", 1, OpPattern::kInjective, LayoutTransformRel,
-             "Converts data from src_layout to dst_layout (e.g. NCHW to NCHW16c).")
-      .attrs_schema = LayoutTransformAttrs();
+  OpDef& layout_transform =
+      RegisterOp(registry, "layout_transform", 1, OpPattern::kInjective, LayoutTransformRel,
+                 "Converts data from src_layout to dst_layout (e.g. NCHW to NCHW16c).");
+  layout_transform.attrs_schema = LayoutTransformAttrs();
+  layout_transform.kernel = kernels::LayoutTransform;
   OpDef& expand_dims = RegisterOp(registry, "expand_dims", 1, OpPattern::kBroadcast, ExpandDimsRel,
                                   "Inserts num_newaxis axes of extent 1 at `axis`.");
   expand_dims.attrs_schema = ExpandDimsAttrs();
   expand_dims.is_reshape_op = true;
+  expand_dims.kernel = kernels::ExpandDims;
   OpDef& squeeze = RegisterOp(registry, "squeeze", 1, OpPattern::kInjective, SqueezeRel,
                               "Removes axes of extent 1 (the listed ones, or all).");
   squeeze.attrs_schema = SqueezeAttrs();
   squeeze.is_reshape_op = true;
+  squeeze.kernel = kernels::Squeeze;
+  squeeze.infer_layout = layout_rules::Squeeze;
   OpDef& reshape = RegisterOp(registry, "reshape", 1, OpPattern::kInjective, ReshapeRel,
                               "Reshapes data to newshape (special values 0, -1, -2, -3, -4).");
   reshape.attrs_schema = ReshapeAttrs();
   reshape.is_reshape_op = true;
-  RegisterOp(registry, "transpose", 1, OpPattern::kInjective, TransposeRel,
-             "Permutes the axes (reverses them when axes is None).")
-      .attrs_schema = TransposeAttrs();
-  RegisterOp(registry, "concatenate", 1, OpPattern::kInjective, ConcatenateRel,
-             "Joins a tuple of tensors along `axis`.")
-      .attrs_schema = ConcatenateAttrs();
-  RegisterOp(registry, "cast", 1, OpPattern::kElemWise, CastRel,
-             "Converts every element to `dtype`.")
-      .attrs_schema = CastAttrs();
+  reshape.kernel = kernels::Reshape;
+  OpDef& transpose = RegisterOp(registry, "transpose", 1, OpPattern::kInjective, TransposeRel,
+                                "Permutes the axes (reverses them when axes is None).");
+  transpose.attrs_schema = TransposeAttrs();
+  transpose.kernel = kernels::Transpose;
+  transpose.infer_layout = layout_rules::Transpose;
+  OpDef& concatenate = RegisterOp(registry, "concatenate", 1, OpPattern::kInjective, ConcatenateRel,
+                                  "Joins a tuple of tensors along `axis`.");
+  concatenate.attrs_schema = ConcatenateAttrs();
+  concatenate.kernel = kernels::Concatenate;
+  concatenate.infer_layout = layout_rules::Concatenate;
+  OpDef& cast = RegisterOp(registry, "cast", 1, OpPattern::kElemWise, CastRel,
+                           "Converts every element to `dtype`.");
+  cast.attrs_schema = CastAttrs();
+  cast.kernel = kernels::Cast;
+  cast.infer_layout = layout_rules::ElemwiseArbitrary;
 }
 
 }  // namespace relaypass::op

@@ -3,6 +3,9 @@
 // include/relaypass/passes/) and adds one line below, plus the include of that header.
 // An explicit list, not static registrar objects: those are dropped when nothing else in their
 // object file is referenced from the static library.
+#include "relaypass/passes/alter_op_layout.h"
+#include "relaypass/passes/canonicalize_ops.h"
+#include "relaypass/passes/convert_layout.h"
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
 #include "relaypass/passes/fold_constant.h"
@@ -31,6 +34,9 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterFuseOps(registry);
   passes::RegisterToANormalForm(registry);
   passes::RegisterDeadCodeElimination(registry);
+  passes::RegisterCanonicalizeOps(registry);
+  passes::RegisterConvertLayout(registry);
+  passes::RegisterAlterOpLayout(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {

@@ -11,7 +11,9 @@
 
 #include "relaypass/ir/attrs.h"
 #include "relaypass/ir/expr.h"
+#include "relaypass/ir/ndarray.h"
 #include "relaypass/ir/type.h"
+#include "relaypass/op/infer_layout.h"
 
 namespace relaypass::op {
 
@@ -58,6 +60,14 @@ class TypeRelationCall {
 
 using TypeRelation = std::function<bool(TypeRelationCall& call)>;
 
+// The CPU implementation of an op: the input arrays (a tuple argument, as concatenate's, is
+// passed as its fields), the call's attrs and its result type (null when the call is untyped;
+// kernels compute their shapes themselves and use it only as a hint). Returns one array, or one
+// per field for ops with a tuple result (nn.batch_norm, nn.dropout). Throws relaypass::Error for
+// inputs it does not support.
+using Kernel = std::function<std::vector<ir::NDArray>(
+    const std::vector<ir::NDArray>& inputs, const ir::Attrs& attrs, const ir::Type& out_type)>;
+
 struct OpDef {
   std::string name;
   // Number of arguments; -1 for variadic.
@@ -68,6 +78,9 @@ struct OpDef {
   OpPattern pattern = OpPattern::kOpaque;
   bool is_reshape_op = false;  // TVM's TReshapeOp (reshape, expand_dims, squeeze, ...)
   bool stateful = false;       // TVM's TOpIsStateful
+  InferCorrectLayout infer_layout;  // TVM's FInferCorrectLayout (src/op/layout_rules/)
+  ConvertOpLayout convert_layout;   // TVM's FTVMConvertOpLayout, used by ConvertLayout
+  Kernel kernel;               // the evaluator's implementation (src/op/kernels/)
   std::string description;
 };
 

@@ -1,0 +1,20 @@
+// Counters of the BLAS calls the kernels make (GEMM for nn.dense and nn.conv2d), for measuring
+// the share of evaluation time spent in BLAS. Timing is off by default (then no clock is read);
+// the counters are process-wide.
+#pragma once
+
+#include <cstdint>
+
+namespace relaypass::eval {
+
+struct BlasStats {
+  uint64_t calls = 0;
+  double seconds = 0;  // wall time inside BLAS (only while timing is enabled)
+  double flops = 0;    // 2*M*N*K summed over the calls
+};
+
+void SetBlasTiming(bool enabled);
+BlasStats GetBlasStats();
+void ResetBlasStats();
+
+}  // namespace relaypass::eval

@@ -1,0 +1,68 @@
+// The reference interpreter of Relay: runs a module's functions on CPU with the ops' kernels.
+//
+// It evaluates Var, Constant, Call (operators through their registered kernel; closures,
+// `Primitive` fused functions and globals through a new frame), Tuple, TupleGetItem, Let and If
+// (only the taken branch). Nothing recurses on graph depth or call depth: frames and pending
+// nodes live on explicit stacks, so a 1,000,000-node chain runs on the default stack. Each
+// intermediate value is released after its last use. Types are not required: kernels derive
+// shapes from their inputs (a checked type, when present, decides tuple vs tensor results and
+// the dtype of half-precision results).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "relaypass/eval/value.h"
+#include "relaypass/ir/module.h"
+
+namespace relaypass::eval {
+
+class Interpreter {
+ public:
+  // `mod` provides the functions that GlobalVars name.
+  explicit Interpreter(ir::IRModule mod = ir::IRModule());
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // The module's `main` applied to `args`.
+  Value RunMain(const std::vector<Value>& args);
+  // `func` applied to `args` (one per parameter).
+  Value Call(const ir::Function& func, const std::vector<Value>& args);
+  // A closure value applied to `args`.
+  Value Call(const Value& closure, const std::vector<Value>& args);
+  // A closed expression (no free variables).
+  Value Eval(const ir::Expr& expr);
+
+  // Counters since construction; `peak_live_values` shows that intermediate values are released
+  // after their last use (a chain holds a bounded number at any time).
+  struct Stats {
+    uint64_t op_calls = 0;
+    uint64_t function_calls = 0;
+    uint64_t peak_live_values = 0;
+  };
+  const Stats& stats() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The tensors of `mod`'s main applied to `inputs` (a tuple result flattened).
+std::vector<ir::NDArray> RunMain(const ir::IRModule& mod, const std::vector<ir::NDArray>& inputs);
+
+// A closed expression evaluated against `mod`.
+Value Evaluate(const ir::Expr& expr, const ir::IRModule& mod = ir::IRModule());
+
+// One operator call on argument values (tensors, or a tuple of tensors for an argument such as
+// concatenate's): the op's kernel with the call's attrs and checked type. No per-call setup; for
+// constant folding.
+Value EvaluateOpCall(const ir::CallNode* call, const std::vector<Value>& args);
+
+// An operator call whose arguments are all constants (a Constant, or a Tuple of constants): what
+// FoldConstant evaluates. Throws relaypass::Error if an argument is not constant or the callee is
+// not an operator.
+Value EvaluateConstantCall(const ir::CallNode* call);
+
+}  // namespace relaypass::eval

@@ -1,0 +1,55 @@
+// Runtime values of the evaluator: a tensor, a tuple of values, or a closure (a function with the
+// values of its free variables). Values are immutable and cheap to copy (shared payload).
+#pragma once
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "relaypass/ir/expr.h"
+#include "relaypass/ir/ndarray.h"
+
+namespace relaypass::eval {
+
+struct Closure;
+
+class Value {
+ public:
+  enum class Kind : uint8_t { kNone, kTensor, kTuple, kClosure };
+
+  Value() = default;
+  Value(ir::NDArray tensor);  // NOLINT(google-explicit-constructor): a tensor is a value
+  static Value Tuple(std::vector<Value> fields);
+  static Value MakeClosure(Closure closure);
+
+  Kind kind() const { return kind_; }
+  bool defined() const { return kind_ != Kind::kNone; }
+  bool is_tensor() const { return kind_ == Kind::kTensor; }
+  bool is_tuple() const { return kind_ == Kind::kTuple; }
+  bool is_closure() const { return kind_ == Kind::kClosure; }
+
+  // Each accessor throws relaypass::Error if the value is of another kind.
+  const ir::NDArray& tensor() const;
+  const std::vector<Value>& fields() const;
+  const Closure& closure() const;
+
+ private:
+  struct Payload;
+  Kind kind_ = Kind::kNone;
+  std::shared_ptr<const Payload> payload_;
+};
+
+// A function and the values its free variables had when the closure was made.
+struct Closure {
+  ir::Function func;
+  std::vector<std::pair<const ir::VarNode*, Value>> captured;
+};
+
+// The tensors of `value` in order (a tensor itself, or a tuple's tensors depth-first).
+std::vector<ir::NDArray> FlattenTensors(const Value& value);
+
+// A tensor as a Constant, a tuple as a Tuple of those (what FoldConstant puts in place of a
+// call); closures are an error.
+ir::Expr ValueToExpr(const Value& value);
+
+}  // namespace relaypass::eval

@@ -1,0 +1,311 @@
+// The interpreter: a machine with an explicit stack of frames (one per function application),
+// each with an explicit stack of pending nodes. See interpreter.h.
+#include "relaypass/eval/interpreter.h"
+
+#include <memory>
+#include <string>
+
+#include "plan.h"
+#include "relaypass/support/error.h"
+#include "relaypass/support/pointer_map.h"
+
+namespace relaypass::eval {
+
+namespace {
+
+struct Frame {
+  const Plan* plan = nullptr;
+  uint64_t* live = nullptr;  // the interpreter's count of values held by all frames
+  uint64_t* peak = nullptr;
+  uint64_t own_live = 0;  // values held by this frame
+  std::vector<Value> values;
+  std::vector<uint8_t> done;
+  std::vector<int32_t> remaining;  // reads left before the value can be released
+  struct Work {
+    int32_t node;
+    uint8_t state;  // 0: new; 1: dependencies requested; 2: waiting for a branch, body or callee
+  };
+  std::vector<Work> work;
+
+  // The value of node i for one read; the last read moves it out (releasing it).
+  Value Take(int32_t i) {
+    if (--remaining[i] > 0) return values[i];
+    --own_live;
+    --*live;
+    return std::move(values[i]);
+  }
+  void Set(int32_t i, Value v) {
+    values[i] = std::move(v);
+    done[i] = 1;
+    ++own_live;
+    if (++*live > *peak) *peak = *live;
+  }
+  ~Frame() {
+    if (live) *live -= own_live;
+  }
+  // Binds a variable of the plan (ignored if the body never reads it).
+  void Bind(const ir::VarNode* var, Value v) {
+    const int32_t i = plan->IndexOf(var);
+    if (i >= 0) Set(i, std::move(v));
+  }
+};
+
+std::string VarName(const ir::ExprNode* e) {
+  return "%" + static_cast<const ir::VarNode*>(e)->name_hint;
+}
+
+}  // namespace
+
+struct Interpreter::Impl {
+  explicit Impl(ir::IRModule m) : mod(std::move(m)) {}
+
+  ir::IRModule mod;
+  support::PointerMap<std::unique_ptr<Plan>> plans;
+  std::vector<ir::Function> keep_alive;  // the functions whose plans are cached
+  std::vector<std::unique_ptr<Frame>> frames;
+  Interpreter::Stats stats;
+  uint64_t live_values = 0;
+
+  const Plan& PlanOf(const ir::Function& func) {
+    std::unique_ptr<Plan>* cached = plans.find(func.get());
+    if (cached) return **cached;
+    auto plan = std::make_unique<Plan>(BuildPlan(func.get()));
+    const Plan& ref = *plan;
+    plans.emplace(func.get(), std::move(plan));
+    keep_alive.push_back(func);
+    return ref;
+  }
+
+  // Starts applying `closure` to `args`, with `plan` if given, else the function's cached plan.
+  void PushFrame(const Closure& closure, std::vector<Value> args, const Plan* given = nullptr) {
+    const ir::FunctionNode* fn = closure.func.get();
+    if (args.size() != fn->params.size()) {
+      throw Error("evaluator: function expects " + std::to_string(fn->params.size()) +
+                  " arguments, got " + std::to_string(args.size()));
+    }
+    auto frame = std::make_unique<Frame>();
+    const Plan& plan = given ? *given : PlanOf(closure.func);
+    const size_t n = plan.nodes.size();
+    frame->plan = &plan;
+    frame->live = &live_values;
+    frame->peak = &stats.peak_live_values;
+    ++stats.function_calls;
+    frame->values.resize(n);
+    frame->done.assign(n, 0);
+    frame->remaining = plan.uses;
+    for (const auto& [var, value] : closure.captured) frame->Bind(var, value);
+    for (size_t i = 0; i < args.size(); ++i) frame->Bind(fn->params[i].get(), std::move(args[i]));
+    frame->work.push_back({plan.root, 0});
+    frames.push_back(std::move(frame));
+  }
+
+  // Runs frames until the one pushed last before this call returns.
+  Value Run(const Closure& closure, std::vector<Value> args, const Plan* plan = nullptr) {
+    const size_t base = frames.size();
+    PushFrame(closure, std::move(args), plan);
+    try {
+      while (true) {
+        Frame& f = *frames.back();
+        if (!f.work.empty()) {
+          Step(f);
+          continue;
+        }
+        Value result = f.Take(f.plan->root);
+        frames.pop_back();
+        if (frames.size() == base) return result;
+        Frame& caller = *frames.back();
+        caller.Set(caller.work.back().node, std::move(result));
+        caller.work.pop_back();
+      }
+    } catch (...) {
+      frames.resize(base);
+      throw;
+    }
+  }
+
+  // Requests the dependencies of node i that are not computed yet (evaluated left to right).
+  static void PushDeps(Frame& f, int32_t i) {
+    const int32_t* deps = f.plan->DepsBegin(i);
+    for (int32_t k = f.plan->NumDeps(i); k-- > 0;) {
+      if (!f.done[deps[k]]) f.work.push_back({deps[k], 0});
+    }
+  }
+
+  void Step(Frame& f) {
+    Frame::Work& w = f.work.back();
+    const int32_t i = w.node;
+    if (w.state == 0 && f.done[i]) {
+      f.work.pop_back();
+      return;
+    }
+    const Plan& plan = *f.plan;
+    const ir::ExprNode* e = plan.nodes[i];
+    const int32_t* deps = plan.DepsBegin(i);
+    switch (e->kind) {
+      case ir::ExprKind::kVar:
+        throw Error("evaluator: unbound variable " + VarName(e));
+      case ir::ExprKind::kConstant:
+        f.Set(i, Value(static_cast<const ir::ConstantNode*>(e)->data));
+        f.work.pop_back();
+        return;
+      case ir::ExprKind::kGlobalVar: {
+        const auto* gv = static_cast<const ir::GlobalVarNode*>(e);
+        if (!mod.Contains(gv->name_hint)) {
+          throw Error("evaluator: unknown global function @" + gv->name_hint);
+        }
+        f.Set(i, Value::MakeClosure(Closure{mod.Lookup(gv->name_hint), {}}));
+        f.work.pop_back();
+        return;
+      }
+      case ir::ExprKind::kOp:
+        throw Error("evaluator: operator " + static_cast<const ir::OpNode*>(e)->name +
+                    " used as a value");
+      case ir::ExprKind::kFunction: {
+        if (w.state == 0) {
+          w.state = 1;
+          PushDeps(f, i);  // its free variables: bound already, or an unbound-variable error
+          return;
+        }
+        Closure closure{ir::Function(static_cast<const ir::FunctionNode*>(e)), {}};
+        for (int32_t k = 0; k < plan.NumDeps(i); ++k) {
+          closure.captured.emplace_back(static_cast<const ir::VarNode*>(plan.nodes[deps[k]]),
+                                        f.Take(deps[k]));
+        }
+        f.Set(i, Value::MakeClosure(std::move(closure)));
+        f.work.pop_back();
+        return;
+      }
+      case ir::ExprKind::kTuple: {
+        if (w.state == 0) {
+          w.state = 1;
+          PushDeps(f, i);
+          return;
+        }
+        std::vector<Value> fields;
+        fields.reserve(plan.NumDeps(i));
+        for (int32_t k = 0; k < plan.NumDeps(i); ++k) fields.push_back(f.Take(deps[k]));
+        f.Set(i, Value::Tuple(std::move(fields)));
+        f.work.pop_back();
+        return;
+      }
+      case ir::ExprKind::kTupleGetItem: {
+        if (w.state == 0) {
+          w.state = 1;
+          PushDeps(f, i);
+          return;
+        }
+        const int index = static_cast<const ir::TupleGetItemNode*>(e)->index;
+        Value tuple = f.Take(deps[0]);
+        const std::vector<Value>& fields = tuple.fields();
+        if (index < 0 || static_cast<size_t>(index) >= fields.size()) {
+          throw Error("evaluator: tuple index " + std::to_string(index) + " out of range for " +
+                      std::to_string(fields.size()) + " fields");
+        }
+        f.Set(i, fields[index]);
+        f.work.pop_back();
+        return;
+      }
+      case ir::ExprKind::kCall:
+        return StepCall(f, i);
+      case ir::ExprKind::kLet: {
+        const auto* let = static_cast<const ir::LetNode*>(e);
+        if (w.state == 0) {
+          w.state = 1;
+          if (!f.done[deps[0]]) f.work.push_back({deps[0], 0});
+        } else if (w.state == 1) {
+          w.state = 2;
+          f.Bind(let->var.get(), f.Take(deps[0]));
+          f.work.push_back({deps[1], 0});
+        } else {
+          f.Set(i, f.Take(deps[1]));
+          f.work.pop_back();
+        }
+        return;
+      }
+      case ir::ExprKind::kIf: {
+        if (w.state == 0) {
+          w.state = 1;
+          if (!f.done[deps[0]]) f.work.push_back({deps[0], 0});
+        } else if (w.state == 1) {
+          Value cond = f.Take(deps[0]);
+          const ir::NDArray& c = cond.tensor();
+          if (c.size() < 1) throw Error("evaluator: the condition of an If is empty");
+          // As TVM: the first byte of the condition's data decides.
+          const bool taken = *static_cast<const uint8_t*>(c.raw_data()) != 0;
+          w.state = taken ? 2 : 3;
+          f.work.push_back({taken ? deps[1] : deps[2], 0});
+        } else {
+          f.Set(i, f.Take(w.state == 2 ? deps[1] : deps[2]));
+          f.work.pop_back();
+        }
+        return;
+      }
+    }
+  }
+
+  void StepCall(Frame& f, int32_t i) {
+    Frame::Work& w = f.work.back();
+    const Plan& plan = *f.plan;
+    const auto* call = static_cast<const ir::CallNode*>(plan.nodes[i]);
+    if (w.state == 0) {
+      w.state = 1;
+      PushDeps(f, i);
+      return;
+    }
+    const int32_t* deps = plan.DepsBegin(i);
+    const int32_t num_deps = plan.NumDeps(i);
+    const bool is_op = call->op->kind == ir::ExprKind::kOp;
+    std::vector<Value> args;
+    args.reserve(call->args.size());
+    for (int32_t k = is_op ? 0 : 1; k < num_deps; ++k) args.push_back(f.Take(deps[k]));
+    if (is_op) {
+      ++stats.op_calls;
+      f.Set(i, EvaluateOpCall(call, args));
+      f.work.pop_back();
+      return;
+    }
+    Value callee = f.Take(deps[0]);
+    w.state = 2;  // resumed when the callee's frame returns (see Run)
+    PushFrame(callee.closure(), std::move(args));
+  }
+};
+
+Interpreter::Interpreter(ir::IRModule mod) : impl_(std::make_unique<Impl>(std::move(mod))) {}
+Interpreter::~Interpreter() = default;
+
+Value Interpreter::RunMain(const std::vector<Value>& args) {
+  if (!impl_->mod.Contains("main")) throw Error("evaluator: the module has no main function");
+  return Call(impl_->mod.Lookup("main"), args);
+}
+
+Value Interpreter::Call(const ir::Function& func, const std::vector<Value>& args) {
+  return impl_->Run(Closure{func, {}}, args);
+}
+
+Value Interpreter::Call(const Value& closure, const std::vector<Value>& args) {
+  return impl_->Run(closure.closure(), args);
+}
+
+Value Interpreter::Eval(const ir::Expr& expr) {
+  // A throwaway function around the expression; its plan is not cached.
+  ir::Function wrapper = ir::MakeFunction({}, expr);
+  const Plan plan = BuildPlan(wrapper.get());
+  return impl_->Run(Closure{wrapper, {}}, {}, &plan);
+}
+
+const Interpreter::Stats& Interpreter::stats() const {
+  return impl_->stats;
+}
+
+std::vector<ir::NDArray> RunMain(const ir::IRModule& mod, const std::vector<ir::NDArray>& inputs) {
+  Interpreter interp(mod);
+  std::vector<Value> args(inputs.begin(), inputs.end());
+  return FlattenTensors(interp.RunMain(args));
+}
+
+Value Evaluate(const ir::Expr& expr, const ir::IRModule& mod) {
+  Interpreter interp(mod);
+  return interp.Eval(expr);
+}
+
+}  // namespace relaypass::eval

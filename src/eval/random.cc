@@ -1,0 +1,136 @@
+#include "relaypass/eval/random.h"
+
+#include "relaypass/eval/float16.h"
+#include "relaypass/support/error.h"
+
+namespace relaypass::eval {
+
+namespace {
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [-1, 1) with 24 random bits.
+  float NextSigned() { return static_cast<float>(Next() >> 40) * (2.0f / 16777216.0f) - 1.0f; }
+
+ private:
+  uint64_t state_;
+};
+
+template <typename T>
+void FillInts(ir::NDArray& out, SplitMix64& rng, int64_t lo, int64_t span) {
+  T* data = out.mutable_data<T>();
+  for (int64_t i = 0; i < out.size(); ++i) {
+    data[i] = static_cast<T>(lo + static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(span)));
+  }
+}
+
+Value RandomValue(const ir::Type& type, uint64_t seed, const std::string& what) {
+  if (const auto* t = type.as<ir::TensorTypeNode>()) {
+    for (ir::Dim d : t->shape) {
+      if (d < 0) throw Error("random inputs: " + what + " has a dynamic shape");
+    }
+    return Value(RandomTensor(t->shape, t->dtype, seed));
+  }
+  if (const auto* t = type.as<ir::TupleTypeNode>()) {
+    std::vector<Value> fields;
+    for (size_t i = 0; i < t->fields.size(); ++i) {
+      fields.push_back(RandomValue(t->fields[i], seed * 31 + i + 1, what));
+    }
+    return Value::Tuple(std::move(fields));
+  }
+  throw Error("random inputs: " + what + " has no known tensor or tuple type" +
+              (type ? " (" + ir::TypeToString(type) + ")" : std::string()) +
+              "; run type inference first");
+}
+
+}  // namespace
+
+ir::NDArray RandomTensor(const ir::Shape& shape, ir::DataType dtype, uint64_t seed) {
+  ir::NDArray out = ir::NDArray::Empty(shape, dtype);
+  SplitMix64 rng(seed);
+  const int64_t n = out.size();
+  if (dtype.lanes() != 1) throw Error("random inputs: vector dtype " + dtype.ToString());
+  switch (dtype.code()) {
+    case ir::DataType::Code::kFloat:
+      if (dtype.bits() == 32) {
+        float* p = out.mutable_data<float>();
+        for (int64_t i = 0; i < n; ++i) p[i] = rng.NextSigned();
+        return out;
+      }
+      if (dtype.bits() == 64) {
+        double* p = out.mutable_data<double>();
+        for (int64_t i = 0; i < n; ++i) p[i] = rng.NextSigned();
+        return out;
+      }
+      if (dtype.bits() == 16) {
+        auto* p = out.mutable_data<uint16_t>();
+        for (int64_t i = 0; i < n; ++i) p[i] = FloatToHalf(rng.NextSigned());
+        return out;
+      }
+      break;
+    case ir::DataType::Code::kBFloat: {
+      auto* p = out.mutable_data<uint16_t>();
+      for (int64_t i = 0; i < n; ++i) p[i] = FloatToBFloat16(rng.NextSigned());
+      return out;
+    }
+    case ir::DataType::Code::kInt:
+      switch (dtype.bits()) {
+        case 8:
+          FillInts<int8_t>(out, rng, -8, 17);
+          return out;
+        case 16:
+          FillInts<int16_t>(out, rng, -8, 17);
+          return out;
+        case 32:
+          FillInts<int32_t>(out, rng, -8, 17);
+          return out;
+        case 64:
+          FillInts<int64_t>(out, rng, -8, 17);
+          return out;
+      }
+      break;
+    case ir::DataType::Code::kUInt:
+      switch (dtype.bits()) {
+        case 8:
+          FillInts<uint8_t>(out, rng, 0, 17);
+          return out;
+        case 16:
+          FillInts<uint16_t>(out, rng, 0, 17);
+          return out;
+        case 32:
+          FillInts<uint32_t>(out, rng, 0, 17);
+          return out;
+        case 64:
+          FillInts<uint64_t>(out, rng, 0, 17);
+          return out;
+      }
+      break;
+    case ir::DataType::Code::kBool:
+      FillInts<uint8_t>(out, rng, 0, 2);
+      return out;
+    default:
+      break;
+  }
+  throw Error("random inputs: unsupported dtype " + dtype.ToString());
+}
+
+std::vector<Value> RandomInputs(const ir::Function& func, uint64_t seed) {
+  std::vector<Value> out;
+  for (size_t i = 0; i < func->params.size(); ++i) {
+    const ir::Var& p = func->params[i];
+    const ir::Type& type = p->type_annotation ? p->type_annotation : p->checked_type;
+    // A distinct, well-mixed seed per parameter.
+    const uint64_t param_seed = SplitMix64(seed ^ (0x632be59bd9b4e019ULL * (i + 1))).Next();
+    out.push_back(RandomValue(type, param_seed, "parameter %" + p->name_hint));
+  }
+  return out;
+}
+
+}  // namespace relaypass::eval

@@ -1,0 +1,103 @@
+#include "relaypass/eval/value.h"
+
+#include <variant>
+
+#include "relaypass/support/error.h"
+
+namespace relaypass::eval {
+
+struct Value::Payload {
+  std::variant<ir::NDArray, std::vector<Value>, Closure> data;
+};
+
+Value::Value(ir::NDArray tensor)
+    : kind_(Kind::kTensor), payload_(std::make_shared<const Payload>(Payload{std::move(tensor)})) {}
+
+Value Value::Tuple(std::vector<Value> fields) {
+  Value v;
+  v.kind_ = Kind::kTuple;
+  v.payload_ = std::make_shared<const Payload>(Payload{std::move(fields)});
+  return v;
+}
+
+Value Value::MakeClosure(Closure closure) {
+  Value v;
+  v.kind_ = Kind::kClosure;
+  v.payload_ = std::make_shared<const Payload>(Payload{std::move(closure)});
+  return v;
+}
+
+namespace {
+
+const char* KindName(Value::Kind kind) {
+  switch (kind) {
+    case Value::Kind::kNone:
+      return "no value";
+    case Value::Kind::kTensor:
+      return "a tensor";
+    case Value::Kind::kTuple:
+      return "a tuple";
+    case Value::Kind::kClosure:
+      return "a closure";
+  }
+  return "?";
+}
+
+[[noreturn]] void WrongKind(Value::Kind want, Value::Kind got) {
+  throw Error(std::string("evaluator: expected ") + KindName(want) + ", got " + KindName(got));
+}
+
+[[noreturn]] void MovedFrom() {
+  throw InternalError("evaluator: use of a value after its last use (moved from)");
+}
+
+}  // namespace
+
+const ir::NDArray& Value::tensor() const {
+  if (kind_ != Kind::kTensor) WrongKind(Kind::kTensor, kind_);
+  if (!payload_) MovedFrom();
+  return std::get<ir::NDArray>(payload_->data);
+}
+
+const std::vector<Value>& Value::fields() const {
+  if (kind_ != Kind::kTuple) WrongKind(Kind::kTuple, kind_);
+  if (!payload_) MovedFrom();
+  return std::get<std::vector<Value>>(payload_->data);
+}
+
+const Closure& Value::closure() const {
+  if (kind_ != Kind::kClosure) WrongKind(Kind::kClosure, kind_);
+  if (!payload_) MovedFrom();
+  return std::get<Closure>(payload_->data);
+}
+
+std::vector<ir::NDArray> FlattenTensors(const Value& value) {
+  std::vector<ir::NDArray> out;
+  std::vector<const Value*> stack = {&value};
+  while (!stack.empty()) {
+    const Value* v = stack.back();
+    stack.pop_back();
+    if (v->is_tensor()) {
+      out.push_back(v->tensor());
+    } else if (v->is_tuple()) {
+      const std::vector<Value>& f = v->fields();
+      for (auto it = f.rbegin(); it != f.rend(); ++it) stack.push_back(&*it);
+    } else {
+      throw Error(std::string("evaluator: expected tensors, got ") + KindName(v->kind()));
+    }
+  }
+  return out;
+}
+
+ir::Expr ValueToExpr(const Value& value) {
+  if (value.is_tensor()) return ir::MakeConstant(value.tensor());
+  if (value.is_tuple()) {
+    std::vector<ir::Expr> fields;
+    for (const Value& f : value.fields()) fields.push_back(ValueToExpr(f));
+    return ir::MakeTuple(std::move(fields));
+  }
+  throw Error(std::string("evaluator: cannot turn ") + KindName(value.kind()) +
+              " into an expression");
+}
+
+}  // namespace relaypass::eval

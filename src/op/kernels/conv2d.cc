@@ -1,0 +1,219 @@
+// nn.conv2d. The data is brought to NCHW and the weight to OIHW whatever their layouts, the
+// convolution is computed there and the result is converted to out_layout (or data_layout).
+// Float types use im2col and BLAS GEMM per group; depthwise convolutions (one input channel per
+// group) and integer types use a direct loop.
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#include "gemm.h"
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+struct ConvGeometry {
+  int64_t batch, channels, height, width;  // data, NCHW
+  int64_t out_channels, out_height, out_width;
+  int64_t kernel_h, kernel_w;
+  int64_t groups, in_per_group, out_per_group;
+  int64_t stride_h, stride_w, dilation_h, dilation_w;
+  int64_t pad_top, pad_left;
+};
+
+// The range [lo, hi] of output columns whose input column ow*stride + offset lies in [0, width).
+inline void ValidRange(int64_t offset, int64_t stride, int64_t width, int64_t out_width,
+                       int64_t* lo, int64_t* hi) {
+  *lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
+  const int64_t last = width - 1 - offset;
+  *hi = last < 0 ? -1 : std::min(out_width - 1, last / stride);
+}
+
+ConvGeometry Geometry(const NDArray& data, const NDArray& weight, const ir::AttrsNode& a) {
+  const std::vector<int64_t> strides = a.get_ints("strides");
+  const std::vector<int64_t> dilation = a.get_ints("dilation");
+  const std::vector<int64_t> pad = Padding4(a.get_ints("padding"), "nn.conv2d");
+  if (strides.size() != 2 || dilation.size() != 2) {
+    Fail("nn.conv2d: strides and dilation need 2 values each");
+  }
+  ConvGeometry g{};
+  g.batch = data.shape()[0];
+  g.channels = data.shape()[1];
+  g.height = data.shape()[2];
+  g.width = data.shape()[3];
+  g.groups = a.get_int("groups");
+  const int64_t w_out = weight.shape()[0], w_in = weight.shape()[1];
+  g.kernel_h = weight.shape()[2];
+  g.kernel_w = weight.shape()[3];
+  g.stride_h = strides[0];
+  g.stride_w = strides[1];
+  g.dilation_h = dilation[0];
+  g.dilation_w = dilation[1];
+  g.pad_top = pad[0];
+  g.pad_left = pad[1];
+  if (g.groups < 1 || g.stride_h < 1 || g.stride_w < 1 || g.dilation_h < 1 || g.dilation_w < 1) {
+    Fail("nn.conv2d: groups, strides and dilation must be positive");
+  }
+  if (g.groups > 1 && g.groups == g.channels && g.groups == w_out) {
+    // Depthwise: the weight is [C, multiplier, KH, KW]; output channel c*m + q reads input c.
+    g.in_per_group = 1;
+    g.out_per_group = w_in;
+    g.out_channels = g.channels * w_in;
+  } else {
+    if (g.channels % g.groups != 0 || w_out % g.groups != 0 || w_in != g.channels / g.groups) {
+      Fail("nn.conv2d: data " + ShapeString(data.shape()) + " (NCHW) and weight " +
+           ShapeString(weight.shape()) + " (OIHW) do not match groups=" + std::to_string(g.groups));
+    }
+    g.in_per_group = w_in;
+    g.out_per_group = w_out / g.groups;
+    g.out_channels = w_out;
+  }
+  const int64_t span_h = (g.kernel_h - 1) * g.dilation_h + 1;
+  const int64_t span_w = (g.kernel_w - 1) * g.dilation_w + 1;
+  const int64_t num_h = g.height + pad[0] + pad[2] - span_h;
+  const int64_t num_w = g.width + pad[1] + pad[3] - span_w;
+  if (num_h < 0 || num_w < 0) Fail("nn.conv2d: the kernel is larger than the padded input");
+  g.out_height = num_h / g.stride_h + 1;
+  g.out_width = num_w / g.stride_w + 1;
+  return g;
+}
+
+// out[n, o] += sum over the group's input channels and kernel taps, by direct loops.
+template <typename T>
+void DirectConv(const ConvGeometry& g, const T* data, const T* weight, T* out, int64_t n) {
+  const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
+  for (int64_t o = 0; o < g.out_channels; ++o) {
+    const int64_t group = o / g.out_per_group;
+    T* dst = out + (n * g.out_channels + o) * out_plane;
+    for (int64_t ci = 0; ci < g.in_per_group; ++ci) {
+      const T* src = data + (n * g.channels + group * g.in_per_group + ci) * plane;
+      const T* w = weight + (o * g.in_per_group + ci) * g.kernel_h * g.kernel_w;
+      for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+        for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+          const T wv = w[kh * g.kernel_w + kw];
+          const int64_t off_w = kw * g.dilation_w - g.pad_left;
+          int64_t lo, hi;
+          ValidRange(off_w, g.stride_w, g.width, g.out_width, &lo, &hi);
+          for (int64_t oh = 0; oh < g.out_height; ++oh) {
+            const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+            if (ih < 0 || ih >= g.height) continue;
+            const T* srow = src + ih * g.width;
+            T* drow = dst + oh * g.out_width;
+            for (int64_t ow = lo; ow <= hi; ++ow) {
+              drow[ow] = static_cast<T>(drow[ow] + wv * srow[ow * g.stride_w + off_w]);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// The [in_per_group * KH * KW, OH * OW] patch matrix of one group of one image.
+template <typename T>
+void Im2Col(const ConvGeometry& g, const T* src, T* col) {
+  const int64_t out_plane = g.out_height * g.out_width;
+  for (int64_t ci = 0; ci < g.in_per_group; ++ci) {
+    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+        T* dst = col + ((ci * g.kernel_h + kh) * g.kernel_w + kw) * out_plane;
+        const int64_t off_w = kw * g.dilation_w - g.pad_left;
+        int64_t lo, hi;
+        ValidRange(off_w, g.stride_w, g.width, g.out_width, &lo, &hi);
+        for (int64_t oh = 0; oh < g.out_height; ++oh) {
+          T* drow = dst + oh * g.out_width;
+          const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+          if (ih < 0 || ih >= g.height || hi < lo) {
+            std::fill(drow, drow + g.out_width, T(0));
+            continue;
+          }
+          const T* srow = src + (ci * g.height + ih) * g.width;
+          std::fill(drow, drow + lo, T(0));
+          if (g.stride_w == 1) {
+            std::copy(srow + lo + off_w, srow + hi + 1 + off_w, drow + lo);
+          } else {
+            for (int64_t ow = lo; ow <= hi; ++ow) drow[ow] = srow[ow * g.stride_w + off_w];
+          }
+          std::fill(drow + hi + 1, drow + g.out_width, T(0));
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry& g,
+                 DataType dtype) {
+  NDArray out = NDArray::Empty({g.batch, g.out_channels, g.out_height, g.out_width}, dtype);
+  if (out.size() == 0) return out;
+  const T* x = data.data<T>();
+  const T* w = weight.data<T>();
+  T* y = out.mutable_data<T>();
+  if constexpr (!std::is_floating_point_v<T>) {
+    for (int64_t n = 0; n < g.batch; ++n) DirectConv(g, x, w, y, n);
+  } else {
+    if (g.in_per_group == 1 && g.groups > 1) {
+      for (int64_t n = 0; n < g.batch; ++n) DirectConv(g, x, w, y, n);
+      return out;
+    }
+    const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
+    const int64_t k = g.in_per_group * g.kernel_h * g.kernel_w;
+    const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 &&
+                           g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+                           g.out_height == g.height && g.out_width == g.width;
+    std::vector<T> col(pointwise ? 0 : static_cast<size_t>(k * out_plane));
+    for (int64_t n = 0; n < g.batch; ++n) {
+      for (int64_t group = 0; group < g.groups; ++group) {
+        const T* src = x + (n * g.channels + group * g.in_per_group) * plane;
+        const T* patches = src;
+        if (!pointwise) {
+          Im2Col(g, src, col.data());
+          patches = col.data();
+        }
+        Gemm(false, g.out_per_group, out_plane, k, w + group * g.out_per_group * k, k, patches,
+             out_plane, y + (n * g.out_channels + group * g.out_per_group) * out_plane, out_plane);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "nn.conv2d");
+  const ir::AttrsNode& a = AttrsOf(attrs, "nn.conv2d");
+  const Layout data_layout(a.get_string("data_layout"));
+  const Layout kernel_layout(a.get_string("kernel_layout"));
+  const std::string& out_layout_name = a.get_string("out_layout");
+  const Layout out_layout(out_layout_name.empty() ? data_layout.name() : out_layout_name);
+  const DataType out_dtype = DTypeAttr(a, "out_dtype", in[0].dtype());
+  const DataType compute = IsHalf(out_dtype) ? DataType::Float32() : out_dtype;
+  if (in[0].ndim() != static_cast<int>(data_layout.ndim()) ||
+      in[1].ndim() != static_cast<int>(kernel_layout.ndim())) {
+    Fail("nn.conv2d: data " + ShapeString(in[0].shape()) + " and weight " +
+         ShapeString(in[1].shape()) + " do not match layouts " + data_layout.name() + " and " +
+         kernel_layout.name());
+  }
+  NDArray data = CastArray(TransformLayout(in[0], data_layout, Layout("NCHW")), compute);
+  NDArray weight;
+  if (kernel_layout.Contains('G')) {
+    // GOIHW [G, O/G, I, KH, KW] has the memory order of OIHW [O, I, KH, KW].
+    NDArray goihw = TransformLayout(in[1], kernel_layout, Layout("GOIHW"));
+    const Shape& s = goihw.shape();
+    weight = Reshaped(goihw, {s[0] * s[1], s[2], s[3], s[4]});
+  } else {
+    weight = TransformLayout(in[1], kernel_layout, Layout("OIHW"));
+  }
+  weight = CastArray(weight, compute);
+  const ConvGeometry g = Geometry(data, weight, a);
+  NDArray out = DispatchNumeric(compute, "nn.conv2d", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return ConvNCHW<T>(data, weight, g, compute);
+  });
+  return {CastArray(TransformLayout(out, Layout("NCHW"), out_layout), out_dtype)};
+}
+
+}  // namespace relaypass::op::kernels

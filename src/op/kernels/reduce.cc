@@ -1,0 +1,89 @@
+// sum and mean over `axis` (None or [] = every axis; `exclude` reduces the others; `keepdims`).
+// Floats accumulate in double; integers in their own type (wrapping, as TVM's integer sum).
+#include <type_traits>
+#include <vector>
+
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, bool mean,
+              const char* op) {
+  CheckInputs(in, 1, op);
+  const ir::AttrsNode& a = AttrsOf(attrs, op);
+  const ir::AttrValue& axis = a.get("axis");
+  const bool keepdims = a.get_bool("keepdims");
+  const bool exclude = a.get_bool("exclude");
+  return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
+    const NDArray& data = x[0];
+    const int nd = data.ndim();
+    const bool all = axis.is_null() || axis.as_array().empty();
+    std::vector<bool> reduced(nd, all);
+    if (!all) {
+      for (int64_t v : axis.as_ints())
+        reduced[NormalizeAxis(v, nd, std::string(op) + ": axis")] = true;
+      if (exclude) reduced.flip();
+    }
+    Shape out_shape, kept_shape(nd);  // kept_shape: the output with reduced axes as 1
+    int64_t count = 1;
+    for (int i = 0; i < nd; ++i) {
+      kept_shape[i] = reduced[i] ? 1 : data.shape()[i];
+      if (reduced[i]) count *= data.shape()[i];
+      if (!reduced[i]) {
+        out_shape.push_back(data.shape()[i]);
+      } else if (keepdims) {
+        out_shape.push_back(1);
+      }
+    }
+    // Output strides along the input's axes (0 on reduced axes).
+    Shape out_strides = Strides(kept_shape);
+    for (int i = 0; i < nd; ++i) {
+      if (reduced[i]) out_strides[i] = 0;
+    }
+    return {DispatchNumeric(data.dtype(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+      NDArray out = NDArray::Empty(out_shape, data.dtype());
+      std::vector<Acc> acc(static_cast<size_t>(out.size()), Acc(0));
+      const T* src = data.data<T>();
+      std::vector<int64_t> idx(nd, 0);
+      int64_t o = 0;
+      const int64_t n = data.size();
+      for (int64_t i = 0; i < n; ++i) {
+        acc[o] = static_cast<Acc>(acc[o] + src[i]);
+        for (int d = nd - 1; d >= 0; --d) {
+          o += out_strides[d];
+          if (++idx[d] < data.shape()[d]) break;
+          o -= out_strides[d] * data.shape()[d];
+          idx[d] = 0;
+        }
+      }
+      T* dst = out.mutable_data<T>();
+      for (int64_t j = 0; j < out.size(); ++j) {
+        Acc v = acc[j];
+        if constexpr (std::is_floating_point_v<T>) {
+          if (mean) v /= static_cast<Acc>(count);  // 0/0 is NaN, as TVM's mean of nothing
+        } else {
+          if (mean && count) v = static_cast<Acc>(v / static_cast<Acc>(count));
+        }
+        dst[j] = static_cast<T>(v);
+      }
+      return out;
+    })};
+  });
+}
+
+}  // namespace
+
+Arrays Sum(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Reduce(in, attrs, out_type, false, "sum");
+}
+
+Arrays Mean(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Reduce(in, attrs, out_type, true, "mean");
+}
+
+}  // namespace relaypass::op::kernels

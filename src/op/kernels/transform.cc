@@ -1,0 +1,245 @@
+// Data movement kernels: reshapes (reshape, squeeze, expand_dims, batch_flatten), transpose,
+// concatenate, pad and cast. They copy bytes, so they take every dtype.
+#include <cstring>
+#include <optional>
+
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+// TVM's newshape special values on a static shape: >0 literal, 0 copy (literal 0 with
+// allowzero), -1 inferred, -2 copy the rest, -3 merge two, -4 split one into the next two.
+Shape InferNewShape(const Shape& in, const std::vector<int64_t>& spec, bool allowzero) {
+  auto fail = [&](const std::string& why) {
+    Fail("reshape: " + why + " (newshape " + ir::AttrValue::Ints(spec).ToString() + ", data " +
+         ShapeString(in) + ")");
+  };
+  Shape out;
+  size_t src = 0;
+  std::optional<size_t> infer;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    const int64_t v = spec[i];
+    if (v > 0 || (v == 0 && allowzero)) {
+      out.push_back(v);
+      ++src;
+    } else if (v == 0) {
+      if (src >= in.size()) fail("0 has no input dimension to copy");
+      out.push_back(in[src++]);
+    } else if (v == -1) {
+      if (infer) fail("only one dimension can be inferred");
+      infer = out.size();
+      out.push_back(1);
+      ++src;
+    } else if (v == -2) {
+      while (src < in.size()) out.push_back(in[src++]);
+    } else if (v == -3) {
+      if (src + 1 >= in.size()) fail("-3 needs two input dimensions");
+      out.push_back(in[src] * in[src + 1]);
+      src += 2;
+    } else if (v == -4) {
+      if (i + 2 >= spec.size() || src >= in.size()) fail("-4 needs a dimension and two values");
+      const int64_t d0 = in[src++];
+      int64_t d1 = spec[++i], d2 = spec[++i];
+      if (d1 == -1 && d2 != 0) d1 = d0 / d2;
+      if (d2 == -1 && d1 != 0) d2 = d0 / d1;
+      out.push_back(d1);
+      out.push_back(d2);
+    } else {
+      fail("unsupported special value " + std::to_string(v));
+    }
+  }
+  const int64_t total = NumElements(in);
+  if (infer) {
+    int64_t others = 1;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (i != *infer) others *= out[i];
+    }
+    if (others == 0) fail("cannot infer -1 next to a 0 dimension");
+    out[*infer] = total / others;
+  }
+  if (NumElements(out) != total) fail("the element counts differ");
+  return out;
+}
+
+}  // namespace
+
+Arrays Reshape(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "reshape");
+  const ir::AttrsNode& a = AttrsOf(attrs, "reshape");
+  return {Reshaped(in[0],
+                   InferNewShape(in[0].shape(), a.get_ints("newshape"), a.get_bool("allowzero")))};
+}
+
+Arrays BatchFlatten(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 1, "nn.batch_flatten");
+  const Shape& s = in[0].shape();
+  if (s.empty()) Fail("nn.batch_flatten: data must have rank >= 1");
+  return {Reshaped(in[0], {s[0], NumElements(Shape(s.begin() + 1, s.end()))})};
+}
+
+Arrays ExpandDims(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "expand_dims");
+  const ir::AttrsNode& a = AttrsOf(attrs, "expand_dims");
+  const int64_t ndim = in[0].ndim(), axis = a.get_int("axis"), count = a.get_int("num_newaxis");
+  if (axis < -ndim - 1 || axis > ndim || count < 0) {
+    Fail("expand_dims: axis " + std::to_string(axis) + " / num_newaxis " + std::to_string(count) +
+         " out of range for rank " + std::to_string(ndim));
+  }
+  const int64_t pivot = axis < 0 ? ndim + axis + 1 : axis;
+  Shape out(in[0].shape().begin(), in[0].shape().begin() + pivot);
+  out.insert(out.end(), count, 1);
+  out.insert(out.end(), in[0].shape().begin() + pivot, in[0].shape().end());
+  return {Reshaped(in[0], out)};
+}
+
+Arrays Squeeze(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "squeeze");
+  const ir::AttrValue& axis = AttrsOf(attrs, "squeeze").get("axis");
+  const Shape& s = in[0].shape();
+  std::vector<bool> keep(s.size(), true);
+  if (axis.is_null()) {
+    for (size_t i = 0; i < s.size(); ++i) keep[i] = s[i] != 1;
+  } else {
+    for (int64_t a : axis.as_ints()) {
+      const int i = NormalizeAxis(a, in[0].ndim(), "squeeze: axis");
+      if (s[i] != 1)
+        Fail("squeeze: axis " + std::to_string(a) + " of " + ShapeString(s) + " is not 1");
+      keep[i] = false;
+    }
+  }
+  Shape out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (keep[i]) out.push_back(s[i]);
+  }
+  return {Reshaped(in[0], out)};
+}
+
+Arrays Transpose(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "transpose");
+  const ir::AttrValue& axes = AttrsOf(attrs, "transpose").get("axes");
+  const int nd = in[0].ndim();
+  std::vector<int> perm(nd);
+  if (axes.is_null() || axes.as_array().empty()) {
+    for (int i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
+  } else {
+    const std::vector<int64_t> v = axes.as_ints();
+    if (static_cast<int>(v.size()) != nd) Fail("transpose: axes do not match the data rank");
+    for (int i = 0; i < nd; ++i) perm[i] = NormalizeAxis(v[i], nd, "transpose: axis");
+  }
+  return {Permute(in[0], perm)};
+}
+
+Arrays Concatenate(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  if (in.empty()) Fail("concatenate needs at least one tensor");
+  const NDArray& first = in[0];
+  const int nd = first.ndim();
+  const int axis =
+      NormalizeAxis(AttrsOf(attrs, "concatenate").get_int("axis"), nd, "concatenate: axis");
+  Shape out_shape = first.shape();
+  out_shape[axis] = 0;
+  for (const NDArray& x : in) {
+    bool match = x.defined() && x.ndim() == nd && x.dtype() == first.dtype();
+    for (int i = 0; match && i < nd; ++i) match = i == axis || x.shape()[i] == first.shape()[i];
+    if (!match) {
+      Fail("concatenate: " + ShapeString(x.shape()) + " does not match " +
+           ShapeString(first.shape()) + " off axis " + std::to_string(axis));
+    }
+    out_shape[axis] += x.shape()[axis];
+  }
+  NDArray out = NDArray::Empty(out_shape, first.dtype());
+  const int64_t outer = NumElements(Shape(out_shape.begin(), out_shape.begin() + axis));
+  const size_t elem = first.dtype().bytes();
+  const size_t inner =
+      static_cast<size_t>(NumElements(Shape(out_shape.begin() + axis + 1, out_shape.end()))) * elem;
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (const NDArray& x : in) {
+      const size_t chunk = static_cast<size_t>(x.shape()[axis]) * inner;
+      std::memcpy(dst, static_cast<const uint8_t*>(x.raw_data()) + o * chunk, chunk);
+      dst += chunk;
+    }
+  }
+  return {out};
+}
+
+// Modes "constant" (pad_value), "edge" (repeat the border) and "reflect" (mirror without
+// repeating the border), as numpy.pad.
+Arrays Pad(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "nn.pad");
+  const ir::AttrsNode& a = AttrsOf(attrs, "nn.pad");
+  const NDArray& data = in[0];
+  const std::string& mode = a.get_string("pad_mode");
+  if (mode != "constant" && mode != "edge" && mode != "reflect") {
+    Fail("nn.pad: unsupported pad_mode \"" + mode + "\"");
+  }
+  if (in[1].size() != 1) Fail("nn.pad: pad_value must be a scalar");
+  const NDArray value = CastArray(in[1], data.dtype());
+  const std::vector<ir::AttrValue>& rows = a.get("pad_width").as_array();
+  const int nd = data.ndim();
+  if (static_cast<int>(rows.size()) != nd) Fail("nn.pad: pad_width does not match the data rank");
+  Shape out_shape(nd);
+  std::vector<std::vector<int64_t>> source(nd);  // per axis: output index -> input index or -1
+  for (int d = 0; d < nd; ++d) {
+    const std::vector<int64_t> pair = rows[d].as_ints();
+    if (pair.size() != 2) Fail("nn.pad: each pad_width entry needs [before, after]");
+    const int64_t n = data.shape()[d];
+    out_shape[d] = n + pair[0] + pair[1];
+    if (out_shape[d] < 0) Fail("nn.pad: padding makes a dimension negative");
+    if (mode != "constant" && n == 0 && out_shape[d] > 0)
+      Fail("nn.pad: cannot " + mode + "-pad an empty axis");
+    for (int64_t i = 0; i < out_shape[d]; ++i) {
+      int64_t s = i - pair[0];
+      if (s < 0 || s >= n) {
+        if (mode == "constant") {
+          s = -1;
+        } else if (mode == "edge") {
+          s = s < 0 ? 0 : n - 1;
+        } else {
+          if (n == 1) {
+            s = 0;
+          } else {
+            const int64_t period = 2 * (n - 1);
+            s = ((s % period) + period) % period;
+            if (s >= n) s = period - s;
+          }
+        }
+      }
+      source[d].push_back(s);
+    }
+  }
+  NDArray out = NDArray::Empty(out_shape, data.dtype());
+  if (out.size() == 0) return {out};
+  const Shape strides = Strides(data.shape());
+  const size_t elem = data.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(data.raw_data());
+  const auto* fill = static_cast<const uint8_t*>(value.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  std::vector<int64_t> idx(nd, 0);
+  for (int64_t o = 0; o < out.size(); ++o) {
+    int64_t offset = 0;
+    for (int d = 0; d < nd && offset >= 0; ++d) {
+      const int64_t s = source[d][idx[d]];
+      offset = s < 0 ? -1 : offset + s * strides[d];
+    }
+    std::memcpy(dst + o * elem, offset < 0 ? fill : src + offset * elem, elem);
+    for (int d = nd - 1; d >= 0; --d) {
+      if (++idx[d] < out_shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return {out};
+}
+
+Arrays Cast(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "cast");
+  const ir::AttrsNode& a = AttrsOf(attrs, "cast");
+  const std::string& name = a.get_string("dtype");
+  std::optional<DataType> dtype = DataType::Parse(name);
+  if (!dtype || dtype->is_void()) Fail("cast: invalid dtype \"" + name + "\"");
+  return {CastArray(in[0], *dtype)};
+}
+
+}  // namespace relaypass::op::kernels
