@@ -9,6 +9,16 @@ namespace {
 // Long lines (a whole graph printed on one line) are shown as a window around the column.
 constexpr size_t kMaxShown = 160;
 constexpr size_t kContextBefore = 60;
+// A message quoting a huge token (a 100 MB number, name or string) keeps its start and its end,
+// so that the diagnostic stays one readable line.
+constexpr size_t kMaxMessage = 400;
+constexpr size_t kMessageHead = 300;
+constexpr size_t kMessageTail = 80;
+
+std::string Shorten(const std::string& message) {
+  if (message.size() <= kMaxMessage) return message;
+  return message.substr(0, kMessageHead) + "..." + message.substr(message.size() - kMessageTail);
+}
 
 }  // namespace
 
@@ -49,7 +59,7 @@ std::string Source::Snippet(size_t line_start, int column) const {
 std::string Source::WithSnippet(const std::string& message, const Location& loc) const {
   size_t line_start = std::min(loc.offset, text_.size());
   while (line_start > 0 && text_[line_start - 1] != '\n') --line_start;
-  return message + "\n" + Snippet(line_start, loc.column);
+  return Shorten(message) + "\n" + Snippet(line_start, loc.column);
 }
 
 std::string Source::WithSnippet(const std::string& message, const Span& span) const {
@@ -60,7 +70,7 @@ std::string Source::WithSnippet(const std::string& message, const Span& span) co
     if (line_start == std::string_view::npos) return message;
     ++line_start;
   }
-  return message + "\n" + Snippet(line_start, span.column);
+  return Shorten(message) + "\n" + Snippet(line_start, span.column);
 }
 
 void Source::Fail(const Location& loc, const std::string& message) const {
