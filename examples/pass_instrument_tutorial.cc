@@ -1,11 +1,20 @@
 // "How to Use TVM Pass Instrument" in C++, statement by statement, printing what the tutorial
-// prints. So far its "Exception Handling" part; the resnet-18 parts (timing profiles and the
-// RelayCallNodeDiffer instrument) come with the workloads.
+// prints: resnet-18, two timing profiles, the RelayCallNodeDiffer instrument, and the
+// exception-handling sections.
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <stdexcept>
 #include <string>
 
+#include "relaypass/ir/bind.h"
+#include "relaypass/ir/visitor.h"
+#include "relaypass/passes/convert_layout.h"
+#include "relaypass/passes/fold_constant.h"
+#include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/relay.h"
+#include "relaypass/text/printer.h"
+#include "relaypass/workloads/workloads.h"
 #include "relaypass/transform.h"
 
 using namespace relaypass;
@@ -130,12 +139,146 @@ void ExceptionHandling(ir::IRModule relay_mod) {
   cur_pass_ctx.override_instruments({});
 }
 
+
+// Counts, per pass, how the number of calls of each operator changes (the tutorial's
+// RelayCallNodeDiffer). Passes nest, so the counts before each pass are kept on a stack.
+class RelayCallNodeDiffer : public transform::PassInstrument {
+ public:
+  using OpCounts = std::map<std::string, int64_t>;  // sorted by name, as pprint prints dicts
+  struct Diff {
+    size_t depth;
+    std::string pass_name;
+    OpCounts op_diff;
+  };
+
+  void enter_pass_ctx() override {
+    op_diff_.clear();
+    op_cnt_before_stack_.clear();
+  }
+  void exit_pass_ctx() override {
+    if (!op_cnt_before_stack_.empty()) {
+      throw std::logic_error("The stack is not empty. Something wrong.");
+    }
+  }
+  void run_before_pass(const ir::IRModule& mod, const transform::PassInfo& info) override {
+    op_cnt_before_stack_.emplace_back(info.name, CountNodes(mod));
+  }
+  void run_after_pass(const ir::IRModule& mod, const transform::PassInfo& info) override {
+    auto [name_before, op_to_cnt_before] = op_cnt_before_stack_.back();
+    op_cnt_before_stack_.pop_back();
+    if (name_before != info.name) throw std::logic_error("name_before != info.name");
+    OpCounts op_diff = DiffCounts(CountNodes(mod), op_to_cnt_before);
+    if (!op_diff.empty()) op_diff_.push_back({op_cnt_before_stack_.size(), info.name, op_diff});
+  }
+  const std::vector<Diff>& get_pass_to_op_diff() const { return op_diff_; }
+
+ private:
+  static OpCounts CountNodes(const ir::IRModule& mod) {
+    OpCounts ret;
+    ir::post_order_visit(mod.Lookup("main"), [&](const ir::Expr& node) {
+      if (auto* call = node.as<ir::CallNode>()) {
+        // Calls of functions have no op name.
+        if (auto* op = call->op_node()) ++ret[op->name];
+      }
+    });
+    return ret;
+  }
+  static OpCounts DiffCounts(const OpCounts& after, const OpCounts& before) {
+    OpCounts ret;
+    for (const auto& [k, v] : after) {
+      auto it = before.find(k);
+      int64_t d = v - (it == before.end() ? 0 : it->second);
+      if (d) ret[k] = d;
+    }
+    for (const auto& [k, v] : before) {
+      if (!after.count(k)) ret[k] = -v;
+    }
+    return ret;
+  }
+
+  std::vector<Diff> op_diff_;
+  std::vector<std::pair<std::string, OpCounts>> op_cnt_before_stack_;
+};
+
+// Python's repr of one (depth, name, {op: diff}) entry.
+std::string Repr(const RelayCallNodeDiffer::Diff& d) {
+  std::string out = "(" + std::to_string(d.depth) + ", '" + d.pass_name + "', {";
+  bool first = true;
+  for (const auto& [op, n] : d.op_diff) {
+    out += (first ? "'" : ", '") + op + "': " + std::to_string(n);
+    first = false;
+  }
+  return out + "})";
+}
+
+// pprint of the list: on one line if it fits in 80 columns, else one entry per line.
+void PPrint(const std::vector<RelayCallNodeDiffer::Diff>& diffs) {
+  std::vector<std::string> items;
+  size_t total = 2;
+  for (const auto& d : diffs) {
+    items.push_back(Repr(d));
+    total += items.back().size() + 2;
+  }
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += total > 80 ? ",\n " : ", ";
+    out += items[i];
+  }
+  std::cout << out << "]\n";
+}
+
 }  // namespace
 
 int main() {
-  // Stands in for the tutorial's resnet-18 until the workloads are ported.
-  relay::Var data = relay::var("data", {1, 3, 224, 224});
-  ir::IRModule relay_mod = ir::IRModule::FromExpr(relay::function({data}, relay::nn::relu(data)));
+  // Create An Example Relay Program
+  workloads::Workload resnet = workloads::GetWorkload("resnet-18");
+  ir::IRModule relay_mod = resnet.mod;
+  const std::map<std::string, ir::NDArray>& relay_params = resnet.params;
+  std::cout << "Printing the IR module...\n";
+  std::cout << text::AsText(relay_mod, /*show_meta_data=*/false) << "\n";
+
+  // Create PassContext With Instruments
+  auto timing_inst = std::make_shared<transform::PassTimingInstrument>();
+  std::string profiles;
+  {
+    transform::PassContextScope scope(transform::PassContext({.instruments = {timing_inst}}));
+    relay_mod = transform::InferType()(relay_mod);
+    relay_mod = passes::FoldScaleAxis()(relay_mod);
+    // before exiting the context, get profile results.
+    profiles = timing_inst->render();
+  }
+  std::cout << "Printing results of timing profile...\n" << profiles << "\n";
+
+  // Use Current PassContext With Instruments
+  transform::PassContext cur_pass_ctx = transform::PassContext::Current();
+  cur_pass_ctx.override_instruments({timing_inst});
+  relay_mod = transform::InferType()(relay_mod);
+  relay_mod = passes::FoldScaleAxis()(relay_mod);
+  profiles = timing_inst->render();
+  std::cout << "Printing results of timing profile...\n" << profiles << "\n";
+
+  // Register empty list to clear existing instruments.
+  cur_pass_ctx.override_instruments({});
+
+  // Apply Passes and Multiple Instrument Classes
+  auto call_node_inst = std::make_shared<RelayCallNodeDiffer>();
+  passes::DesiredLayouts desired_layouts = {{"nn.conv2d", {"NHWC", "HWIO"}}};
+  transform::Pass pass_seq = transform::Sequential({passes::FoldConstant(),
+                                                    passes::ConvertLayout(desired_layouts),
+                                                    passes::FoldConstant()});
+  relay_mod.Add("main", ir::BindParamsByName(relay_mod.Lookup("main"), relay_params));
+  {
+    // timing_inst is put after call_node_inst, so the execution time of
+    // call_node_inst.run_after_pass() is also counted.
+    transform::PassContextScope scope(transform::PassContext(
+        {.opt_level = 3, .instruments = {call_node_inst, timing_inst}}));
+    relay_mod = pass_seq(relay_mod);
+    profiles = timing_inst->render();
+  }
+  std::cout << "Printing the change in number of occurrences of each operator caused by each "
+               "pass...\n";
+  PPrint(call_node_inst->get_pass_to_op_diff());
+
   ExceptionHandling(relay_mod);
   return 0;
 }

@@ -17,7 +17,7 @@ struct AlignedDelete {
 
 }  // namespace
 
-NDArray NDArray::Empty(const Shape& shape, DataType dtype) {
+NDArray NDArray::Uninitialized(const Shape& shape, DataType dtype) {
   NDArray out;
   out.shape_ = shape;
   out.dtype_ = dtype;
@@ -27,8 +27,13 @@ NDArray NDArray::Empty(const Shape& shape, DataType dtype) {
   size_t bytes = out.nbytes();
   auto* buffer =
       static_cast<uint8_t*>(::operator new[](bytes ? bytes : 1, std::align_val_t(kAlignment)));
-  std::memset(buffer, 0, bytes);
   out.storage_ = std::shared_ptr<uint8_t[]>(buffer, AlignedDelete());
+  return out;
+}
+
+NDArray NDArray::Empty(const Shape& shape, DataType dtype) {
+  NDArray out = Uninitialized(shape, dtype);
+  if (out.nbytes()) std::memset(out.mutable_raw_data(), 0, out.nbytes());
   return out;
 }
 

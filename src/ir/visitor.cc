@@ -24,14 +24,14 @@ void ForEachVisitChild(const ExprNode* e, F&& fn) {
 }
 
 // Iterative post-order over a DAG. `expand(node)` says whether to descend into node's children;
-// `emit(node)` is called once per node after its children.
-template <typename Expand, typename Emit>
-void WalkPostOrder(const Expr& root, Expand&& expand, Emit&& emit) {
+// `emit(node)` is called once per node after its children. `done` (contains/insert) records the
+// emitted nodes; a caller with its own per-node table can pass an adapter over it.
+template <typename Done, typename Expand, typename Emit>
+void WalkPostOrder(const Expr& root, Done& done, Expand&& expand, Emit&& emit) {
   struct Frame {
     const ExprNode* node;
     bool expanded;
   };
-  support::PointerSet done;
   std::vector<Frame> stack;
   std::vector<const ExprNode*> children;
   stack.push_back({root.get(), false});
@@ -57,6 +57,12 @@ void WalkPostOrder(const Expr& root, Expand&& expand, Emit&& emit) {
     done.insert(node);
     emit(node);
   }
+}
+
+template <typename Expand, typename Emit>
+void WalkPostOrder(const Expr& root, Expand&& expand, Emit&& emit) {
+  support::PointerSet done;
+  WalkPostOrder(root, done, std::forward<Expand>(expand), std::forward<Emit>(emit));
 }
 
 }  // namespace
@@ -113,8 +119,15 @@ Expr ExprMutator::Mutate(const Expr& expr) {
   if (!expr) return expr;
   if (Expr done = Lookup(expr)) return done;
   support::PointerSet skipped;
+  // The memo is the record of done nodes: nodes rewritten by an earlier Mutate call are not
+  // walked again.
+  struct MemoDone {
+    const support::PointerMap<Expr>& memo;
+    bool contains(const ExprNode* n) const { return memo.contains(n); }
+    void insert(const ExprNode*) {}  // emit() below fills the memo
+  } done{memo_};
   WalkPostOrder(
-      expr,
+      expr, done,
       [&](const ExprNode* n) {
         if (ShouldVisitChildren(Expr(n))) return true;
         skipped.insert(n);

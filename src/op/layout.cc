@@ -21,6 +21,13 @@ Layout::Layout(const std::string& name) {
   };
   int64_t factor = 0;
   bool has_factor = false;
+  // A repeated axis fails at once, so a huge name (a 100 MB string from text) costs no memory.
+  bool seen[128] = {};
+  auto add = [&](char c, int64_t f) {
+    if (seen[static_cast<unsigned char>(c)]) fail(std::string("axis ") + c + " repeats");
+    seen[static_cast<unsigned char>(c)] = true;
+    axes_.push_back({c, f});
+  };
   for (char c : name) {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       factor = factor * 10 + (c - '0');
@@ -28,10 +35,10 @@ Layout::Layout(const std::string& name) {
       has_factor = true;
     } else if (c >= 'A' && c <= 'Z') {
       if (has_factor) fail(std::string("primal axis ") + c + " cannot have a factor");
-      axes_.push_back({c, 0});
+      add(c, 0);
     } else if (c >= 'a' && c <= 'z') {
       if (!has_factor || factor <= 0) fail(std::string("sub-axis ") + c + " needs a factor > 0");
-      axes_.push_back({c, factor});
+      add(c, factor);
       factor = 0;
       has_factor = false;
     } else {

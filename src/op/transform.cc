@@ -192,7 +192,7 @@ Shape InferNewShape(const TypeRelationCall& call, const Shape& in, const std::ve
 
 int64_t NumElements(const Shape& s) {
   int64_t n = 1;
-  for (Dim d : s) n *= d;
+  for (Dim d : s) n = DimMul(n, d);
   return n;
 }
 

@@ -28,9 +28,15 @@ std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& n
   return value.as_ints();
 }
 
+void ThrowDimOverflow(const char* op, Dim a, Dim b) {
+  throw TypeError("shape arithmetic overflows int64: " + std::to_string(a) + " " + op + " " +
+                  std::to_string(b));
+}
+
 Dim DimFloorDiv(Dim a, Dim b) {
   if (IsAny(a) || IsAny(b)) return kAnyDim;
   if (b == 0) throw TypeError("division by zero in shape arithmetic");
+  if (b == -1) return DimMul(a, -1);
   Dim q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -133,7 +139,15 @@ static bool BroadcastRelImpl(TypeRelationCall& call, bool compare) {
   if (!shape) {
     call.Fail("Incompatible broadcast type " + TypeString(lhs) + " and " + TypeString(rhs));
   }
-  call.AssignResult(ir::TensorType(*shape, compare ? ir::DataType::Bool() : lhs->dtype));
+  ir::DataType dtype = compare ? ir::DataType::Bool() : lhs->dtype;
+  // Reuse an input's type when it is the result (the common case: no new type per call).
+  if (*shape == lhs->shape && dtype == lhs->dtype) {
+    call.AssignResult(ir::Type(lhs));
+  } else if (*shape == rhs->shape && dtype == rhs->dtype) {
+    call.AssignResult(ir::Type(rhs));
+  } else {
+    call.AssignResult(ir::TensorType(*shape, dtype));
+  }
   return true;
 }
 

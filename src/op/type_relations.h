@@ -33,11 +33,20 @@ std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& n
 inline bool IsAny(Dim d) {
   return d == kAnyDim;
 }
+// A result that does not fit in int64 (huge shapes from text) throws TypeError; the type
+// inferencer adds the op and the call's location.
+[[noreturn]] void ThrowDimOverflow(const char* op, Dim a, Dim b);
 inline Dim DimAdd(Dim a, Dim b) {
-  return IsAny(a) || IsAny(b) ? kAnyDim : a + b;
+  if (IsAny(a) || IsAny(b)) return kAnyDim;
+  Dim sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) ThrowDimOverflow("+", a, b);
+  return sum;
 }
 inline Dim DimMul(Dim a, Dim b) {
-  return IsAny(a) || IsAny(b) ? kAnyDim : a * b;
+  if (IsAny(a) || IsAny(b)) return kAnyDim;
+  Dim product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) ThrowDimOverflow("*", a, b);
+  return product;
 }
 Dim DimFloorDiv(Dim a, Dim b);  // b must be non-zero unless a is `?`
 

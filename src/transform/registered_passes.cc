@@ -9,6 +9,7 @@
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
 #include "relaypass/passes/fold_constant.h"
+#include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/passes/fuse_ops.h"
 #include "relaypass/passes/to_a_normal_form.h"
 #include "relaypass/passes/simplify_inference.h"
@@ -37,6 +38,7 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterCanonicalizeOps(registry);
   passes::RegisterConvertLayout(registry);
   passes::RegisterAlterOpLayout(registry);
+  passes::RegisterFoldScaleAxis(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {

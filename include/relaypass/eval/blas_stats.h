@@ -9,12 +9,16 @@ namespace relaypass::eval {
 
 struct BlasStats {
   uint64_t calls = 0;
-  double seconds = 0;  // wall time inside BLAS (only while timing is enabled)
-  double flops = 0;    // 2*M*N*K summed over the calls
+  double seconds = 0;      // wall time inside BLAS (only while timing is enabled)
+  double cpu_seconds = 0;  // CPU time of the calling thread inside BLAS (ditto); equals the BLAS
+                           // work when OpenBLAS runs single-threaded (OPENBLAS_NUM_THREADS=1)
+  double flops = 0;        // 2*M*N*K summed over the calls
 };
 
 void SetBlasTiming(bool enabled);
 BlasStats GetBlasStats();
+// CPU time consumed so far by the calling thread, in seconds (for computing shares).
+double ThreadCpuSeconds();
 void ResetBlasStats();
 
 }  // namespace relaypass::eval

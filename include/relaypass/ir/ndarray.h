@@ -18,6 +18,9 @@ class NDArray {
   NDArray() = default;
   // A zero-filled array.
   static NDArray Empty(const Shape& shape, DataType dtype);
+  // An array whose contents are unspecified, for writers that fill every element (the
+  // evaluator's kernels): skips Empty's zero fill.
+  static NDArray Uninitialized(const Shape& shape, DataType dtype);
   template <typename T>
   static NDArray Scalar(T value, DataType dtype) {
     NDArray out = Empty({}, dtype);

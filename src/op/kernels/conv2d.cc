@@ -3,6 +3,7 @@
 // Float types use im2col and BLAS GEMM per group; depthwise convolutions (one input channel per
 // group) and integer types use a direct loop.
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -146,31 +147,33 @@ void Im2Col(const ConvGeometry& g, const T* src, T* col) {
 template <typename T>
 NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry& g,
                  DataType dtype) {
-  NDArray out = NDArray::Empty({g.batch, g.out_channels, g.out_height, g.out_width}, dtype);
+  // The direct loops accumulate into zeros; GEMM overwrites every element.
+  const bool direct = !std::is_floating_point_v<T> || (g.in_per_group == 1 && g.groups > 1);
+  const Shape shape = {g.batch, g.out_channels, g.out_height, g.out_width};
+  NDArray out = direct ? NDArray::Empty(shape, dtype) : NDArray::Uninitialized(shape, dtype);
   if (out.size() == 0) return out;
   const T* x = data.data<T>();
   const T* w = weight.data<T>();
   T* y = out.mutable_data<T>();
-  if constexpr (!std::is_floating_point_v<T>) {
+  if (direct) {
     for (int64_t n = 0; n < g.batch; ++n) DirectConv(g, x, w, y, n);
-  } else {
-    if (g.in_per_group == 1 && g.groups > 1) {
-      for (int64_t n = 0; n < g.batch; ++n) DirectConv(g, x, w, y, n);
-      return out;
-    }
+    return out;
+  }
+  if constexpr (std::is_floating_point_v<T>) {
     const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
     const int64_t k = g.in_per_group * g.kernel_h * g.kernel_w;
     const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 &&
                            g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
                            g.out_height == g.height && g.out_width == g.width;
-    std::vector<T> col(pointwise ? 0 : static_cast<size_t>(k * out_plane));
+    // Im2Col writes every element: no zero fill.
+    std::unique_ptr<T[]> col(pointwise ? nullptr : new T[static_cast<size_t>(k * out_plane)]);
     for (int64_t n = 0; n < g.batch; ++n) {
       for (int64_t group = 0; group < g.groups; ++group) {
         const T* src = x + (n * g.channels + group * g.in_per_group) * plane;
         const T* patches = src;
         if (!pointwise) {
-          Im2Col(g, src, col.data());
-          patches = col.data();
+          Im2Col(g, src, col.get());
+          patches = col.get();
         }
         Gemm(false, g.out_per_group, out_plane, k, w + group * g.out_per_group * k, k, patches,
              out_plane, y + (n * g.out_channels + group * g.out_per_group) * out_plane, out_plane);

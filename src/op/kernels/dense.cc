@@ -24,7 +24,7 @@ Arrays Dense(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   const int64_t m = NumElements(Shape(data.shape().begin(), data.shape().end() - 1));
   Shape out_shape = data.shape();
   out_shape.back() = n;
-  NDArray out = NDArray::Empty(out_shape, compute);
+  NDArray out = NDArray::Uninitialized(out_shape, compute);
   DispatchNumeric(compute, "nn.dense", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* x = data.data<T>();

@@ -19,7 +19,7 @@ template <typename T, typename R, typename F>
 NDArray BroadcastBinary(const NDArray& a, const NDArray& b, DataType out_dtype, const char* op,
                         F f) {
   BroadcastPlan plan = PlanBroadcast(a.shape(), b.shape(), op);
-  NDArray out = NDArray::Empty(plan.out_shape, out_dtype);
+  NDArray out = NDArray::Uninitialized(plan.out_shape, out_dtype);
   if (out.size() == 0) return out;
   const T* pa = a.data<T>();
   const T* pb = b.data<T>();
@@ -109,7 +109,7 @@ Arrays Unary(const Arrays& in, const ir::Type& out_type, const char* op, MakeF m
     auto run = [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto f = make_f(tag);
-      NDArray out = NDArray::Empty(x[0].shape(), x[0].dtype());
+      NDArray out = NDArray::Uninitialized(x[0].shape(), x[0].dtype());
       const T* pi = x[0].data<T>();
       T* po = out.mutable_data<T>();
       const int64_t n = out.size();
@@ -219,7 +219,7 @@ Arrays BiasAdd(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
     for (int i = axis + 1; i < data.ndim(); ++i) inner *= data.shape()[i];
     return {DispatchNumeric(data.dtype(), "nn.bias_add", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      NDArray out = NDArray::Empty(data.shape(), data.dtype());
+      NDArray out = NDArray::Uninitialized(data.shape(), data.dtype());
       const T* pd = data.data<T>();
       const T* pb = bias.data<T>();
       T* po = out.mutable_data<T>();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <limits>
 
 #include "kernel_util.h"
@@ -17,6 +18,13 @@ namespace {
 std::atomic<bool> timing_enabled{false};
 std::atomic<uint64_t> call_count{0};
 std::atomic<uint64_t> nanoseconds{0};
+std::atomic<uint64_t> cpu_nanoseconds{0};
+
+uint64_t ThreadCpuNanoseconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
 std::atomic<uint64_t> flop_count{0};
 
 blasint ToBlasInt(int64_t v) {
@@ -35,9 +43,11 @@ void Counted(int64_t m, int64_t n, int64_t k, F&& call) {
     call();
     return;
   }
+  const uint64_t cpu_start = ThreadCpuNanoseconds();
   const auto start = std::chrono::steady_clock::now();
   call();
   const auto elapsed = std::chrono::steady_clock::now() - start;
+  cpu_nanoseconds.fetch_add(ThreadCpuNanoseconds() - cpu_start, std::memory_order_relaxed);
   nanoseconds.fetch_add(
       static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count()),
       std::memory_order_relaxed);
@@ -86,6 +96,8 @@ BlasStats GetBlasStats() {
   stats.calls = op::kernels::call_count.load(std::memory_order_relaxed);
   stats.seconds =
       static_cast<double>(op::kernels::nanoseconds.load(std::memory_order_relaxed)) * 1e-9;
+  stats.cpu_seconds =
+      static_cast<double>(op::kernels::cpu_nanoseconds.load(std::memory_order_relaxed)) * 1e-9;
   stats.flops = static_cast<double>(op::kernels::flop_count.load(std::memory_order_relaxed));
   return stats;
 }
@@ -93,7 +105,12 @@ BlasStats GetBlasStats() {
 void ResetBlasStats() {
   op::kernels::call_count.store(0, std::memory_order_relaxed);
   op::kernels::nanoseconds.store(0, std::memory_order_relaxed);
+  op::kernels::cpu_nanoseconds.store(0, std::memory_order_relaxed);
   op::kernels::flop_count.store(0, std::memory_order_relaxed);
+}
+
+double ThreadCpuSeconds() {
+  return static_cast<double>(op::kernels::ThreadCpuNanoseconds()) * 1e-9;
 }
 
 }  // namespace relaypass::eval

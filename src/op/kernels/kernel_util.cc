@@ -20,7 +20,7 @@ bool IsHalf(DataType dtype) {
 namespace {
 
 NDArray HalfToFloat32(const NDArray& x) {
-  NDArray out = NDArray::Empty(x.shape(), DataType::Float32());
+  NDArray out = NDArray::Uninitialized(x.shape(), DataType::Float32());
   const auto* in = x.data<uint16_t>();
   float* o = out.mutable_data<float>();
   const int64_t n = x.size();
@@ -33,7 +33,7 @@ NDArray HalfToFloat32(const NDArray& x) {
 }
 
 NDArray Float32ToHalf(const NDArray& x, DataType dtype) {
-  NDArray out = NDArray::Empty(x.shape(), dtype);
+  NDArray out = NDArray::Uninitialized(x.shape(), dtype);
   const float* in = x.data<float>();
   auto* o = out.mutable_data<uint16_t>();
   const int64_t n = x.size();
@@ -60,7 +60,7 @@ NDArray CastArray(const NDArray& x, DataType dtype) {
   if (x.dtype() == dtype) return x;
   if (IsHalf(x.dtype())) return CastArray(HalfToFloat32(x), dtype);
   if (IsHalf(dtype)) return Float32ToHalf(CastArray(x, DataType::Float32()), dtype);
-  NDArray out = NDArray::Empty(x.shape(), dtype);
+  NDArray out = NDArray::Uninitialized(x.shape(), dtype);
   const int64_t n = x.size();
   DispatchNumeric(x.dtype(), "cast", [&](auto from) {
     using From = typename decltype(from)::type;
@@ -78,7 +78,7 @@ NDArray Reshaped(const NDArray& x, const Shape& shape) {
   if (NumElements(shape) != x.size()) {
     Fail("cannot reshape " + ShapeString(x.shape()) + " to " + ShapeString(shape));
   }
-  NDArray out = NDArray::Empty(shape, x.dtype());
+  NDArray out = NDArray::Uninitialized(shape, x.dtype());
   if (x.nbytes()) std::memcpy(out.mutable_raw_data(), x.raw_data(), x.nbytes());
   return out;
 }

@@ -68,7 +68,7 @@ NDArray Permute(const NDArray& x, const std::vector<int>& perm) {
     plan.a_strides = {0};
     plan.b_strides = {0};
   }
-  NDArray out = NDArray::Empty(out_shape, x.dtype());
+  NDArray out = NDArray::Uninitialized(out_shape, x.dtype());
   if (out.size() == 0) return out;
   if (plan.extents.size() == 1 && plan.a_strides[0] <= 1) {
     std::memcpy(out.mutable_raw_data(), x.raw_data(), x.nbytes());
@@ -125,7 +125,7 @@ NDArray TransformLayout(const NDArray& x, const Layout& src, const Layout& dst) 
     return Permute(x, perm);
   }
   BijectiveLayout convert(src, dst);
-  NDArray out = NDArray::Empty(convert.ForwardShape(x.shape()), x.dtype());
+  NDArray out = NDArray::Uninitialized(convert.ForwardShape(x.shape()), x.dtype());
   if (out.size() == 0) return out;
   const Shape in_strides = Strides(x.shape());
   const Shape& out_shape = out.shape();

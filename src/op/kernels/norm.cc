@@ -54,7 +54,7 @@ Arrays BatchNorm(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_t
       const T* mean = x[3].data<T>();
       const T* var = x[4].data<T>();
       const T eps = static_cast<T>(static_cast<float>(epsilon));
-      NDArray result = NDArray::Empty(data.shape(), data.dtype());
+      NDArray result = NDArray::Uninitialized(data.shape(), data.dtype());
       const T* src = data.data<T>();
       T* dst = result.mutable_data<T>();
       for (int64_t c = 0; c < s.axis; ++c) {
@@ -83,7 +83,7 @@ Arrays Softmax(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
     const AxisSplit s = SplitAt(data.shape(), axis);
     return {DispatchFloat(data.dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      NDArray result = NDArray::Empty(data.shape(), data.dtype());
+      NDArray result = NDArray::Uninitialized(data.shape(), data.dtype());
       const T* src = data.data<T>();
       T* dst = result.mutable_data<T>();
       if (result.size() == 0) return result;
@@ -112,7 +112,7 @@ Arrays Dropout(const Arrays& in, const ir::Attrs&, const ir::Type& out_type) {
   return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
     NDArray mask = DispatchNumeric(x[0].dtype(), "nn.dropout", [&](auto tag) {
       using T = typename decltype(tag)::type;
-      NDArray ones = NDArray::Empty(x[0].shape(), x[0].dtype());
+      NDArray ones = NDArray::Uninitialized(x[0].shape(), x[0].dtype());
       std::fill(ones.mutable_data<T>(), ones.mutable_data<T>() + ones.size(), T(1));
       return ones;
     });

@@ -85,7 +85,7 @@ NDArray Pool2D(const NDArray& data, const PoolSpec& s, bool is_max) {
   Shape out_shape = data.shape();
   out_shape[s.h_axis] = s.h.out;
   out_shape[s.w_axis] = s.w.out;
-  NDArray out = NDArray::Empty(out_shape, data.dtype());
+  NDArray out = NDArray::Uninitialized(out_shape, data.dtype());
   if (out.size() == 0) return out;
   const Shape in_strides = Strides(data.shape()), out_strides = Strides(out_shape);
   const int64_t ish = in_strides[s.h_axis], isw = in_strides[s.w_axis];

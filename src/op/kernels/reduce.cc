@@ -46,7 +46,7 @@ Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
     return {DispatchNumeric(data.dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
       using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
-      NDArray out = NDArray::Empty(out_shape, data.dtype());
+      NDArray out = NDArray::Uninitialized(out_shape, data.dtype());
       std::vector<Acc> acc(static_cast<size_t>(out.size()), Acc(0));
       const T* src = data.data<T>();
       std::vector<int64_t> idx(nd, 0);

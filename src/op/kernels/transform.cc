@@ -149,7 +149,7 @@ Arrays Concatenate(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
     }
     out_shape[axis] += x.shape()[axis];
   }
-  NDArray out = NDArray::Empty(out_shape, first.dtype());
+  NDArray out = NDArray::Uninitialized(out_shape, first.dtype());
   const int64_t outer = NumElements(Shape(out_shape.begin(), out_shape.begin() + axis));
   const size_t elem = first.dtype().bytes();
   const size_t inner =
@@ -210,7 +210,7 @@ Arrays Pad(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
       source[d].push_back(s);
     }
   }
-  NDArray out = NDArray::Empty(out_shape, data.dtype());
+  NDArray out = NDArray::Uninitialized(out_shape, data.dtype());
   if (out.size() == 0) return {out};
   const Shape strides = Strides(data.shape());
   const size_t elem = data.dtype().bytes();
