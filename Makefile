@@ -4,7 +4,7 @@ BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps configure build run test clean
+.PHONY: all deps configure build run test clean test-sanitize test-asan test-tsan fuzz
 
 all: build
 
@@ -19,11 +19,66 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# resnet-18 with its parameters bound, through the default pipeline at -O3: prints the pass
+# timing tree and the operator counts before and after, writes the optimized module and its
+# picture. Graphviz (Debian's graphviz package, for `dot`) is installed when missing.
 run: build
-	$(BUILD)/relay-opt --workload=example
+	@command -v dot >/dev/null 2>&1 || { \
+	  echo "run: installing graphviz"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends graphviz; }
+	$(BUILD)/relay-opt --workload=resnet-18 --bind-params --pipeline=default -O3 \
+	  --time-passes --op-counts -o $(BUILD)/resnet-18.opt.relay --dot=$(BUILD)/resnet-18.opt.dot
+	dot -Tsvg $(BUILD)/resnet-18.opt.dot -o $(BUILD)/resnet-18.opt.svg
+	@echo "run: wrote $(BUILD)/resnet-18.opt.relay and $(BUILD)/resnet-18.opt.svg"
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# Sanitizers (docs/reliability.md). ASan+UBSan: the whole ctest suite, built at -O1 -g into
+# build-sanitize; any report fails the run. The deep-graph tests use 100,000-node chains there
+# (RELAYPASS_DEPTH_SCALE=0.1; full size in `make test`). TSan: the thread-safety tests only,
+# built into build-tsan.
+SANITIZE_BUILD ?= build-sanitize
+TSAN_BUILD ?= build-tsan
+SANITIZE_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS="-O1 -g" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
+ASAN_ENV = ASAN_OPTIONS=abort_on_error=1:halt_on_error=1:detect_leaks=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+test-sanitize: test-asan test-tsan
+
+test-asan: deps
+	cmake -S . -B $(SANITIZE_BUILD) $(SANITIZE_CMAKE) -DRELAYPASS_SANITIZE=address,undefined
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	$(ASAN_ENV) RELAYPASS_DEPTH_SCALE=0.1 ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS)
+
+# OpenBLAS's own worker threads synchronise in ways TSan cannot see: keep BLAS on the caller.
+test-tsan: deps
+	cmake -S . -B $(TSAN_BUILD) $(SANITIZE_CMAKE) -DRELAYPASS_SANITIZE=thread
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_reliability
+	$(TSAN_ENV) OPENBLAS_NUM_THREADS=1 $(TSAN_BUILD)/test_reliability --gtest_filter='ThreadSafetyTest.*'
+
+# libFuzzer on the parser + type inference + print/parse round trip (fuzz/parser_fuzzer.cc),
+# built with clang (installed here, not for `make test`) with ASan+UBSan into build-fuzz. Seeds:
+# fuzz/corpus, every module under tests/data, and the kept findings; new inputs go to
+# build-fuzz/corpus, crashes to build-fuzz/artifacts.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS ?=
+fuzz:
+	@scripts/install-deps.sh --fuzz
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE= \
+	  -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=fuzzer-no-link" -DRELAYPASS_SANITIZE=address,undefined \
+	  -DRELAYPASS_FUZZ=ON -DRELAYPASS_WERROR=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target parser_fuzzer
+	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	$(ASAN_ENV) $(FUZZ_BUILD)/fuzz/parser_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	  -print_final_stats=1 -max_len=65536 -timeout=30 -rss_limit_mb=4096 \
+	  -dict=fuzz/relay.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_FLAGS) \
+	  $(FUZZ_BUILD)/corpus fuzz/corpus tests/data tests/bad_input/fuzz_crashes
 
 clean:
 	rm -rf $(BUILD)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages relaypass needs, skipping those already present.
 set -euo pipefail
+# With --fuzz: also clang and its runtime libraries, for `make fuzz` (libFuzzer) only.
 packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-dev
           libopenblas-dev libcli11-dev libfmt-dev python3)
+if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

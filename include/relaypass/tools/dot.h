@@ -1,0 +1,28 @@
+// A Graphviz picture of a module's dataflow: one box per operator call with its output shape,
+// fused (Primitive) functions as clusters named like TVM's kernels (fused_nn_conv2d_add), the
+// inputs as ellipses, and constants folded into counts instead of drawn. Render it with
+// `dot -Tsvg`.
+#pragma once
+
+#include <string>
+
+#include "relaypass/ir/module.h"
+
+namespace relaypass::tools {
+
+struct DotOptions {
+  std::string graph_name = "relay";
+  /// Graphviz rankdir: "TB" (top to bottom) or "LR".
+  std::string rankdir = "TB";
+  /// Show output shapes (from the checked types) under the operator names.
+  bool shapes = true;
+};
+
+/// The module as a `digraph`. Each global function is drawn (as a cluster when there are
+/// several); lets, variables bound to values, tuple projections and calls of fused functions
+/// are drawn as the edges they stand for (a projection labels its edge `.i`). An operator that
+/// takes constants says how many (`+2 const`); the graph's label gives the totals.
+/// Iterative: deep graphs do not recurse.
+std::string ToDot(const ir::IRModule& mod, const DotOptions& options = {});
+
+}  // namespace relaypass::tools

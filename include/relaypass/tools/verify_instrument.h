@@ -1,0 +1,65 @@
+// VerifyInstrument: semantic verification of a pipeline. After every pass that changed the
+// module, runs `main` with the evaluator on the same seeded random inputs before and after the
+// pass and throws a PassError naming the first pass whose results differ.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "relaypass/eval/allclose.h"
+#include "relaypass/eval/value.h"
+#include "relaypass/ir/module.h"
+#include "relaypass/transform/pass_instrument.h"
+
+namespace relaypass::tools {
+
+struct VerifyOptions {
+  /// Seed of eval::RandomInputs for main's parameters (when `inputs` is not given).
+  uint64_t seed = 0;
+  /// main's arguments; by default random, from the first module the instrument sees.
+  std::optional<std::vector<eval::Value>> inputs = std::nullopt;
+  /// Tolerance of the comparison; eval::DefaultTolerance of each output's dtype by default.
+  std::optional<eval::Tolerance> tolerance = std::nullopt;
+  /// Names of passes that only group others (see SequentialNames): their members are checked
+  /// one by one instead.
+  std::set<std::string> containers = {};
+};
+
+/// Checks each outermost pass that is not a container (a pass nested in a checked pass, such as
+/// the InferType after a function pass, is part of it). The module before the pass is
+/// evaluated once and its results are reused for the next pass; a pass that did not change the
+/// module (ModuleChanged) costs no evaluation. The error thrown from run_after_pass_status
+/// reads: `pass "FoldConstant" changed the results of @main: ...` with AllClose's message.
+class VerifyInstrument final : public transform::PassInstrument {
+ public:
+  explicit VerifyInstrument(VerifyOptions options = {});
+
+  std::string name() const override { return "VerifyInstrument"; }
+
+  /// Passes checked (changed the module, results compared) and evaluations run so far.
+  int64_t passes_checked() const { return passes_checked_; }
+  int64_t evaluations() const { return evaluations_; }
+
+  void run_before_pass(const ir::IRModule& mod, const transform::PassInfo& info) override;
+  void run_after_pass_status(const ir::IRModule& mod, const transform::PassInfo& info,
+                             transform::PassStatus status) override;
+
+ private:
+  eval::Value Evaluate(const ir::IRModule& mod, const std::string& when);
+
+  VerifyOptions options_;
+  // Running invocations, innermost last: whether it is checked, and its input.
+  std::vector<std::pair<bool, ir::IRModule>> open_;
+  int checking_ = 0;  // open invocations being checked (0 or 1)
+  // The last module evaluated and its results.
+  std::optional<ir::IRModule> reference_module_;
+  eval::Value reference_;
+  int64_t passes_checked_ = 0;
+  int64_t evaluations_ = 0;
+};
+
+}  // namespace relaypass::tools

@@ -1,0 +1,19 @@
+// Reading relay-opt's input: a Relay text file, stdin, or a built-in workload.
+#pragma once
+
+#include <string>
+
+#include "options.h"
+#include "relaypass/ir/module.h"
+
+namespace relay_opt {
+
+/// The whole content of `path`, or of stdin for "-"; relaypass::Error if it cannot be read.
+std::string ReadText(const std::string& path);
+
+/// The module named by the options: INPUT parsed (and type-checked) as Relay text, or
+/// --workload (with --layout and --batch-size, its parameters bound as constants with
+/// --bind-params). Errors are relaypass::Error with the source location.
+relaypass::ir::IRModule LoadModule(const Options& options);
+
+}  // namespace relay_opt

@@ -1,0 +1,139 @@
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+
+#include "pipeline.h"
+#include "relaypass/support/error.h"
+
+namespace relay_opt {
+
+namespace {
+
+// One value per occurrence (`--config a=1 --config b=2`), never swallowing the positional input.
+CLI::Option* Repeatable(CLI::Option* option) {
+  return option->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+std::string Join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ",") + name;
+  return out;
+}
+
+}  // namespace
+
+void DefineOptions(CLI::App& app, Options& o) {
+  // Input.
+  auto* input = app.add_option("input", o.input,
+                               "Relay text file to read ('-' for stdin); default: --workload")
+                    ->type_name("FILE");
+  auto* workload =
+      app.add_option("--workload", o.workload,
+                     "built-in workload: example, chain-N, resnet-18|34|50|101|152, mobilenet")
+          ->type_name("NAME")
+          ->capture_default_str();
+  input->excludes(workload);
+  app.add_option("--layout", o.layout, "data layout of resnet and mobilenet")
+      ->check(CLI::IsMember({"NCHW", "NHWC"}))
+      ->capture_default_str();
+  app.add_option("--batch-size", o.batch_size, "batch size of resnet and mobilenet")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_flag("--bind-params", o.bind_params,
+               "bind the workload's parameters into main as constants")
+      ->excludes(input);
+
+  // Passes and their context.
+  auto* passes = app.add_option("--passes", o.passes,
+                                "passes to call one by one, as pass(mod): no opt_level gating, "
+                                "no required passes (e.g. FoldConstant,FuseOps(fuse_opt_level=0))")
+                     ->type_name("LIST");
+  app.add_option("--pipeline", o.pipeline,
+                 "passes run as one Sequential under the context (opt_level gating, required "
+                 "and disabled passes apply), or 'default' (see below)")
+      ->type_name("LIST")
+      ->excludes(passes);
+  app.add_option("-O,--opt-level", o.opt_level, "the PassContext opt_level (-O0 .. -O4)")
+      ->check(CLI::Range(0, 4))
+      ->type_name("N")
+      ->capture_default_str();
+  Repeatable(app.add_option("--disabled-pass", o.disabled_pass, "passes a Sequential skips"))
+      ->delimiter(',')
+      ->type_name("A,B");
+  Repeatable(app.add_option("--required-pass", o.required_pass,
+                            "passes a Sequential runs whatever their opt_level"))
+      ->delimiter(',')
+      ->type_name("A,B");
+  Repeatable(app.add_option("--config", o.config,
+                            "a PassContext config option with a Python literal value "
+                            "(repeatable; --list-passes lists them)"))
+      ->type_name("KEY=VALUE");
+
+  // Looking at what the passes do.
+  Repeatable(app.add_option("--print-ir-before", o.print_ir_before,
+                            "print the module to stderr before these passes"))
+      ->delimiter(',')
+      ->type_name("A,B|all");
+  Repeatable(app.add_option("--print-ir-after", o.print_ir_after,
+                            "print the module to stderr after these passes"))
+      ->delimiter(',')
+      ->type_name("A,B|all");
+  app.add_flag("--print-changed", o.print_changed,
+               "print after a pass only if it changed the module (after every pass unless "
+               "--print-ir-after names some)");
+  app.add_flag("--time-passes", o.time_passes, "print the pass timing tree to stderr");
+  app.add_option("--time-trace", o.time_trace,
+                 "write a Chrome trace JSON of every pass invocation (Perfetto, chrome://tracing)")
+      ->type_name("FILE");
+  app.add_flag("--op-counts", o.op_counts,
+               "print a table of operator counts before and after the passes to stderr");
+  app.add_flag("--verify-each", o.verify_each,
+               "after each pass, compare main's results before and after on seeded random "
+               "inputs; stop at the first pass that changed them");
+  app.add_option("--verify-tolerance", o.verify_tolerance,
+                 "tolerance of --verify-each (default: per dtype, 1e-5 for float32)")
+      ->type_name("RTOL[,ATOL]");
+
+  // Output.
+  app.add_option("--emit", o.emit,
+                 "what to write: text (print(mod)), astext (with #[version] and metadata), dot "
+                 "(Graphviz), none")
+      ->check(CLI::IsMember({"text", "astext", "dot", "none"}))
+      ->type_name("FORM")
+      ->capture_default_str();
+  app.add_option("-o", o.output_file, "write the --emit output to FILE instead of stdout")
+      ->type_name("FILE");
+  app.add_option("--dot", o.dot_file, "also write the Graphviz picture of the result to FILE")
+      ->type_name("FILE");
+
+  // Running the result.
+  auto* run = app.add_flag("--run", o.run,
+                           "run main with the evaluator and print each output's shape, dtype, "
+                           "min/max/mean and checksum");
+  Repeatable(app.add_option("--input", o.inputs,
+                            "main's parameter NAME for --run and --verify-each (repeatable; the "
+                            "others are seeded random)"))
+      ->type_name("NAME=FILE.npy");
+  app.add_option("--output", o.output_npy, "write --run's first output as NumPy .npy")
+      ->needs(run)
+      ->type_name("FILE.npy");
+  app.add_option("--seed", o.seed, "seed of the random inputs")
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_flag("--list-passes", o.list_passes,
+               "list the registered passes, config options, the default pipeline and workloads");
+
+  app.footer(
+      "--pipeline=default runs TVM's relay.build pass prefix restricted to the passes "
+      "registered in this build, then FuseOps:\n  " +
+      Join(DefaultPipelineNames()) + "\n(see docs/cli.md)");
+}
+
+void CheckOptions(const Options& o) {
+  if (!o.inputs.empty() && !o.run && !o.verify_each) {
+    throw relaypass::Error("--input applies to --run and --verify-each; give one of them");
+  }
+}
+
+}  // namespace relay_opt

@@ -1,0 +1,61 @@
+// relay-opt's command line: the settings it parses, and the CLI11 definition that fills them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace relay_opt {
+
+struct Options {
+  // Input: a file, "-" for stdin, or a built-in workload.
+  std::string input;
+  std::string workload = "example";
+  std::string layout = "NCHW";
+  int batch_size = 1;
+  bool bind_params = false;
+
+  // What to run: passes called one by one, or a pipeline under the context.
+  std::string passes;
+  std::string pipeline;
+  int opt_level = 2;
+  std::vector<std::string> disabled_pass;
+  std::vector<std::string> required_pass;
+  std::vector<std::string> config;  // KEY=VALUE
+
+  // Looking at what the passes do.
+  std::vector<std::string> print_ir_before;
+  std::vector<std::string> print_ir_after;
+  bool print_changed = false;
+  bool time_passes = false;
+  std::string time_trace;
+  bool op_counts = false;
+  bool verify_each = false;
+  std::string verify_tolerance;  // "RTOL[,ATOL]"
+
+  // Output.
+  std::string emit = "text";
+  std::string output_file;  // -o
+  std::string dot_file;     // --dot
+
+  // Running the result.
+  bool run = false;
+  std::vector<std::string> inputs;  // NAME=FILE.npy
+  std::string output_npy;
+  uint64_t seed = 0;
+
+  bool list_passes = false;
+};
+
+/// Defines every option on `app`, writing into `options`. The help footer names the passes of
+/// `--pipeline=default` as registered in this build.
+void DefineOptions(CLI::App& app, Options& options);
+
+/// Checks what CLI11 cannot express; throws relaypass::Error with the option's name.
+void CheckOptions(const Options& options);
+
+}  // namespace relay_opt

@@ -1,0 +1,113 @@
+#include "run.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "relaypass/eval/allclose.h"
+#include "relaypass/eval/interpreter.h"
+#include "relaypass/eval/random.h"
+#include "relaypass/support/error.h"
+#include "relaypass/tools/npy.h"
+
+namespace relay_opt {
+
+namespace {
+
+namespace ir = relaypass::ir;
+namespace eval = relaypass::eval;
+using relaypass::Error;
+
+std::string ShapeText(const ir::Shape& shape) {
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+uint64_t Fnv1a(const ir::NDArray& array) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  const auto* bytes = static_cast<const uint8_t*>(array.raw_data());
+  for (size_t i = 0; i < array.nbytes(); ++i) {
+    hash ^= bytes[i];
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+std::string Describe(size_t index, const ir::NDArray& array) {
+  double min = std::numeric_limits<double>::infinity();
+  double max = -min;
+  double sum = 0;
+  for (int64_t i = 0; i < array.size(); ++i) {
+    const double v = eval::ElementAsDouble(array, i);
+    min = std::min(min, v);
+    max = std::max(max, v);
+    sum += v;
+  }
+  const double mean = array.size() ? sum / static_cast<double>(array.size()) : 0.0;
+  char buf[256];
+  std::snprintf(buf, sizeof(buf), " min=%.6g max=%.6g mean=%.6g checksum=%016" PRIx64 "\n",
+                array.size() ? min : 0.0, array.size() ? max : 0.0, mean, Fnv1a(array));
+  return "output[" + std::to_string(index) + "]: shape=" + ShapeText(array.shape()) +
+         " dtype=" + array.dtype().ToString() + buf;
+}
+
+}  // namespace
+
+std::vector<eval::Value> MakeInputs(const ir::IRModule& mod, const Options& o) {
+  if (!mod.Contains("main")) throw Error("--run: the module has no main function");
+  const ir::Function main = mod.Lookup("main");
+  std::vector<eval::Value> inputs = eval::RandomInputs(main, o.seed);
+  for (const std::string& entry : o.inputs) {
+    const size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw Error("--input: expected NAME=FILE.npy, got '" + entry + "'");
+    }
+    std::string name = entry.substr(0, eq);
+    if (name[0] == '%') name = name.substr(1);
+    const std::string path = entry.substr(eq + 1);
+    size_t index = main->params.size();
+    std::string names;
+    for (size_t i = 0; i < main->params.size(); ++i) {
+      if (main->params[i]->name_hint == name) index = i;
+      names += (names.empty() ? "%" : ", %") + main->params[i]->name_hint;
+    }
+    if (index == main->params.size()) {
+      throw Error("--input: main has no parameter %" + name + " (parameters: " + names + ")");
+    }
+    ir::NDArray array = relaypass::tools::ReadNpy(path);
+    const ir::Var& param = main->params[index];
+    const ir::Type& type = param->type_annotation ? param->type_annotation : param->checked_type;
+    if (const auto* tensor = type.as<ir::TensorTypeNode>()) {
+      bool fits = tensor->dtype == array.dtype() && tensor->ndim() == array.ndim();
+      for (int d = 0; fits && d < tensor->ndim(); ++d) {
+        fits = tensor->shape[d] == ir::kAnyDim || tensor->shape[d] == array.shape()[d];
+      }
+      if (!fits) {
+        throw Error("--input: " + path + " holds shape=" + ShapeText(array.shape()) + " dtype=" +
+                    array.dtype().ToString() + ", but %" + name + " is " + ir::TypeToString(type));
+      }
+    }
+    inputs[index] = eval::Value(std::move(array));
+  }
+  return inputs;
+}
+
+std::string RunAndReport(const ir::IRModule& mod, const std::vector<eval::Value>& inputs,
+                         const Options& o) {
+  eval::Interpreter interpreter(mod);
+  const std::vector<ir::NDArray> outputs = eval::FlattenTensors(interpreter.RunMain(inputs));
+  std::string report;
+  for (size_t i = 0; i < outputs.size(); ++i) report += Describe(i, outputs[i]);
+  if (!o.output_npy.empty()) {
+    if (outputs.empty()) throw Error("--output: main returned no tensor");
+    relaypass::tools::WriteNpy(o.output_npy, outputs[0]);
+  }
+  return report;
+}
+
+}  // namespace relay_opt
