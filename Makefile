@@ -3,6 +3,8 @@ BUILD ?= build
 BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
+# Paths relative to the checkout, so ccache reuses objects across clones (CI builds a fresh one).
+export CCACHE_BASEDIR := $(CURDIR)
 
 .PHONY: all deps configure build run test clean test-sanitize test-asan test-tsan fuzz
 
