@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 # Paths relative to the checkout, so ccache reuses objects across clones (CI builds a fresh one).
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all deps configure build run test clean test-sanitize test-asan test-tsan fuzz
+.PHONY: all deps configure build run test clean test-sanitize test-asan test-tsan fuzz bench
 
 all: build
 
@@ -84,3 +84,18 @@ fuzz:
 
 clean:
 	rm -rf $(BUILD)
+
+# Benchmarks (issue 8): builds the bench targets into $(BENCH_BUILD) (Release), runs
+# passes_bench and eval_bench with JSON output, and regenerates docs/performance.md with
+# bench/report.py (the part of the document after its marker line is kept). A few minutes.
+BENCH_BUILD ?= build-bench
+bench: deps
+	@[ -f $(BENCH_BUILD)/build.ninja ] || \
+	  cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BENCH_BUILD) -j $(JOBS) --target bench
+	$(BENCH_BUILD)/bench/passes_bench --benchmark_out=$(BENCH_BUILD)/passes_bench.json \
+	  --benchmark_out_format=json 2> $(BENCH_BUILD)/passes_bench.stderr
+	$(BENCH_BUILD)/bench/eval_bench --benchmark_out=$(BENCH_BUILD)/eval_bench.json \
+	  --benchmark_out_format=json
+	python3 bench/report.py --passes $(BENCH_BUILD)/passes_bench.json \
+	  --eval $(BENCH_BUILD)/eval_bench.json --doc docs/performance.md

@@ -1,0 +1,430 @@
+// The passes, the default pipeline and the text format against TVM v0.13's figures
+// (../shared/anchors/tvm_timings.md, issue 8), and the deep-chain scaling with peak memory.
+//
+//   build/bench/passes_bench                                  # everything
+//   build/bench/passes_bench --benchmark_filter='^chain/InferType/'
+//   make bench                                                # runs it and writes
+//   docs/performance.md
+//
+// Benchmarks (names are parsed by bench/report.py):
+//   pass/<workload>/<pass>     the pass applied directly (`pass(mod)`) under PassContext opt_level
+//   3
+//                              to the workload with its parameters bound as constants, InferType
+//                              already run (as TVM's figures);
+//   pipeline/<workload>        relay-opt's `--pipeline=default` (one Sequential) at -O3, same
+//   input; text/<workload>/<what>     print_nometa, print_meta (AsText), parse_meta (ParseModule of
+//   the
+//                              text with the weights, type inference included, as TVM) and
+//                              parse_unbound (the module with the weights as parameters);
+//   chain/<pass>/<N>           the same passes and the pipeline on chain-N (InferType run first).
+//
+// Timing is manual: each iteration times the call alone with the steady clock (wall) and the
+// thread's CPU clock (the process's for text, whose parser runs on a thread of its own); the result
+// is destroyed outside the timed region. Counters: `cpu_ms` (mean CPU time per iteration),
+// `best_ms` and `best_cpu_ms` (the fastest iteration; TVM's figures are best of 5). The input
+// module is shared by all iterations: passes are functional and never modify their input.
+//
+// Peak memory (chain benchmarks): this binary replaces the global operator new/delete with
+// counting versions. While counting is on, every allocation adds its usable size to a live-byte
+// total and every free subtracts it; the peak of that total over one extra, untimed run of the
+// pass is `peak_bytes`, the memory the pass needs above its input (its output included). The
+// input's own size is measured the same way while the chain is built and typed (`input_bytes`).
+// `bytes_per_node` = (input_bytes + peak_bytes) / N. `maxrss_mib` is the process's getrusage
+// ru_maxrss at the end of the benchmark (a process-wide high-water mark: binary, allocator slack
+// and all earlier benchmarks of the process included; an upper bound). Counting is off while
+// timing, so it costs the timed runs one predictable branch per allocation.
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "pipeline.h"  // tools/relay-opt: DefaultPipelineNames, the list of --pipeline=default
+#include "relaypass/ir/bind.h"
+#include "relaypass/ir/module.h"
+#include "relaypass/support/allocator.h"
+#include "relaypass/support/error.h"
+#include "relaypass/text/parser.h"
+#include "relaypass/text/printer.h"
+#include "relaypass/transform/infer_type.h"
+#include "relaypass/transform/pass_context.h"
+#include "relaypass/transform/registry.h"
+#include "relaypass/transform/sequential.h"
+#include "relaypass/workloads/workloads.h"
+
+// ---- counting allocator ----------------------------------------------------------------------
+
+namespace {
+
+std::atomic<bool> g_counting{false};
+std::atomic<int64_t> g_live{0};
+std::atomic<int64_t> g_peak{0};
+
+void Counted(void* p) {
+  if (!p || !g_counting.load(std::memory_order_relaxed)) return;
+  const auto size = static_cast<int64_t>(malloc_usable_size(p));
+  const int64_t live = g_live.fetch_add(size, std::memory_order_relaxed) + size;
+  int64_t peak = g_peak.load(std::memory_order_relaxed);
+  while (live > peak && !g_peak.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
+  }
+}
+
+void Uncounted(void* p) {
+  if (!p || !g_counting.load(std::memory_order_relaxed)) return;
+  g_live.fetch_sub(static_cast<int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
+}
+
+void* Allocate(std::size_t size) {
+  void* p = std::malloc(size ? size : 1);
+  if (!p) throw std::bad_alloc();
+  Counted(p);
+  return p;
+}
+
+void* AllocateAligned(std::size_t size, std::align_val_t align) {
+  void* p = nullptr;
+  const std::size_t a = std::max(static_cast<std::size_t>(align), sizeof(void*));
+  if (posix_memalign(&p, a, size ? size : 1) != 0) throw std::bad_alloc();
+  Counted(p);
+  return p;
+}
+
+void Release(void* p) noexcept {
+  Uncounted(p);
+  std::free(p);
+}
+
+// Live bytes allocated through operator new between Start() and Stop(), and their peak.
+class MemoryWindow {
+ public:
+  MemoryWindow() {
+    g_live.store(0, std::memory_order_relaxed);
+    g_peak.store(0, std::memory_order_relaxed);
+    g_counting.store(true, std::memory_order_seq_cst);
+  }
+  ~MemoryWindow() { g_counting.store(false, std::memory_order_seq_cst); }
+  int64_t live() const { return g_live.load(); }
+  int64_t peak() const { return g_peak.load(); }
+};
+
+}  // namespace
+
+void* operator new(std::size_t size) {
+  return Allocate(size);
+}
+void* operator new[](std::size_t size) {
+  return Allocate(size);
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return Allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new(std::size_t size, std::align_val_t align) {
+  return AllocateAligned(size, align);
+}
+void* operator new[](std::size_t size, std::align_val_t align) {
+  return AllocateAligned(size, align);
+}
+void operator delete(void* p) noexcept {
+  Release(p);
+}
+void operator delete[](void* p) noexcept {
+  Release(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  Release(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  Release(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+  Release(p);
+}
+void operator delete[](void* p, std::align_val_t) noexcept {
+  Release(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  Release(p);
+}
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  Release(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  Release(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  Release(p);
+}
+
+// ---- workloads -------------------------------------------------------------------------------
+
+namespace {
+
+namespace ir = relaypass::ir;
+namespace text = relaypass::text;
+namespace transform = relaypass::transform;
+namespace workloads = relaypass::workloads;
+
+struct PassSpec {
+  std::string name;  // in benchmark names and in the report
+  std::string text;  // for transform::CreatePass
+};
+
+// The passes of TVM's table, in its order.
+const std::vector<PassSpec>& Passes() {
+  static const std::vector<PassSpec> passes = {
+      {"InferType", "InferType"},
+      {"FoldConstant", "FoldConstant"},
+      {"EliminateCommonSubexpr", "EliminateCommonSubexpr"},
+      {"SimplifyInference", "SimplifyInference"},
+      {"FoldScaleAxis", "FoldScaleAxis"},
+      {"CanonicalizeOps", "CanonicalizeOps"},
+      {"FuseOps", "FuseOps(fuse_opt_level=2)"},
+      {"ToANormalForm", "ToANormalForm"},
+      {"DeadCodeElimination", "DeadCodeElimination"},
+      {"ConvertLayout", "ConvertLayout(desired_layouts={\"nn.conv2d\": [\"NHWC\", \"default\"]})"},
+  };
+  return passes;
+}
+
+transform::PassContext Ctx() {
+  return transform::PassContext({.opt_level = 3});
+}
+
+ir::IRModule Typed(ir::IRModule mod) {
+  transform::PassContextScope scope(Ctx());
+  return transform::InferType()(mod);
+}
+
+struct Network {
+  ir::IRModule bound;    // params bound as constants, typed
+  ir::IRModule unbound;  // params as parameters, typed
+};
+
+const Network& LoadNetwork(const std::string& name) {
+  // Never destroyed: IR nodes must not be released by static destructors at exit.
+  static auto* cache = new std::map<std::string, Network>();
+  auto it = cache->find(name);
+  if (it != cache->end()) return it->second;
+  workloads::Workload w = workloads::GetWorkload(name);
+  Network net;
+  net.unbound = Typed(w.mod);
+  ir::IRModule bound;
+  bound.Add("main", ir::BindParamsByName(w.mod.Lookup("main"), w.params));
+  net.bound = Typed(bound);
+  return cache->emplace(name, std::move(net)).first->second;
+}
+
+struct ChainInput {
+  int64_t n = 0;
+  ir::IRModule mod;
+  int64_t bytes = 0;  // live bytes of the typed module (counted while it was built)
+};
+
+// One chain at a time (the 1M chain is large); it is replaced when another size is asked for.
+// Never destroyed at exit, as above.
+const ChainInput& LoadChain(int64_t n) {
+  static auto* cache = new ChainInput();
+  if (cache->n == n) return *cache;
+  *cache = ChainInput();
+  MemoryWindow window;
+  ir::IRModule mod = Typed(ir::IRModule::FromExpr(workloads::Chain(n)));
+  cache->bytes = window.live();
+  cache->n = n;
+  cache->mod = std::move(mod);
+  return *cache;
+}
+
+transform::Pass DefaultPipeline() {
+  std::vector<transform::Pass> passes;
+  for (const std::string& name : relay_opt::DefaultPipelineNames()) {
+    passes.push_back(transform::CreatePass(name));
+  }
+  return transform::Sequential(std::move(passes));
+}
+
+// The text parser runs on a thread of its own (a large stack for deep nesting): the text
+// benchmarks count the process's CPU time. The others count the calling thread's, which leaves
+// out idle OpenBLAS threads spinning after FoldConstant's kernels.
+bool g_process_cpu = false;
+
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(g_process_cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double MaxRssMiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+// Times `run` (whose result is kept alive until after the clocks are read) per iteration.
+template <typename Run>
+void TimeLoop(benchmark::State& state, Run&& run) {
+  double cpu_total = 0, best = 1e300, best_cpu = 1e300;
+  for (auto _ : state) {
+    const double cpu_start = CpuSeconds();
+    const auto start = std::chrono::steady_clock::now();
+    auto result = run();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpu = CpuSeconds() - cpu_start;
+    benchmark::DoNotOptimize(result);
+    state.SetIterationTime(wall);
+    cpu_total += cpu;
+    best = std::min(best, wall);
+    best_cpu = std::min(best_cpu, cpu);
+  }
+  const double iters = static_cast<double>(state.iterations());
+  state.counters["cpu_ms"] = cpu_total / iters * 1e3;
+  state.counters["best_ms"] = best * 1e3;
+  state.counters["best_cpu_ms"] = best_cpu * 1e3;
+}
+
+// Runs `body`, turning a relaypass::Error into a skipped benchmark with its message.
+template <typename Body>
+void Guard(benchmark::State& state, Body&& body) {
+  try {
+    body();
+  } catch (const relaypass::Error& e) {
+    state.SkipWithError(e.what());
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+void BM_Pass(benchmark::State& state, const std::string& workload, const PassSpec& spec) {
+  Guard(state, [&] {
+    const ir::IRModule& mod = LoadNetwork(workload).bound;
+    const transform::Pass pass = transform::CreatePass(spec.text);
+    transform::PassContextScope scope(Ctx());
+    TimeLoop(state, [&] { return pass(mod); });
+  });
+}
+
+void BM_Pipeline(benchmark::State& state, const std::string& workload) {
+  Guard(state, [&] {
+    const ir::IRModule& mod = LoadNetwork(workload).bound;
+    const transform::Pass pass = DefaultPipeline();
+    transform::PassContextScope scope(Ctx());
+    TimeLoop(state, [&] { return pass(mod); });
+  });
+}
+
+void BM_Text(benchmark::State& state, const std::string& workload, const std::string& what) {
+  Guard(state, [&] {
+    const Network& net = LoadNetwork(workload);
+    g_process_cpu = true;
+    struct Reset {
+      ~Reset() { g_process_cpu = false; }
+    } reset;
+    if (what == "print_nometa") {
+      TimeLoop(state, [&] { return text::AsText(net.bound, false); });
+    } else if (what == "print_meta") {
+      TimeLoop(state, [&] { return text::AsText(net.bound, true); });
+    } else if (what == "parse_meta") {
+      const std::string source = text::AsText(net.bound, true);
+      TimeLoop(state, [&] { return text::ParseModule(source); });
+    } else {
+      const std::string source = text::AsText(net.unbound, true);
+      TimeLoop(state, [&] { return text::ParseModule(source); });
+    }
+  });
+}
+
+void BM_Chain(benchmark::State& state, const std::string& text, int64_t n) {
+  Guard(state, [&] {
+    const ChainInput& input = LoadChain(n);
+    const transform::Pass pass = text.empty() ? DefaultPipeline() : transform::CreatePass(text);
+    transform::PassContextScope scope(Ctx());
+    TimeLoop(state, [&] { return pass(input.mod); });
+    int64_t peak = 0;
+    {
+      MemoryWindow window;
+      { ir::IRModule out = pass(input.mod); }
+      peak = window.peak();
+    }
+    state.counters["input_bytes"] = static_cast<double>(input.bytes);
+    state.counters["peak_bytes"] = static_cast<double>(peak);
+    state.counters["bytes_per_node"] =
+        static_cast<double>(input.bytes + peak) / static_cast<double>(n);
+    state.counters["maxrss_mib"] = MaxRssMiB();
+  });
+}
+
+void RegisterAll() {
+  const std::vector<std::string> networks = {"resnet-18", "resnet-50", "mobilenet"};
+  auto configure = [](benchmark::internal::Benchmark* b) {
+    b->Unit(benchmark::kMillisecond)->UseManualTime()->MinTime(0.3);
+  };
+  for (const std::string& w : networks) {
+    for (const PassSpec& spec : Passes()) {
+      configure(
+          benchmark::RegisterBenchmark(("pass/" + w + "/" + spec.name).c_str(), BM_Pass, w, spec));
+    }
+  }
+  for (const std::string& w : networks) {
+    benchmark::RegisterBenchmark(("pipeline/" + w).c_str(), BM_Pipeline, w)
+        ->Unit(benchmark::kMillisecond)
+        ->UseManualTime()
+        ->Iterations(3);
+  }
+  for (const std::string& w : networks) {
+    for (const char* what : {"print_nometa", "print_meta", "parse_meta", "parse_unbound"}) {
+      configure(benchmark::RegisterBenchmark(("text/" + w + "/" + what).c_str(), BM_Text, w,
+                                             std::string(what)));
+    }
+  }
+  std::vector<PassSpec> chain_passes = Passes();
+  chain_passes.push_back({"pipeline", ""});
+  // Size-major, so that each chain is built once.
+  for (int64_t n : {10000, 100000, 1000000}) {
+    for (const PassSpec& spec : chain_passes) {
+      auto* b = benchmark::RegisterBenchmark(
+          ("chain/" + spec.name + "/" + std::to_string(n)).c_str(), BM_Chain, spec.text, n);
+      b->Unit(benchmark::kMillisecond)->UseManualTime();
+      if (n == 1000000) {
+        b->Iterations(spec.text.empty() ? 1 : 2);  // the pipeline on chain-1M takes a minute
+      } else if (n == 100000) {
+        b->Iterations(3);
+      } else {
+        b->MinTime(0.2);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  relaypass::support::TuneAllocatorForLargeGraphs();
+  RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
