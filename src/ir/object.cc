@@ -4,22 +4,33 @@
 
 namespace relaypass::ir {
 
+namespace {
+
+// The queue of the outermost ReleaseObject running on this thread, or null. A plain pointer
+// (trivially destructible, no allocation of its own), so it works at any time: during static
+// destruction, and while a thread exits -- the parser runs each parse on a thread of its own, and
+// a queue allocated per thread and never freed leaked once per parse.
+thread_local std::vector<const Object*>* pending = nullptr;
+
+}  // namespace
+
 void ReleaseObject(const Object* obj) {
   // Deleting a node releases its children, which may reach zero and come back here. Queue them
   // instead of recursing, so freeing a long chain uses constant stack.
-  // The queue is never destroyed: objects held by static variables are released after a
-  // function-local thread_local would be gone.
-  thread_local auto* pending = new std::vector<const Object*>();
-  thread_local bool draining = false;
-  pending->push_back(obj);
-  if (draining) return;
-  draining = true;
-  while (!pending->empty()) {
-    const Object* next = pending->back();
-    pending->pop_back();
-    delete next;
+  if (pending) {
+    pending->push_back(obj);
+    return;
   }
-  draining = false;
+  std::vector<const Object*> queue;  // allocates only if a child is released too
+  pending = &queue;
+  const Object* next = obj;
+  while (true) {
+    delete next;
+    if (queue.empty()) break;
+    next = queue.back();
+    queue.pop_back();
+  }
+  pending = nullptr;
 }
 
 }  // namespace relaypass::ir

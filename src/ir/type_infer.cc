@@ -54,7 +54,19 @@ class RelationCall final : public op::TypeRelationCall {
   const Attrs& attrs() const override { return record_.call->attrs; }
   const std::string& op_name() const override { return record_.def->name; }
   void ThrowTypeError(const std::string& message) const override {
-    throw TypeError(record_.def->name + ": " + message, record_.call->span);
+    const std::string& name = record_.def->name;
+    const bool named = message.compare(0, name.size() + 2, name + ": ") == 0;
+    throw TypeError(named ? message : name + ": " + message, record_.call->span);
+  }
+  // Runs the op's relation. A TypeError without a location (from shape arithmetic deep inside
+  // the relation) is rethrown with the op's name and the call's location.
+  bool Run() {
+    try {
+      return record_.def->type_relation(*this);
+    } catch (const TypeError& e) {
+      if (e.span().defined()) throw;
+      Fail(e.message());
+    }
   }
 
  private:
@@ -209,7 +221,7 @@ class ModuleInferencer::FunctionInferencer {
       relations_.push_back(std::move(record));
       RelationRecord& pending = relations_.back();
       RelationCall rel(pending, solver_);
-      bool done = def->type_relation(rel);
+      bool done = rel.Run();
       if (!pending.types.back()) pending.types.back() = solver_.NewHole();
       Type result = pending.types.back();
       if (done) relations_.pop_back();
@@ -266,7 +278,7 @@ class ModuleInferencer::FunctionInferencer {
       size_t before_relations = relations_.size();
       std::erase_if(relations_, [&](RelationRecord& r) {
         RelationCall rel(r, solver_);
-        return r.def->type_relation(rel);
+        return rel.Run();
       });
       progress = relations_.size() != before_relations;
       size_t before = pending_items_.size();

@@ -166,15 +166,21 @@ ir::Constant ReadConstant(JsonReader& in) {
   if (!has_dtype || !has_shape || !has_data) in.Fail("a constant needs dtype, shape and data");
   auto dtype = ir::DataType::Parse(dtype_text);
   if (!dtype || dtype->is_void()) in.Fail("unknown dtype \"" + dtype_text + "\"");
+  // The size is checked against the data before anything is allocated: a huge shape with little
+  // data is an error, not a huge allocation (nor an overflow).
+  uint64_t needed = static_cast<uint64_t>(dtype->bytes());
   for (int64_t d : shape) {
     if (d < 0) in.Fail("negative dimension");
+    if (__builtin_mul_overflow(needed, static_cast<uint64_t>(d), &needed)) {
+      in.Fail("the constant's shape is too large");
+    }
+  }
+  std::vector<uint8_t> bytes = DecodeBase64(data);
+  if (bytes.size() != needed) {
+    in.Fail("constant data has " + std::to_string(bytes.size()) +
+            " bytes, its shape and dtype need " + std::to_string(needed));
   }
   ir::NDArray array = ir::NDArray::Empty(shape, *dtype);
-  std::vector<uint8_t> bytes = DecodeBase64(data);
-  if (bytes.size() != array.nbytes()) {
-    in.Fail("constant data has " + std::to_string(bytes.size()) +
-            " bytes, its shape and dtype need " + std::to_string(array.nbytes()));
-  }
   if (!bytes.empty()) std::memcpy(array.mutable_raw_data(), bytes.data(), bytes.size());
   return ir::MakeConstant(std::move(array));
 }

@@ -1,5 +1,6 @@
 // The interpreter: Let, If, tuples, closures, Primitive functions, globals (with recursion),
 // errors, and graphs far deeper than the C++ stack would allow with recursion.
+#include "../depth_scale.h"
 #include "relaypass/ir/module.h"
 #include "relaypass/workloads/workloads.h"
 #include "test_util.h"
@@ -123,7 +124,7 @@ TEST(InterpreterTest, ConstantCallAndValueToExpr) {
 
 // The deep-chain workload: 1,000,000 ops alternating add(y, 1f) and relu.
 TEST(InterpreterTest, MillionNodeChain) {
-  const int64_t n = 1000000;
+  const int64_t n = relaypass::testing::ScaledDepth(1000000);  // less under sanitizers
   Function chain = workloads::Chain(n);
   NDArray x = Random({1, 16}, 77);
   Interpreter interp;

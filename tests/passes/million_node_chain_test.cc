@@ -3,6 +3,7 @@
 // candidate list per op, which is quadratic here.
 #include <gtest/gtest.h>
 
+#include "../depth_scale.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/passes/dead_code.h"
@@ -14,7 +15,8 @@
 namespace relaypass::passes {
 namespace {
 
-constexpr int64_t kOps = 1000000;
+// 1,000,000, or fewer under RELAYPASS_DEPTH_SCALE (the sanitizer builds).
+const int64_t kOps = relaypass::testing::ScaledDepth(1000000);
 
 const ir::IRModule& TypedChain() {
   static const ir::IRModule mod = ir::InferTypes(ir::IRModule::FromExpr(workloads::Chain(kOps)));

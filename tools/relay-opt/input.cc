@@ -1,5 +1,6 @@
 #include "input.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -19,6 +20,10 @@ std::string ReadText(const std::string& path) {
   if (path == "-") {
     ss << std::cin.rdbuf();
     return ss.str();
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw relaypass::Error("cannot read input file '" + path + "': it is a directory");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw relaypass::Error("cannot open input file '" + path + "'");

@@ -76,11 +76,11 @@ struct OpDef {
   const ir::AttrsSchema* attrs_schema = nullptr;
   TypeRelation type_relation;
   OpPattern pattern = OpPattern::kOpaque;
-  bool is_reshape_op = false;  // TVM's TReshapeOp (reshape, expand_dims, squeeze, ...)
-  bool stateful = false;       // TVM's TOpIsStateful
+  bool is_reshape_op = false;       // TVM's TReshapeOp (reshape, expand_dims, squeeze, ...)
+  bool stateful = false;            // TVM's TOpIsStateful
   InferCorrectLayout infer_layout;  // TVM's FInferCorrectLayout (src/op/layout_rules/)
   ConvertOpLayout convert_layout;   // TVM's FTVMConvertOpLayout, used by ConvertLayout
-  Kernel kernel;               // the evaluator's implementation (src/op/kernels/)
+  Kernel kernel;                    // the evaluator's implementation (src/op/kernels/)
   std::string description;
 };
 
