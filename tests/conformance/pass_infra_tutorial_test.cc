@@ -3,6 +3,8 @@
 // lines are not significant (Python's print adds them around PassInfo and modules).
 #include <gtest/gtest.h>
 
+#include "example_runner.h"
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -11,24 +13,6 @@
 #include <vector>
 
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string RunCommand(const std::string& command, int* status) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string out;
-  if (!pipe) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), pipe.get())) > 0) out.append(buf, n);
-  *status = pclose(pipe.release());
-  return out;
-}
 
 std::vector<std::string> NonBlankLines(const std::string& text) {
   std::vector<std::string> lines;
@@ -41,12 +25,12 @@ std::vector<std::string> NonBlankLines(const std::string& text) {
 }
 
 TEST(PassInfraTutorialTest, PrintsWhatTheTutorialPrints) {
-  std::vector<std::string> expected =
-      NonBlankLines(ReadFile(RELAYPASS_TEST_DATA "/pass_infra_tutorial/expected_output.txt"));
+  std::vector<std::string> expected = NonBlankLines(relaypass::conformance::ReadFile(
+      RELAYPASS_TEST_DATA "/pass_infra_tutorial/expected_output.txt"));
   ASSERT_GT(expected.size(), 100u);
   int status = -1;
-  std::vector<std::string> actual = NonBlankLines(
-      RunCommand(RELAYPASS_BINARY_DIR "/examples/pass_infra_tutorial 2>/dev/null", &status));
+  std::vector<std::string> actual =
+      NonBlankLines(relaypass::conformance::RunExample("pass_infra_tutorial", &status));
   EXPECT_EQ(status, 0);
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {

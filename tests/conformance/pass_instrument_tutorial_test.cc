@@ -4,6 +4,8 @@
 // (times differ by machine). Blank lines are not significant.
 #include <gtest/gtest.h>
 
+#include "example_runner.h"
+
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -13,24 +15,6 @@
 #include <vector>
 
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string RunCommand(const std::string& command, int* status) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string out;
-  if (!pipe) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), pipe.get())) > 0) out.append(buf, n);
-  *status = pclose(pipe.release());
-  return out;
-}
 
 // A timing line becomes "<depth>:<name>"; other lines stay as they are.
 std::vector<std::string> Normalize(const std::string& text) {
@@ -54,12 +38,12 @@ std::vector<std::string> Normalize(const std::string& text) {
 }
 
 TEST(PassInstrumentTutorialTest, PrintsWhatTheTutorialPrints) {
-  std::vector<std::string> expected =
-      Normalize(ReadFile(RELAYPASS_TEST_DATA "/pass_instrument_tutorial/expected_output.txt"));
+  std::vector<std::string> expected = Normalize(relaypass::conformance::ReadFile(
+      RELAYPASS_TEST_DATA "/pass_instrument_tutorial/expected_output.txt"));
   ASSERT_GT(expected.size(), 150u);
   int status = -1;
-  std::vector<std::string> actual = Normalize(
-      RunCommand(RELAYPASS_BINARY_DIR "/examples/pass_instrument_tutorial 2>/dev/null", &status));
+  std::vector<std::string> actual =
+      Normalize(relaypass::conformance::RunExample("pass_instrument_tutorial", &status));
   EXPECT_EQ(status, 0);
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -68,12 +52,11 @@ TEST(PassInstrumentTutorialTest, PrintsWhatTheTutorialPrints) {
 }
 
 TEST(PassInstrumentTutorialTest, ExceptionHandlingIsOneBlockOfTheOutput) {
-  const std::string expected =
-      ReadFile(RELAYPASS_TEST_DATA "/pass_instrument_tutorial/exception_handling.txt");
+  const std::string expected = relaypass::conformance::ReadFile(
+      RELAYPASS_TEST_DATA "/pass_instrument_tutorial/exception_handling.txt");
   ASSERT_FALSE(expected.empty());
   int status = -1;
-  const std::string out =
-      RunCommand(RELAYPASS_BINARY_DIR "/examples/pass_instrument_tutorial 2>/dev/null", &status);
+  const std::string out = relaypass::conformance::RunExample("pass_instrument_tutorial", &status);
   EXPECT_EQ(status, 0);
   EXPECT_NE(out.find(expected), std::string::npos) << "output was:\n" << out;
 }
