@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 #include "relaypass/support/error.h"
@@ -150,7 +151,10 @@ std::string AttrValue::ToString() const {
     case Kind::kDouble: {
       std::ostringstream os;
       os << double_;
-      return os.str() + "f";
+      // TVM's `f` suffix; beyond float32's range that would not read back, so say f64 there.
+      const bool wide =
+          std::isfinite(double_) && std::fabs(double_) > std::numeric_limits<float>::max();
+      return os.str() + (wide ? "f64" : "f");
     }
     case Kind::kString:
       return EscapeString(string_);
@@ -175,8 +179,9 @@ bool operator==(const AttrValue& a, const AttrValue& b) {
       return a.int_ == b.int_;
     case AttrValue::Kind::kInt:
       return a.int_ == b.int_ && a.int_dtype_ == b.int_dtype_;
-    case AttrValue::Kind::kDouble:
-      return std::fabs(a.double_ - b.double_) < 1e-9;
+    case AttrValue::Kind::kDouble:  // equal infinities and NaNs are equal too
+      return a.double_ == b.double_ || (std::isnan(a.double_) && std::isnan(b.double_)) ||
+             std::fabs(a.double_ - b.double_) < 1e-9;
     case AttrValue::Kind::kString:
       return a.string_ == b.string_;
     case AttrValue::Kind::kArray:

@@ -29,6 +29,24 @@ const Type& UnknownType() {
   return unknown;
 }
 
+// True if a tensor type in `type` (itself or inside tuples) has a dimension below -1 (`?`).
+bool HasNegativeDim(const Type& type) {
+  std::vector<const TypeNode*> stack{type.get()};
+  while (!stack.empty()) {
+    const TypeNode* t = stack.back();
+    stack.pop_back();
+    if (!t) continue;
+    if (t->kind == TypeKind::kTensor) {
+      for (Dim d : static_cast<const TensorTypeNode*>(t)->shape) {
+        if (d < kAnyDim) return true;
+      }
+    } else if (t->kind == TypeKind::kTuple) {
+      for (const Type& f : static_cast<const TupleTypeNode*>(t)->fields) stack.push_back(f.get());
+    }
+  }
+  return false;
+}
+
 class RelationCall final : public op::TypeRelationCall {
  public:
   RelationCall(RelationRecord& record, TypeSolver& solver) : record_(record), solver_(solver) {}
@@ -39,6 +57,10 @@ class RelationCall final : public op::TypeRelationCall {
   }
   void Assign(size_t index, const Type& type) override {
     if (type.same_as(UnknownType())) return;  // says nothing
+    // Shape arithmetic on extreme attributes (negative strides or padding) can compute a
+    // dimension below zero; such a type would print as text that does not parse back.
+    if (HasNegativeDim(type))
+      Fail("the operator computes a negative dimension: " + TypeToString(type));
     Type& slot = record_.types.at(index);
     if (!slot) {
       slot = type;

@@ -45,11 +45,11 @@ std::vector<int64_t> PairAttr(const TypeRelationCall& call, const ir::AttrsNode&
 // floordiv(in + pad - dilated_kernel, stride) + 1, with `?` propagating.
 Dim ConvOutDim(Dim in, Dim pad, Dim dilated_kernel, int64_t stride) {
   if (IsAny(in) || IsAny(dilated_kernel)) return kAnyDim;
-  return DimFloorDiv(in + pad - dilated_kernel, stride) + 1;
+  return CheckedAdd(DimFloorDiv(CheckedSub(CheckedAdd(in, pad), dilated_kernel), stride), 1);
 }
 
 Dim DilatedKernel(Dim k, int64_t dilation) {
-  return IsAny(k) ? kAnyDim : 1 + (k - 1) * dilation;
+  return IsAny(k) ? kAnyDim : CheckedAdd(1, CheckedMul(k - 1, dilation));
 }
 
 // TVM's Conv2DRel. The data is viewed in NCHW and the weight in OIHW (GOIHW for grouped

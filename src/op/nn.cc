@@ -149,7 +149,7 @@ bool PadRel(TypeRelationCall& call) {
                 ", not a [before, after] pair");
     }
     if (IsAny(out[i])) continue;
-    out[i] += pair[0] + pair[1];
+    out[i] = CheckedAdd(out[i], CheckedAdd(pair[0], pair[1]));
     if (out[i] < 0) {
       call.Fail("nn.pad: padding makes dimension " + std::to_string(i) + " of " + TypeString(data) +
                 " negative");

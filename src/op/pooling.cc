@@ -65,9 +65,11 @@ std::pair<int, int> HeightWidthIndex(const TypeRelationCall& call, const TensorT
 // TVM's calculate_pool_dimension (truncating division, as the values are non-negative).
 Dim PoolOutDim(Dim in, Dim pad, int64_t pool, int64_t dilation, int64_t stride, bool ceil_mode) {
   if (IsAny(in)) return kAnyDim;
-  Dim numerator = in + pad - ((pool - 1) * dilation + 1);
-  if (ceil_mode) numerator += stride - 1;
-  return numerator / stride + 1;
+  if (stride == 0) throw TypeError("pooling stride must not be 0");
+  Dim numerator =
+      CheckedSub(CheckedAdd(in, pad), CheckedAdd(CheckedMul(CheckedSub(pool, 1), dilation), 1));
+  if (ceil_mode) numerator = CheckedAdd(numerator, CheckedSub(stride, 1));
+  return CheckedAdd(stride == -1 ? CheckedMul(numerator, -1) : numerator / stride, 1);
 }
 
 // TVM's Pool2DRel, shared by max and avg pooling.

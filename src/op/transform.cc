@@ -65,6 +65,8 @@ bool LayoutTransformRel(TypeRelationCall& call) {
   return true;
 }
 
+constexpr int64_t kMaxNewAxes = 1 << 16;
+
 bool ExpandDimsRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -74,6 +76,10 @@ bool ExpandDimsRel(TypeRelationCall& call) {
   const int64_t num_newaxis = attrs.get_int("num_newaxis");
   if (num_newaxis < 0) {
     call.Fail("expand_dims: num_newaxis must be >= 0, got " + std::to_string(num_newaxis));
+  }
+  if (num_newaxis > kMaxNewAxes) {  // a rank that large is a malformed input, not a tensor
+    call.Fail("expand_dims: num_newaxis " + std::to_string(num_newaxis) + " is larger than " +
+              std::to_string(kMaxNewAxes));
   }
   if (axis < -ndim - 1 || axis > ndim) {
     call.Fail("expand_dims: axis " + std::to_string(axis) + " is out of range [" +

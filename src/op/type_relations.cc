@@ -28,7 +28,7 @@ std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& n
   return value.as_ints();
 }
 
-void ThrowDimOverflow(const char* op, Dim a, Dim b) {
+void ThrowDimOverflow(const char* op, int64_t a, int64_t b) {
   throw TypeError("shape arithmetic overflows int64: " + std::to_string(a) + " " + op + " " +
                   std::to_string(b));
 }
@@ -36,7 +36,7 @@ void ThrowDimOverflow(const char* op, Dim a, Dim b) {
 Dim DimFloorDiv(Dim a, Dim b) {
   if (IsAny(a) || IsAny(b)) return kAnyDim;
   if (b == 0) throw TypeError("division by zero in shape arithmetic");
-  if (b == -1) return DimMul(a, -1);
+  if (b == -1) return CheckedMul(a, -1);  // INT64_MIN / -1 overflows
   Dim q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
@@ -89,11 +89,11 @@ Shape ConvertShape(const TypeRelationCall& call, const BijectiveLayout& layouts,
 std::optional<std::pair<Dim, Dim>> PaddingHeightWidth(const std::vector<int64_t>& p) {
   switch (p.size()) {
     case 1:
-      return std::make_pair(2 * p[0], 2 * p[0]);
+      return std::make_pair(CheckedMul(2, p[0]), CheckedMul(2, p[0]));
     case 2:
-      return std::make_pair(2 * p[0], 2 * p[1]);
+      return std::make_pair(CheckedMul(2, p[0]), CheckedMul(2, p[1]));
     case 4:
-      return std::make_pair(p[0] + p[2], p[1] + p[3]);
+      return std::make_pair(CheckedAdd(p[0], p[2]), CheckedAdd(p[1], p[3]));
     default:
       return std::nullopt;
   }

@@ -33,20 +33,30 @@ std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& n
 inline bool IsAny(Dim d) {
   return d == kAnyDim;
 }
-// A result that does not fit in int64 (huge shapes from text) throws TypeError; the type
-// inferencer adds the op and the call's location.
-[[noreturn]] void ThrowDimOverflow(const char* op, Dim a, Dim b);
+// Plain int64 arithmetic for shape computations (no `?` meaning for -1): a result that does not
+// fit (huge shapes or attributes from text) throws TypeError, to which the type inferencer adds
+// the op and the call's location.
+[[noreturn]] void ThrowDimOverflow(const char* op, int64_t a, int64_t b);
+inline int64_t CheckedAdd(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) ThrowDimOverflow("+", a, b);
+  return r;
+}
+inline int64_t CheckedSub(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_sub_overflow(a, b, &r)) ThrowDimOverflow("-", a, b);
+  return r;
+}
+inline int64_t CheckedMul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) ThrowDimOverflow("*", a, b);
+  return r;
+}
 inline Dim DimAdd(Dim a, Dim b) {
-  if (IsAny(a) || IsAny(b)) return kAnyDim;
-  Dim sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) ThrowDimOverflow("+", a, b);
-  return sum;
+  return IsAny(a) || IsAny(b) ? kAnyDim : CheckedAdd(a, b);
 }
 inline Dim DimMul(Dim a, Dim b) {
-  if (IsAny(a) || IsAny(b)) return kAnyDim;
-  Dim product = 0;
-  if (__builtin_mul_overflow(a, b, &product)) ThrowDimOverflow("*", a, b);
-  return product;
+  return IsAny(a) || IsAny(b) ? kAnyDim : CheckedMul(a, b);
 }
 Dim DimFloorDiv(Dim a, Dim b);  // b must be non-zero unless a is `?`
 

@@ -139,6 +139,14 @@ std::vector<TextCase> Catalogue() {
        "def @main(%x: Tensor[(99999999999, 99999999999, 999999999), float32]) {\n"
        "  nn.batch_flatten(%x)\n}\n",
        Kind::kType, 2, 3, "nn.batch_flatten: shape arithmetic overflows int64"},
+      {"pool_stride_zero",  // was a division by zero (SIGFPE)
+       "def @main(%x: Tensor[(1, 3, 8, 8), float32]) {\n"
+       "  nn.max_pool2d(%x, pool_size=[1, 1], strides=[0, 0])\n}\n",
+       Kind::kType, 2, 3, "nn.max_pool2d: pooling stride must not be 0"},
+      {"negative_output_dimension",
+       "def @main(%x: Tensor[(1, 3, 8, 8), float32]) {\n"
+       "  nn.avg_pool2d(%x, pool_size=[1, 1], padding=[-10, 0, 0, 0])\n}\n",
+       Kind::kType, 2, 3, "nn.avg_pool2d: the operator computes a negative dimension"},
       {"dense_shape_mismatch",
        "def @main(%x: Tensor[(1, 4), float32], %w: Tensor[(8, 5), float32]) {\n"
        "  %0 = nn.relu(%x);\n  nn.dense(%0, %w, units=8)\n}\n",
