@@ -24,85 +24,93 @@ void ForEachVisitChild(const ExprNode* e, F&& fn) {
 }
 
 // Iterative post-order over a DAG. `expand(node)` says whether to descend into node's children;
-// `emit(node)` is called once per node after its children. `done` (contains/insert) records the
-// emitted nodes; a caller with its own per-node table can pass an adapter over it.
-template <typename Done, typename Expand, typename Emit>
-void WalkPostOrder(const Expr& root, Done& done, Expand&& expand, Emit&& emit) {
+// `emit(node, expanded)` is called once per node after its children (`expanded` is what expand
+// returned). `seen.insert(node)` returns true the first time it sees a node: it is called once
+// per edge, when the node is about to be expanded, so each node costs one table probe per use
+// (the probes are random accesses, the cost that grows with the graph). Marking at expansion
+// rather than when pushed keeps the order a post-order: a node pushed by one parent and reached
+// again through a sibling is emitted under the sibling, and its older stack entry is skipped.
+template <typename Seen, typename Expand, typename Emit>
+void WalkPostOrder(const Expr& root, Seen& seen, Expand&& expand, Emit&& emit) {
   struct Frame {
     const ExprNode* node;
     bool expanded;
+    bool children_visited;
   };
   std::vector<Frame> stack;
   std::vector<const ExprNode*> children;
-  stack.push_back({root.get(), false});
+  stack.push_back({root.get(), false, false});
   while (!stack.empty()) {
     Frame& top = stack.back();
-    if (done.contains(top.node)) {
+    const ExprNode* node = top.node;
+    if (top.expanded) {
+      const bool children_visited = top.children_visited;
+      stack.pop_back();
+      emit(node, children_visited);
+      continue;
+    }
+    if (!seen.insert(node)) {
       stack.pop_back();
       continue;
     }
-    if (!top.expanded) {
-      top.expanded = true;
-      const ExprNode* node = top.node;
-      if (!expand(node)) continue;
-      children.clear();
-      ForEachVisitChild(node, [&](const Expr& c) {
-        if (c && !done.contains(c.get())) children.push_back(c.get());
-      });
-      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, false});
-      continue;
+    top.expanded = true;
+    if (!expand(node)) continue;
+    top.children_visited = true;
+    children.clear();
+    ForEachVisitChild(node, [&](const Expr& c) {
+      if (c) children.push_back(c.get());
+    });
+    for (auto it = children.rbegin(); it != children.rend(); ++it) {
+      stack.push_back({*it, false, false});
     }
-    const ExprNode* node = top.node;
-    stack.pop_back();
-    done.insert(node);
-    emit(node);
   }
 }
 
-template <typename Expand, typename Emit>
-void WalkPostOrder(const Expr& root, Expand&& expand, Emit&& emit) {
-  support::PointerSet done;
-  WalkPostOrder(root, done, std::forward<Expand>(expand), std::forward<Emit>(emit));
+struct SeenSet {
+  support::PointerSet set;
+  bool insert(const ExprNode* n) { return set.insert(n); }
+};
+
+template <typename Emit>
+void WalkPostOrder(const Expr& root, Emit&& emit) {
+  SeenSet seen;
+  WalkPostOrder(
+      root, seen, [](const ExprNode*) { return true; }, [&](const ExprNode* n, bool) { emit(n); });
 }
 
 }  // namespace
 
 void post_order_visit(const Expr& root, const std::function<void(const Expr&)>& fn) {
   if (!root) return;
-  WalkPostOrder(
-      root, [](const ExprNode*) { return true; }, [&](const ExprNode* n) { fn(Expr(n)); });
+  WalkPostOrder(root, [&](const ExprNode* n) { fn(Expr(n)); });
 }
 
 std::vector<Expr> PostOrder(const Expr& root) {
   std::vector<Expr> out;
   if (!root) return out;
-  WalkPostOrder(
-      root, [](const ExprNode*) { return true; }, [&](const ExprNode* n) { out.emplace_back(n); });
+  WalkPostOrder(root, [&](const ExprNode* n) { out.emplace_back(n); });
   return out;
 }
 
 size_t CountNodes(const Expr& root) {
   size_t n = 0;
   if (!root) return 0;
-  WalkPostOrder(
-      root, [](const ExprNode*) { return true; }, [&](const ExprNode*) { ++n; });
+  WalkPostOrder(root, [&](const ExprNode*) { ++n; });
   return n;
 }
 
 std::vector<Var> FreeVars(const Expr& expr) {
   support::PointerSet bound;
   std::vector<const VarNode*> uses;
-  WalkPostOrder(
-      expr, [](const ExprNode*) { return true; },
-      [&](const ExprNode* n) {
-        if (n->kind == ExprKind::kVar) {
-          uses.push_back(static_cast<const VarNode*>(n));
-        } else if (n->kind == ExprKind::kFunction) {
-          for (const Var& p : static_cast<const FunctionNode*>(n)->params) bound.insert(p.get());
-        } else if (n->kind == ExprKind::kLet) {
-          bound.insert(static_cast<const LetNode*>(n)->var.get());
-        }
-      });
+  WalkPostOrder(expr, [&](const ExprNode* n) {
+    if (n->kind == ExprKind::kVar) {
+      uses.push_back(static_cast<const VarNode*>(n));
+    } else if (n->kind == ExprKind::kFunction) {
+      for (const Var& p : static_cast<const FunctionNode*>(n)->params) bound.insert(p.get());
+    } else if (n->kind == ExprKind::kLet) {
+      bound.insert(static_cast<const LetNode*>(n)->var.get());
+    }
+  });
   std::vector<Var> out;
   for (const VarNode* v : uses) {
     if (!bound.contains(v)) out.emplace_back(v);
@@ -118,26 +126,19 @@ Expr ExprMutator::Lookup(const Expr& pre) const {
 Expr ExprMutator::Mutate(const Expr& expr) {
   if (!expr) return expr;
   if (Expr done = Lookup(expr)) return done;
-  support::PointerSet skipped;
-  // The memo is the record of done nodes: nodes rewritten by an earlier Mutate call are not
-  // walked again.
-  struct MemoDone {
-    const support::PointerMap<Expr>& memo;
-    bool contains(const ExprNode* n) const { return memo.contains(n); }
-    void insert(const ExprNode*) {}  // emit() below fills the memo
-  } done{memo_};
+  // The memo is the seen-set: a node gets an empty entry when first expanded and its result when
+  // emitted, and nodes rewritten by an earlier Mutate call are not walked again.
+  struct MemoSeen {
+    support::PointerMap<Expr>& memo;
+    bool insert(const ExprNode* n) { return memo.emplace(n, Expr()).second; }
+  } seen{memo_};
   WalkPostOrder(
-      expr, done,
-      [&](const ExprNode* n) {
-        if (ShouldVisitChildren(Expr(n))) return true;
-        skipped.insert(n);
-        return false;
-      },
-      [&](const ExprNode* n) {
-        if (memo_.contains(n)) return;
+      expr, seen, [&](const ExprNode* n) { return ShouldVisitChildren(Expr(n)); },
+      [&](const ExprNode* n, bool children_visited) {
         Expr pre(n);
-        Expr post = skipped.contains(n) ? pre : Rebuild(pre);
-        memo_[n] = Rewrite(pre, post);
+        Expr post = children_visited ? Rebuild(pre) : pre;
+        Expr result = Rewrite(pre, post);
+        memo_.at(n) = std::move(result);
       });
   return memo_.at(expr.get());
 }
@@ -164,7 +165,7 @@ Expr ExprMutator::Rebuild(const Expr& pre) {
   auto get = [&](const Expr& c) -> Expr {
     if (!c) return c;
     const Expr* found = memo_.find(c.get());
-    return found ? *found : c;
+    return found && *found ? *found : c;
   };
   auto get_var = [&](const Var& v) -> Var {
     Expr e = get(v);
@@ -281,42 +282,40 @@ Expr ExprMutator::Rewrite(const Expr& pre, const Expr& post) {
 
 void ExprVisitor::Visit(const Expr& expr) {
   if (!expr) return;
-  WalkPostOrder(
-      expr, [](const ExprNode*) { return true; },
-      [&](const ExprNode* n) {
-        switch (n->kind) {
-          case ExprKind::kVar:
-            VisitVar(static_cast<const VarNode*>(n));
-            break;
-          case ExprKind::kGlobalVar:
-            VisitGlobalVar(static_cast<const GlobalVarNode*>(n));
-            break;
-          case ExprKind::kConstant:
-            VisitConstant(static_cast<const ConstantNode*>(n));
-            break;
-          case ExprKind::kOp:
-            VisitOp(static_cast<const OpNode*>(n));
-            break;
-          case ExprKind::kCall:
-            VisitCall(static_cast<const CallNode*>(n));
-            break;
-          case ExprKind::kTuple:
-            VisitTuple(static_cast<const TupleNode*>(n));
-            break;
-          case ExprKind::kTupleGetItem:
-            VisitTupleGetItem(static_cast<const TupleGetItemNode*>(n));
-            break;
-          case ExprKind::kFunction:
-            VisitFunction(static_cast<const FunctionNode*>(n));
-            break;
-          case ExprKind::kLet:
-            VisitLet(static_cast<const LetNode*>(n));
-            break;
-          case ExprKind::kIf:
-            VisitIf(static_cast<const IfNode*>(n));
-            break;
-        }
-      });
+  WalkPostOrder(expr, [&](const ExprNode* n) {
+    switch (n->kind) {
+      case ExprKind::kVar:
+        VisitVar(static_cast<const VarNode*>(n));
+        break;
+      case ExprKind::kGlobalVar:
+        VisitGlobalVar(static_cast<const GlobalVarNode*>(n));
+        break;
+      case ExprKind::kConstant:
+        VisitConstant(static_cast<const ConstantNode*>(n));
+        break;
+      case ExprKind::kOp:
+        VisitOp(static_cast<const OpNode*>(n));
+        break;
+      case ExprKind::kCall:
+        VisitCall(static_cast<const CallNode*>(n));
+        break;
+      case ExprKind::kTuple:
+        VisitTuple(static_cast<const TupleNode*>(n));
+        break;
+      case ExprKind::kTupleGetItem:
+        VisitTupleGetItem(static_cast<const TupleGetItemNode*>(n));
+        break;
+      case ExprKind::kFunction:
+        VisitFunction(static_cast<const FunctionNode*>(n));
+        break;
+      case ExprKind::kLet:
+        VisitLet(static_cast<const LetNode*>(n));
+        break;
+      case ExprKind::kIf:
+        VisitIf(static_cast<const IfNode*>(n));
+        break;
+    }
+  });
 }
 
 }  // namespace relaypass::ir
