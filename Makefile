@@ -5,6 +5,8 @@ CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
 # Paths relative to the checkout, so ccache reuses objects across clones (CI builds a fresh one).
 export CCACHE_BASEDIR := $(CURDIR)
+# The sanitizer and fuzz builds use -g, for which ccache would also key objects by directory.
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all deps configure build run test clean test-sanitize test-asan test-tsan fuzz bench
 
@@ -55,7 +57,14 @@ test-sanitize: test-asan test-tsan
 test-asan: deps
 	cmake -S . -B $(SANITIZE_BUILD) $(SANITIZE_CMAKE) -DRELAYPASS_SANITIZE=address,undefined
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	$(ASAN_ENV) RELAYPASS_DEPTH_SCALE=0.1 ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS)
+	$(ASAN_ENV) RELAYPASS_DEPTH_SCALE=0.1 ctest --test-dir $(SANITIZE_BUILD) --output-on-failure \
+	  -j $(JOBS) -E '$(ASAN_EXCLUDE)'
+
+# ParserErrorTest.NestingIsBounded throws from 10,000 nested brackets, over 64 MB deep into the
+# parser's 256 MiB stack under ASan's large frames; ASan then skips unpoisoning the stack ("ASan
+# is ignoring requested __asan_handle_no_return ... False positive error reports may follow")
+# and reports a stack-use-after-scope that is not there. It runs in `make test`.
+ASAN_EXCLUDE = ^ParserErrorTest\.NestingIsBounded$$
 
 # OpenBLAS's own worker threads synchronise in ways TSan cannot see: keep BLAS on the caller.
 test-tsan: deps

@@ -75,11 +75,14 @@ TEST(BuildersTest, PaddingNormalisedToFourValues) {
 
 TEST(BuildersTest, OptionalAttrsAreNull) {
   Var x = var("x"), w = var("w");
-  const ir::AttrsNode& conv = AttrsOf(nn::conv2d(x, w));
+  // The calls are kept alive: AttrsOf returns a reference into the call's attrs.
+  const Expr conv_call = nn::conv2d(x, w);
+  const ir::AttrsNode& conv = AttrsOf(conv_call);
   EXPECT_TRUE(conv.get("channels").is_null());
   EXPECT_TRUE(conv.get("kernel_size").is_null());
   EXPECT_EQ(conv.get_string("out_dtype"), "");
-  const ir::AttrsNode& set = AttrsOf(nn::conv2d(x, w, {.channels = 64, .kernel_size = Ints{3, 3}}));
+  const Expr set_call = nn::conv2d(x, w, {.channels = 64, .kernel_size = Ints{3, 3}});
+  const ir::AttrsNode& set = AttrsOf(set_call);
   EXPECT_EQ(set.get("channels"), ir::AttrValue::Int(64));
   EXPECT_TRUE(AttrsOf(nn::dense(x, w)).get("units").is_null());
   EXPECT_EQ(AttrsOf(nn::dense(x, w, 10)).get("units"), ir::AttrValue::Int(10));
