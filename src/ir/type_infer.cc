@@ -5,9 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "relaypass/ir/visitor.h"
+#include "relaypass/ir/post_order_index.h"
 #include "relaypass/op/registry.h"
-#include "relaypass/support/pointer_map.h"
 #include "type_solver.h"
 
 namespace relaypass::ir {
@@ -146,16 +145,19 @@ class ModuleInferencer::FunctionInferencer {
  public:
   explicit FunctionInferencer(ModuleInferencer& module) : module_(module) {}
 
+  // One walk numbers the nodes; the three passes below work on arrays indexed by those numbers.
   Expr Infer(const Expr& root) {
-    std::vector<Expr> order = PostOrder(root);
-    terms_.reserve(order.size());
-    for (const Expr& e : order) terms_[e.get()] = Generate(e);
+    const PostOrderIndex::Id root_id = index_.Add(root);
+    terms_.resize(index_.size());
+    for (PostOrderIndex::Id id : index_.post_order()) {
+      terms_[id] = Generate(Expr(index_.node(id)), index_.children(id));
+    }
     Solve();
-    return Attach(root);
+    return Attach(root_id);
   }
 
  private:
-  Type TermOf(const Expr& e) const { return terms_.at(e.get()); }
+  using Children = std::span<const PostOrderIndex::Id>;
 
   [[noreturn]] static void Fail(const std::string& message, const ExprNode* at) {
     throw TypeError(message, at->span);
@@ -166,8 +168,9 @@ class ModuleInferencer::FunctionInferencer {
     if (!solver_.Unify(a, b, &why)) Fail(context + ": " + why, at);
   }
 
-  // Pass 1: a type term for each node, with constraints.
-  Type Generate(const Expr& e) {
+  // Pass 1: a type term for each node, with constraints. `kids` are e's children's numbers in
+  // ForEachVisitChild order.
+  Type Generate(const Expr& e, Children kids) {
     switch (e->kind) {
       case ExprKind::kVar: {
         auto* var = e.as<VarNode>();
@@ -180,53 +183,58 @@ class ModuleInferencer::FunctionInferencer {
       case ExprKind::kOp:
         return nullptr;  // only meaningful as a callee
       case ExprKind::kCall:
-        return GenerateCall(e.as<CallNode>());
+        return GenerateCall(e.as<CallNode>(), kids);
       case ExprKind::kTuple: {
         std::vector<Type> fields;
-        for (const Expr& f : e.as<TupleNode>()->fields) fields.push_back(ValueTerm(f, e.get()));
+        fields.reserve(kids.size());
+        for (PostOrderIndex::Id f : kids) fields.push_back(ValueTerm(f, e.get()));
         return TupleType(std::move(fields));
       }
       case ExprKind::kTupleGetItem: {
         auto* item = e.as<TupleGetItemNode>();
         Type result = solver_.NewHole();
-        pending_items_.push_back({item, result});
+        pending_items_.push_back({item, ValueTerm(kids[0], item), result});
         TrySolveItem(pending_items_.back());
         return result;
       }
       case ExprKind::kFunction: {
         auto* fn = e.as<FunctionNode>();
         std::vector<Type> params;
-        for (const Var& p : fn->params) params.push_back(TermOf(p));
-        Type body = ValueTerm(fn->body, e.get());
-        if (fn->ret_type) Unify(fn->ret_type, body, e.get(), "function return type");
+        params.reserve(fn->params.size());
+        for (size_t i = 0; i < fn->params.size(); ++i) params.push_back(ValueTerm(kids[i], fn));
+        Type body = ValueTerm(kids[fn->params.size()], fn);
+        if (fn->ret_type) Unify(fn->ret_type, body, fn, "function return type");
         return FuncType(std::move(params), body);
       }
       case ExprKind::kLet: {
         auto* let = e.as<LetNode>();
-        Unify(TermOf(let->var), ValueTerm(let->value, e.get()), e.get(),
-              "let %" + let->var->name_hint);
-        return ValueTerm(let->body, e.get());
+        Unify(ValueTerm(kids[1], let), ValueTerm(kids[0], let), let, "let %" + let->var->name_hint);
+        return ValueTerm(kids[2], let);
       }
       case ExprKind::kIf: {
         auto* node = e.as<IfNode>();
-        Unify(ValueTerm(node->cond, e.get()), ScalarType(DataType::Bool()), e.get(),
+        Unify(ValueTerm(kids[0], node), ScalarType(DataType::Bool()), node,
               "if condition must be a bool scalar");
-        Type t = ValueTerm(node->true_branch, e.get());
-        Unify(t, ValueTerm(node->false_branch, e.get()), e.get(), "if branches");
+        Type t = ValueTerm(kids[1], node);
+        Unify(t, ValueTerm(kids[2], node), node, "if branches");
         return t;
       }
     }
     return nullptr;
   }
 
-  // The term of `e` used as a value (an Op is not a value).
-  Type ValueTerm(const Expr& e, const ExprNode* user) {
-    Type t = TermOf(e);
-    if (!t) Fail("operator " + e.as<OpNode>()->name + " used as a value", user);
+  // The term of node `id` used as a value by `user` (an Op is not a value).
+  Type ValueTerm(PostOrderIndex::Id id, const ExprNode* user) {
+    if (id == PostOrderIndex::kNone) Fail("missing subexpression", user);
+    const Type& t = terms_[id];
+    if (!t) {
+      const ExprNode* n = index_.node(id);
+      Fail("operator " + static_cast<const OpNode*>(n)->name + " used as a value", user);
+    }
     return t;
   }
 
-  Type GenerateCall(const CallNode* call) {
+  Type GenerateCall(const CallNode* call, Children kids) {
     if (auto* op = call->op.as<OpNode>()) {
       const op::OpDef* def = op->def;
       if (def->num_inputs >= 0 && static_cast<int>(call->args.size()) != def->num_inputs) {
@@ -237,7 +245,7 @@ class ModuleInferencer::FunctionInferencer {
       }
       RelationRecord record{call, def, {}};
       record.types.reserve(call->args.size() + 1);
-      for (const Expr& a : call->args) record.types.push_back(ValueTerm(a, call));
+      for (size_t i = 1; i < kids.size(); ++i) record.types.push_back(ValueTerm(kids[i], call));
       record.types.emplace_back();  // the result: empty until the relation assigns it
       if (!def->type_relation) Fail("operator " + op->name + " has no type relation", call);
       relations_.push_back(std::move(record));
@@ -249,9 +257,9 @@ class ModuleInferencer::FunctionInferencer {
       if (done) relations_.pop_back();
       return result;
     }
-    Type callee = ValueTerm(call->op, call);
+    Type callee = ValueTerm(kids[0], call);
     std::vector<Type> args;
-    for (const Expr& a : call->args) args.push_back(ValueTerm(a, call));
+    for (size_t i = 1; i < kids.size(); ++i) args.push_back(ValueTerm(kids[i], call));
     Type resolved = solver_.Resolve(callee);
     if (auto* fn = resolved.as<FuncTypeNode>()) {
       if (fn->arg_types.size() != args.size()) {
@@ -271,12 +279,13 @@ class ModuleInferencer::FunctionInferencer {
 
   struct ItemRecord {
     const TupleGetItemNode* item;
+    Type tuple;  // the term of item->tuple
     Type result;
   };
 
   // Returns true once the get-item's tuple type is known and the result assigned.
   bool TrySolveItem(const ItemRecord& r) {
-    Type tuple = solver_.Resolve(ValueTerm(r.item->tuple, r.item));
+    Type tuple = solver_.Resolve(r.tuple);
     auto* tt = tuple.as<TupleTypeNode>();
     if (!tt) {
       if (tuple.as<IncompleteTypeNode>()) return false;
@@ -322,10 +331,11 @@ class ModuleInferencer::FunctionInferencer {
     }
   }
 
-  // The final type of `e`; an error if anything is still unknown.
-  Type FinalType(const ExprNode* e) {
-    Type t = solver_.Resolve(terms_.at(e));
+  // The final type of node `id`; an error if anything is still unknown.
+  Type FinalType(PostOrderIndex::Id id) {
+    Type t = solver_.Resolve(terms_[id]);
     if (!IsComplete(t)) {
+      const ExprNode* e = index_.node(id);
       std::string what = "expression";
       if (e->kind == ExprKind::kVar)
         what = "variable %" + static_cast<const VarNode*>(e)->name_hint;
@@ -335,54 +345,54 @@ class ModuleInferencer::FunctionInferencer {
   }
 
   // Pass 3: rebuild with checked types, filling var annotations and return types.
-  class Attacher : public ExprMutator {
-   public:
-    explicit Attacher(FunctionInferencer& inf) : inf_(inf) {}
+  Expr Attach(PostOrderIndex::Id root) {
+    std::vector<Expr> results(index_.size());
+    for (PostOrderIndex::Id id : index_.post_order()) {
+      Expr pre(index_.node(id));
+      results[id] = Typed(pre, RebuildOnChildren(pre, index_.children(id), results), id);
+    }
+    return results[root];
+  }
 
-   protected:
-    Expr Rewrite(const Expr& pre, const Expr& post) override {
-      if (pre->kind == ExprKind::kOp || pre->kind == ExprKind::kGlobalVar) return post;
-      Type t = inf_.FinalType(pre.get());
-      if (auto* var = post.as<VarNode>()) {
-        if (var->type_annotation && TypeEqual(var->checked_type, t) &&
-            IsComplete(var->type_annotation)) {
-          return post;
-        }
-        Type annotation =
-            var->type_annotation && IsComplete(var->type_annotation) ? var->type_annotation : t;
-        Var fresh = MakeVar(var->name_hint, annotation);
-        auto* node = const_cast<VarNode*>(fresh.get());
-        node->checked_type = t;
-        node->span = var->span;
-        return fresh;
-      }
-      if (auto* fn = post.as<FunctionNode>()) {
-        if (!fn->ret_type || !IsComplete(fn->ret_type)) {
-          Function fresh =
-              MakeFunction(fn->params, fn->body, t.as<FuncTypeNode>()->ret_type, fn->attrs);
-          auto* node = const_cast<FunctionNode*>(fresh.get());
-          node->checked_type = t;
-          node->span = fn->span;
-          return fresh;
-        }
-      }
-      if (post.get() != pre.get() && post->use_count() == 1) {
-        // A copy the rebuild just made and nobody else holds: type it in place.
-        const_cast<ExprNode*>(post.get())->checked_type = std::move(t);
+  // `post` (pre rebuilt on typed children) with its checked type.
+  Expr Typed(const Expr& pre, const Expr& post, PostOrderIndex::Id id) {
+    if (pre->kind == ExprKind::kOp || pre->kind == ExprKind::kGlobalVar) return post;
+    Type t = FinalType(id);
+    if (auto* var = post.as<VarNode>()) {
+      if (var->type_annotation && TypeEqual(var->checked_type, t) &&
+          IsComplete(var->type_annotation)) {
         return post;
       }
-      return WithCheckedType(post, t);
+      Type annotation =
+          var->type_annotation && IsComplete(var->type_annotation) ? var->type_annotation : t;
+      Var fresh = MakeVar(var->name_hint, annotation);
+      auto* node = const_cast<VarNode*>(fresh.get());
+      node->checked_type = t;
+      node->span = var->span;
+      return fresh;
     }
-
-   private:
-    FunctionInferencer& inf_;
-  };
-
-  Expr Attach(const Expr& root) { return Attacher(*this).Mutate(root); }
+    if (auto* fn = post.as<FunctionNode>()) {
+      if (!fn->ret_type || !IsComplete(fn->ret_type)) {
+        Function fresh =
+            MakeFunction(fn->params, fn->body, t.as<FuncTypeNode>()->ret_type, fn->attrs);
+        auto* node = const_cast<FunctionNode*>(fresh.get());
+        node->checked_type = t;
+        node->span = fn->span;
+        return fresh;
+      }
+    }
+    if (post.get() != pre.get() && post->use_count() == 1) {
+      // A copy the rebuild just made and nobody else holds: type it in place.
+      const_cast<ExprNode*>(post.get())->checked_type = std::move(t);
+      return post;
+    }
+    return WithCheckedType(post, t);
+  }
 
   ModuleInferencer& module_;
   TypeSolver solver_;
-  support::PointerMap<Type> terms_;
+  PostOrderIndex index_;
+  std::vector<Type> terms_;  // by node number
   std::vector<RelationRecord> relations_;
   std::vector<ItemRecord> pending_items_;
 };

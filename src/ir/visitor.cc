@@ -1,27 +1,11 @@
 #include "relaypass/ir/visitor.h"
 
+#include "relaypass/ir/post_order_index.h"
 #include "relaypass/support/pointer_map.h"
 
 namespace relaypass::ir {
 
 namespace {
-
-// Children as the traversals see them: ForEachChild plus the variables a function or let binds.
-// A let's variable comes after its value, so a rewriter sees the rewritten value before it
-// rewrites the variable (FoldConstant substitutes let-bound constants this way).
-template <typename F>
-void ForEachVisitChild(const ExprNode* e, F&& fn) {
-  if (e->kind == ExprKind::kFunction) {
-    for (const Var& p : static_cast<const FunctionNode*>(e)->params) fn(Expr(p));
-  } else if (e->kind == ExprKind::kLet) {
-    auto* let = static_cast<const LetNode*>(e);
-    fn(let->value);
-    fn(Expr(let->var));
-    fn(let->body);
-    return;
-  }
-  ForEachChild(e, fn);
-}
 
 // Iterative post-order over a DAG. `expand(node)` says whether to descend into node's children;
 // `emit(node, expanded)` is called once per node after its children (`expanded` is what expand
@@ -119,139 +103,26 @@ std::vector<Var> FreeVars(const Expr& expr) {
 }
 
 Expr ExprMutator::Lookup(const Expr& pre) const {
-  const Expr* found = memo_.find(pre.get());
-  return found ? *found : Expr();
+  const PostOrderIndex::Id id = index_.find(pre.get());
+  return id < results_.size() ? results_[id] : Expr();
 }
 
 Expr ExprMutator::Mutate(const Expr& expr) {
   if (!expr) return expr;
   if (Expr done = Lookup(expr)) return done;
-  // The memo is the seen-set: a node gets an empty entry when first expanded and its result when
-  // emitted, and nodes rewritten by an earlier Mutate call are not walked again.
-  struct MemoSeen {
-    support::PointerMap<Expr>& memo;
-    bool insert(const ExprNode* n) { return memo.emplace(n, Expr()).second; }
-  } seen{memo_};
-  WalkPostOrder(
-      expr, seen, [&](const ExprNode* n) { return ShouldVisitChildren(Expr(n)); },
-      [&](const ExprNode* n, bool children_visited) {
-        Expr pre(n);
-        Expr post = children_visited ? Rebuild(pre) : pre;
-        Expr result = Rewrite(pre, post);
-        memo_.at(n) = std::move(result);
-      });
-  return memo_.at(expr.get());
-}
-
-namespace {
-
-template <typename T>
-bool Changed(const Ref<T>& before, const Ref<T>& after) {
-  return !before.same_as(after);
-}
-
-// A copy of `n` (keeping its checked type and span, as TVM's WithFields does) with new children
-// set by `modify` before the copy is shared.
-template <typename T, typename F>
-Expr CopyWith(const T* n, F&& modify) {
-  T* copy = new T(*n);
-  modify(copy);
-  return Expr(Ref<T>(copy));
-}
-
-}  // namespace
-
-Expr ExprMutator::Rebuild(const Expr& pre) {
-  auto get = [&](const Expr& c) -> Expr {
-    if (!c) return c;
-    const Expr* found = memo_.find(c.get());
-    return found && *found ? *found : c;
-  };
-  auto get_var = [&](const Var& v) -> Var {
-    Expr e = get(v);
-    if (auto* var = e.as<VarNode>()) return Var(var);
-    return v;  // a bound var rewritten to a non-var keeps its binding site
-  };
-  switch (pre->kind) {
-    case ExprKind::kCall: {
-      auto* n = pre.as<CallNode>();
-      Expr op = get(n->op);
-      bool changed = Changed(op, n->op);
-      std::vector<Expr> args;
-      args.reserve(n->args.size());
-      for (const Expr& a : n->args) {
-        args.push_back(get(a));
-        changed |= Changed(args.back(), a);
-      }
-      if (!changed) return pre;
-      return CopyWith(n, [&](CallNode* c) {
-        c->op = op;
-        c->args = std::move(args);
-      });
-    }
-    case ExprKind::kTuple: {
-      auto* n = pre.as<TupleNode>();
-      bool changed = false;
-      std::vector<Expr> fields;
-      fields.reserve(n->fields.size());
-      for (const Expr& f : n->fields) {
-        fields.push_back(get(f));
-        changed |= Changed(fields.back(), f);
-      }
-      if (!changed) return pre;
-      return CopyWith(n, [&](TupleNode* t) { t->fields = std::move(fields); });
-    }
-    case ExprKind::kTupleGetItem: {
-      auto* n = pre.as<TupleGetItemNode>();
-      Expr tuple = get(n->tuple);
-      if (!Changed(tuple, n->tuple)) return pre;
-      return CopyWith(n, [&](TupleGetItemNode* g) { g->tuple = tuple; });
-    }
-    case ExprKind::kFunction: {
-      auto* n = pre.as<FunctionNode>();
-      bool changed = false;
-      std::vector<Var> params;
-      for (const Var& p : n->params) {
-        params.push_back(get_var(p));
-        changed |= Changed(params.back(), p);
-      }
-      Expr body = get(n->body);
-      changed |= Changed(body, n->body);
-      if (!changed) return pre;
-      return CopyWith(n, [&](FunctionNode* f) {
-        f->params = std::move(params);
-        f->body = body;
-      });
-    }
-    case ExprKind::kLet: {
-      auto* n = pre.as<LetNode>();
-      Var var = get_var(n->var);
-      Expr value = get(n->value);
-      Expr body = get(n->body);
-      if (!Changed(var, n->var) && !Changed(value, n->value) && !Changed(body, n->body)) {
-        return pre;
-      }
-      return CopyWith(n, [&](LetNode* l) {
-        l->var = var;
-        l->value = value;
-        l->body = body;
-      });
-    }
-    case ExprKind::kIf: {
-      auto* n = pre.as<IfNode>();
-      Expr c = get(n->cond), t = get(n->true_branch), f = get(n->false_branch);
-      if (!Changed(c, n->cond) && !Changed(t, n->true_branch) && !Changed(f, n->false_branch)) {
-        return pre;
-      }
-      return CopyWith(n, [&](IfNode* i) {
-        i->cond = c;
-        i->true_branch = t;
-        i->false_branch = f;
-      });
-    }
-    default:
-      return pre;
+  // Nodes reached by an earlier Mutate call keep their numbers and results: not walked again.
+  const size_t first = index_.post_order().size();
+  const PostOrderIndex::Id root =
+      index_.Add(expr, [&](const ExprNode* n) { return ShouldVisitChildren(Expr(n)); });
+  results_.resize(index_.size());
+  for (size_t i = first; i < index_.post_order().size(); ++i) {
+    const PostOrderIndex::Id id = index_.post_order()[i];
+    Expr pre(index_.node(id));
+    Expr post =
+        index_.children_visited(id) ? RebuildOnChildren(pre, index_.children(id), results_) : pre;
+    results_[id] = Rewrite(pre, post);
   }
+  return results_[root];
 }
 
 Expr ExprMutator::Rewrite(const Expr& pre, const Expr& post) {

@@ -80,10 +80,13 @@ class LetLists {
 class Filler {
  public:
   explicit Filler(const ScopeAnalysis& scopes)
-      : scopes_(scopes), lets_(scopes.tree.size()), memo_(scopes.scope.size()) {}
+      : scopes_(scopes),
+        index_(scopes.index),
+        lets_(scopes.tree.size()),
+        memo_(scopes.scope.size()) {}
 
-  Expr Run(const Expr& root) {
-    Request(root.get(), nullptr);
+  Expr Run() {
+    Request(scopes_.root, nullptr);
     while (!stack_.empty()) {
       size_t top = stack_.size() - 1;
       std::optional<Expr> result = Step(top);
@@ -91,8 +94,7 @@ class Filler {
       memo_[stack_[top].id] = std::move(*result);
       stack_.pop_back();
     }
-    uint32_t id = scopes_.IdOf(root.get());
-    return lets_.Wrap(scopes_.scope[id], memo_[id]);
+    return lets_.Wrap(scopes_.scope[scopes_.root], memo_[scopes_.root]);
   }
 
  private:
@@ -104,18 +106,19 @@ class Filler {
     Expr pending;  // an if's finished true branch
   };
 
-  // TVM's VisitExpr(e, var): true if `e` was visited before (then `var`, if any, is bound to its
-  // result); otherwise pushes a frame for it and returns false.
-  bool Request(const ExprNode* e, const ir::Var& var) {
-    uint32_t id = scopes_.IdOf(e);
+  // TVM's VisitExpr(e, var) for node `id`: true if it was visited before (then `var`, if any,
+  // is bound to its result); otherwise pushes a frame for it and returns false.
+  bool Request(uint32_t id, const ir::Var& var) {
     if (memo_[id]) {
       if (var) lets_.Push(scopes_.scope[id], var, memo_[id]);
       return true;
     }
-    stack_.push_back({e, var, id, 0, nullptr});
+    stack_.push_back({index_.node(id), var, id, 0, nullptr});
     return false;
   }
-  const Expr& Result(const Expr& e) const { return memo_[scopes_.IdOf(e.get())]; }
+  // The number and the result of the frame's k-th child (in PostOrderIndex's child order).
+  uint32_t Child(const Frame& f, size_t k) const { return index_.children(f.id)[k]; }
+  const Expr& Result(const Frame& f, size_t k) const { return memo_[Child(f, k)]; }
 
   Expr Atomic(const Frame& f) {
     if (!f.var) return Expr(f.node);
@@ -141,27 +144,26 @@ class Filler {
         return Compound(f, Expr(f.node));
       case ExprKind::kCall: {
         auto* call = static_cast<const ir::CallNode*>(f.node);
-        while (f.stage < call->args.size()) {
-          if (!Request(call->args[f.stage++].get(), nullptr)) return std::nullopt;
+        const size_t num_args = call->args.size();
+        while (f.stage < num_args) {
+          if (!Request(Child(f, 1 + f.stage++), nullptr)) return std::nullopt;
         }
-        if (f.stage++ == call->args.size() && !Request(call->op.get(), nullptr)) {
-          return std::nullopt;
-        }
+        if (f.stage++ == num_args && !Request(Child(f, 0), nullptr)) return std::nullopt;
         std::vector<Expr> args;
-        args.reserve(call->args.size());
-        for (const Expr& a : call->args) args.push_back(Result(a));
-        return Compound(f, ir::MakeCall(Result(call->op), std::move(args), call->attrs));
+        args.reserve(num_args);
+        for (size_t i = 0; i < num_args; ++i) args.push_back(Result(f, 1 + i));
+        return Compound(f, ir::MakeCall(Result(f, 0), std::move(args), call->attrs));
       }
       case ExprKind::kTuple: {
         auto* tuple = static_cast<const ir::TupleNode*>(f.node);
         while (f.stage < tuple->fields.size()) {
-          if (!Request(tuple->fields[f.stage++].get(), nullptr)) return std::nullopt;
+          if (!Request(Child(f, f.stage++), nullptr)) return std::nullopt;
         }
         std::vector<Expr> fields;
         bool unchanged = true;
-        for (const Expr& field : tuple->fields) {
-          fields.push_back(Result(field));
-          unchanged &= fields.back().same_as(field);
+        for (size_t i = 0; i < tuple->fields.size(); ++i) {
+          fields.push_back(Result(f, i));
+          unchanged &= fields.back().same_as(tuple->fields[i]);
         }
         if (unchanged) return Compound(f, Expr(f.node));
         // TVM's WithFields: a copy keeping the checked type and span.
@@ -171,8 +173,8 @@ class Filler {
       }
       case ExprKind::kTupleGetItem: {
         auto* item = static_cast<const ir::TupleGetItemNode*>(f.node);
-        if (f.stage++ == 0 && !Request(item->tuple.get(), nullptr)) return std::nullopt;
-        return Compound(f, ir::MakeTupleGetItem(Result(item->tuple), item->index));
+        if (f.stage++ == 0 && !Request(Child(f, 0), nullptr)) return std::nullopt;
+        return Compound(f, ir::MakeTupleGetItem(Result(f, 0), item->index));
       }
       case ExprKind::kIf:
         return StepIf(f);
@@ -185,24 +187,23 @@ class Filler {
   }
 
   std::optional<Expr> StepIf(Frame& f) {
-    auto* node = static_cast<const ir::IfNode*>(f.node);
     switch (f.stage) {
       case 0:
         ++f.stage;
-        if (!Request(node->cond.get(), nullptr)) return std::nullopt;
+        if (!Request(Child(f, 0), nullptr)) return std::nullopt;
         [[fallthrough]];
       case 1:
         ++f.stage;
-        if (!Request(node->true_branch.get(), nullptr)) return std::nullopt;
+        if (!Request(Child(f, 1), nullptr)) return std::nullopt;
         [[fallthrough]];
       case 2:
         ++f.stage;
-        f.pending = lets_.Wrap(scopes_.body_scope[f.id], Result(node->true_branch));
-        if (!Request(node->false_branch.get(), nullptr)) return std::nullopt;
+        f.pending = lets_.Wrap(scopes_.body_scope[f.id], Result(f, 1));
+        if (!Request(Child(f, 2), nullptr)) return std::nullopt;
         [[fallthrough]];
       default: {
-        Expr false_branch = lets_.Wrap(scopes_.else_scope[f.id], Result(node->false_branch));
-        return Compound(f, ir::MakeIf(Result(node->cond), f.pending, false_branch));
+        Expr false_branch = lets_.Wrap(scopes_.else_scope[f.id], Result(f, 2));
+        return Compound(f, ir::MakeIf(Result(f, 0), f.pending, false_branch));
       }
     }
   }
@@ -213,10 +214,10 @@ class Filler {
     if (!func->is_primitive()) {
       if (f.stage++ == 0) {
         ++function_nesting_;
-        if (!Request(func->body.get(), nullptr)) return std::nullopt;
+        if (!Request(Child(f, func->params.size()), nullptr)) return std::nullopt;
       }
       --function_nesting_;
-      Expr body = lets_.Wrap(scopes_.body_scope[f.id], Result(func->body));
+      Expr body = lets_.Wrap(scopes_.body_scope[f.id], Result(f, func->params.size()));
       if (!body.same_as(func->body)) {
         // TVM's WithFields: a copy keeping ret_type, attrs, checked type and span.
         ret = ir::CopyNode(ret);
@@ -233,11 +234,11 @@ class Filler {
     switch (f.stage) {
       case 0:
         ++f.stage;
-        if (!Request(let->value.get(), let->var)) return std::nullopt;
+        if (!Request(Child(f, 0), let->var)) return std::nullopt;
         [[fallthrough]];
       case 1:
         ++f.stage;
-        if (!Request(let->body.get(), nullptr)) return std::nullopt;
+        if (!Request(Child(f, 2), nullptr)) return std::nullopt;
         [[fallthrough]];
       default: {
         // TVM binds the whole let to a variable, flattening it: the body scope's bindings move
@@ -245,13 +246,14 @@ class Filler {
         ir::Var var = f.var ? f.var : GenSym();
         uint32_t scope = scopes_.scope[f.id];
         lets_.Splice(scopes_.body_scope[f.id], scope);
-        lets_.Push(scope, var, Result(let->body));
+        lets_.Push(scope, var, Result(f, 2));
         return Expr(var);
       }
     }
   }
 
   const ScopeAnalysis& scopes_;
+  const ir::PostOrderIndex& index_;
   LetLists lets_;
   std::vector<Expr> memo_;  // by node id
   std::vector<Frame> stack_;
@@ -271,7 +273,7 @@ uint64_t NextGenSymId() {
 
 Expr ToANormalForm(const Expr& expr) {
   ScopeAnalysis scopes = ScopeAnalysis::Run(expr);
-  return Filler(scopes).Run(expr);
+  return Filler(scopes).Run();
 }
 
 transform::Pass ToANormalForm() {

@@ -3,7 +3,6 @@
 namespace relaypass::passes::anf {
 
 using ir::ExprKind;
-using ir::ExprNode;
 
 uint32_t ScopeTree::AddChild(uint32_t parent) {
   const Node& p = nodes_[parent];
@@ -33,99 +32,44 @@ uint32_t ScopeTree::LeastCommonAncestor(uint32_t a, uint32_t b) const {
   return a;
 }
 
-namespace {
-
-// The dependency graph's edges, with the scope nodes of functions, lets and ifs folded into
-// their owners: a function's params and body, a let's var, value and body, an if's condition
-// and branches.
-template <typename F>
-void ForEachDependency(const ExprNode* e, F&& fn) {
-  if (e->kind == ExprKind::kFunction) {
-    for (const ir::Var& p : static_cast<const ir::FunctionNode*>(e)->params) fn(p.get());
-  } else if (e->kind == ExprKind::kLet) {
-    fn(static_cast<const ir::LetNode*>(e)->var.get());
-  }
-  ir::ForEachChild(e, [&](const ir::Expr& c) { fn(c.get()); });
-}
-
-}  // namespace
-
 ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root) {
   ScopeAnalysis a;
-  // Post-order with dense ids. A node may sit on the stack more than once; it is expanded at
-  // its first pop and emitted once all its children are.
-  std::vector<const ExprNode*> nodes;
-  std::vector<uint8_t> state;  // by id: 0 new, 1 expanded, 2 emitted
-  std::vector<uint32_t> post_order;
-  struct Frame {
-    uint32_t id;
-    bool expanded;
-  };
-  std::vector<Frame> stack;
-  auto id_of = [&](const ExprNode* e) {
-    auto [id, fresh] = a.ids.emplace(e, static_cast<uint32_t>(nodes.size()));
-    if (fresh) {
-      nodes.push_back(e);
-      state.push_back(0);
-    }
-    return *id;
-  };
-  stack.push_back({id_of(root.get()), false});
-  std::vector<uint32_t> children;
-  while (!stack.empty()) {
-    Frame top = stack.back();
-    if (top.expanded) {
-      state[top.id] = 2;
-      post_order.push_back(top.id);
-      stack.pop_back();
-      continue;
-    }
-    if (state[top.id] != 0) {
-      stack.pop_back();
-      continue;
-    }
-    state[top.id] = 1;
-    stack.back().expanded = true;
-    children.clear();
-    ForEachDependency(nodes[top.id], [&](const ExprNode* c) { children.push_back(id_of(c)); });
-    for (auto it = children.rbegin(); it != children.rend(); ++it) {
-      if (state[*it] == 0) stack.push_back({*it, false});
-    }
-  }
-
-  // Reverse post-order: every user of a node comes before it.
-  size_t n = nodes.size();
+  a.root = a.index.Add(root);
+  // Reverse post-order: every user of a node comes before it. The edges are TVM's dependency
+  // graph's with the scope nodes of functions, lets and ifs folded into their owners: a
+  // function's params and body, a let's value, var and body, an if's condition and branches.
+  const size_t n = a.index.size();
   a.scope.assign(n, kNone);
   a.body_scope.assign(n, kNone);
   a.else_scope.assign(n, kNone);
-  auto push = [&](const ExprNode* child, uint32_t scope) {
-    uint32_t& s = a.scope[a.IdOf(child)];
+  auto push = [&](uint32_t child, uint32_t scope) {
+    if (child == kNone) return;
+    uint32_t& s = a.scope[child];
     s = s == kNone ? scope : a.tree.LeastCommonAncestor(s, scope);
   };
+  const std::vector<uint32_t>& post_order = a.index.post_order();
   for (auto it = post_order.rbegin(); it != post_order.rend(); ++it) {
-    uint32_t id = *it;
+    const uint32_t id = *it;
     if (a.scope[id] == kNone) a.scope[id] = ScopeTree::kGlobal;  // the root
-    uint32_t s = a.scope[id];
-    const ExprNode* e = nodes[id];
-    switch (e->kind) {
+    const uint32_t s = a.scope[id];
+    const std::span<const uint32_t> children = a.index.children(id);
+    switch (a.index.node(id)->kind) {
       case ExprKind::kFunction:
       case ExprKind::kLet: {
-        uint32_t body = a.tree.AddChild(s);
+        const uint32_t body = a.tree.AddChild(s);
         a.body_scope[id] = body;
-        ForEachDependency(e, [&](const ExprNode* c) { push(c, body); });
+        for (uint32_t c : children) push(c, body);
         break;
       }
-      case ExprKind::kIf: {
-        auto* node = static_cast<const ir::IfNode*>(e);
+      case ExprKind::kIf:
         a.body_scope[id] = a.tree.AddChild(s);
         a.else_scope[id] = a.tree.AddChild(s);
-        push(node->cond.get(), s);
-        push(node->true_branch.get(), a.body_scope[id]);
-        push(node->false_branch.get(), a.else_scope[id]);
+        push(children[0], s);
+        push(children[1], a.body_scope[id]);
+        push(children[2], a.else_scope[id]);
         break;
-      }
       default:
-        ForEachDependency(e, [&](const ExprNode* c) { push(c, s); });
+        for (uint32_t c : children) push(c, s);
     }
   }
   return a;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "relaypass/ir/expr.h"
-#include "relaypass/support/pointer_map.h"
+#include "relaypass/ir/post_order_index.h"
 
 namespace relaypass::passes::anf {
 
@@ -40,10 +40,9 @@ struct ScopeAnalysis {
 
   static ScopeAnalysis Run(const ir::Expr& root);
 
-  uint32_t IdOf(const ir::ExprNode* e) const { return *ids.find(e); }
-
-  // Dense ids of all nodes reachable from the root.
-  support::PointerMap<uint32_t> ids;
+  // Dense ids of all nodes reachable from the root, with their children's ids.
+  ir::PostOrderIndex index;
+  uint32_t root = kNone;
   // By id: the scope the node is bound in.
   std::vector<uint32_t> scope;
   // By id: the scope of a function's or let's body, or of an if's true branch.

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "relaypass/ir/expr.h"
-#include "relaypass/support/pointer_map.h"
+#include "relaypass/ir/post_order_index.h"
 
 namespace relaypass::ir {
 
@@ -55,8 +55,10 @@ class ExprMutator {
   virtual Expr RewriteIf(const IfNode* /*pre*/, const Expr& post) { return post; }
 
  private:
-  Expr Rebuild(const Expr& pre);
-  support::PointerMap<Expr> memo_;
+  // Every node reached by Mutate so far, numbered; results_[id] is its rewrite (null while the
+  // node is still being processed).
+  PostOrderIndex index_;
+  std::vector<Expr> results_;
 };
 
 // A post-order visitor with per-kind hooks, each node once.
