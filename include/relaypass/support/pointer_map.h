@@ -1,12 +1,16 @@
 // A flat open-addressing hash map keyed by pointer, for the per-node tables of graph traversals.
 // std::unordered_map allocates one heap node per entry, which dominated traversal time on
-// million-node graphs; this keeps keys and values in two arrays (linear probing, no erase).
+// million-node graphs; this keeps each key next to its value in one array (linear probing, no
+// erase), so that a probe into a table far larger than the caches costs one miss, not two, and
+// large tables sit on huge pages (TableAllocator).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
+
+#include "relaypass/support/table_allocator.h"
 
 namespace relaypass::support {
 
@@ -20,8 +24,8 @@ class PointerMap {
 
   // The value for `key`, or null.
   V* find(const void* key) {
-    size_t i = Slot(key);
-    return keys_[i] == key ? &values_[i] : nullptr;
+    Entry& e = slots_[Slot(key)];
+    return e.key == key ? &e.value : nullptr;
   }
   const V* find(const void* key) const { return const_cast<PointerMap*>(this)->find(key); }
   bool contains(const void* key) const { return find(key) != nullptr; }
@@ -29,15 +33,15 @@ class PointerMap {
   // Inserts `value` if `key` is absent; returns the stored value and whether it was inserted.
   std::pair<V*, bool> emplace(const void* key, V value) {
     size_t i = Slot(key);
-    if (keys_[i] == key) return {&values_[i], false};
-    if ((size_ + 1) * 4 > keys_.size() * 3) {
-      Rehash(keys_.size() * 2);
+    if (slots_[i].key == key) return {&slots_[i].value, false};
+    if ((size_ + 1) * 4 > slots_.size() * 3) {
+      Rehash(slots_.size() * 2);
       i = Slot(key);
     }
-    keys_[i] = key;
-    values_[i] = std::move(value);
+    slots_[i].key = key;
+    slots_[i].value = std::move(value);
     ++size_;
-    return {&values_[i], true};
+    return {&slots_[i].value, true};
   }
   V& operator[](const void* key) { return *emplace(key, V()).first; }
   V& at(const void* key) { return *find(key); }
@@ -46,7 +50,7 @@ class PointerMap {
   void reserve(size_t n) {
     size_t want = 16;
     while (want * 3 < n * 4) want *= 2;
-    if (want > keys_.size()) Rehash(want);
+    if (want > slots_.size()) Rehash(want);
   }
 
  private:
@@ -59,26 +63,27 @@ class PointerMap {
   }
   // The slot holding `key`, or the empty slot where it would go.
   size_t Slot(const void* key) const {
-    size_t mask = keys_.size() - 1;
+    size_t mask = slots_.size() - 1;
     size_t i = Hash(key) & mask;
-    while (keys_[i] != nullptr && keys_[i] != key) i = (i + 1) & mask;
+    while (slots_[i].key != nullptr && slots_[i].key != key) i = (i + 1) & mask;
     return i;
   }
   void Rehash(size_t capacity) {
-    std::vector<const void*> old_keys(capacity, nullptr);
-    std::vector<V> old_values(capacity);
-    old_keys.swap(keys_);
-    old_values.swap(values_);
-    for (size_t i = 0; i < old_keys.size(); ++i) {
-      if (old_keys[i] == nullptr) continue;
-      size_t j = Slot(old_keys[i]);
-      keys_[j] = old_keys[i];
-      values_[j] = std::move(old_values[i]);
+    std::vector<Entry, TableAllocator<Entry>> old(capacity);
+    old.swap(slots_);
+    for (Entry& e : old) {
+      if (e.key == nullptr) continue;
+      Entry& to = slots_[Slot(e.key)];
+      to.key = e.key;
+      to.value = std::move(e.value);
     }
   }
 
-  std::vector<const void*> keys_;
-  std::vector<V> values_;
+  struct Entry {
+    const void* key = nullptr;
+    V value{};
+  };
+  std::vector<Entry, TableAllocator<Entry>> slots_;
   size_t size_ = 0;
 };
 
