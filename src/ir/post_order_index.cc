@@ -7,6 +7,9 @@ namespace relaypass::ir {
 PostOrderIndex::Id PostOrderIndex::Add(const Expr& root,
                                        const std::function<bool(const ExprNode*)>& expand) {
   if (!root) return kNone;
+  // Only the first walk may leave nodes out of the table: a later root can share them.
+  const bool skip_single_use = post_order_.empty();
+  if (unmapped_) MapAll();
   // A frame waits for its node's number in `pending[slot]`, the slot its parent reserved for it.
   // Once expanded (`id` set), its own children's numbers collect in pending[base...], above
   // every slot of its ancestors: a node's subtree is finished before its next sibling starts.
@@ -36,13 +39,17 @@ PostOrderIndex::Id PostOrderIndex::Add(const Expr& root,
       continue;
     }
     const Id next = static_cast<Id>(nodes_.size());
-    auto [id, inserted] = ids_.emplace(top.node, next);
-    if (!inserted) {  // reached before, through another parent (or an earlier Add)
-      // Still open means the node is its own descendant; immutable nodes cannot be.
-      if (state_[*id] == kOpen) throw InternalError("expression graph has a cycle");
-      pending[top.slot] = *id;
-      stack.pop_back();
-      continue;
+    if (skip_single_use && top.node->use_count() == 1) {
+      unmapped_ = true;
+    } else {
+      auto [id, inserted] = ids_.emplace(top.node, next);
+      if (!inserted) {  // reached before, through another parent (or an earlier Add)
+        // Still open means the node is its own descendant; immutable nodes cannot be.
+        if (state_[*id] == kOpen) throw InternalError("expression graph has a cycle");
+        pending[top.slot] = *id;
+        stack.pop_back();
+        continue;
+      }
     }
     nodes_.push_back(top.node);
     state_.push_back(kOpen);
@@ -64,6 +71,12 @@ PostOrderIndex::Id PostOrderIndex::Add(const Expr& root,
   return pending[0];
 }
 
+void PostOrderIndex::MapAll() const {
+  ids_.reserve(nodes_.size());
+  for (Id id = 0; id < nodes_.size(); ++id) ids_.emplace(nodes_[id], id);
+  unmapped_ = false;
+}
+
 namespace {
 
 // A copy of `n` (keeping its checked type and span) with new children set by `modify` before
@@ -75,10 +88,32 @@ Expr CopyWith(const T* n, F&& modify) {
   return Expr(Ref<T>(copy));
 }
 
+// True if rebuilding `pre` would change it. Checked before anything is allocated: most nodes
+// keep their children, and their rebuild is then free.
+bool AnyChildChanged(const Expr& pre, std::span<const PostOrderIndex::Id> children,
+                     const std::vector<Expr>& results) {
+  // Positions of the variables a function or let binds: rewritten to a non-var they keep
+  // their binding site, which is no change.
+  size_t binding_begin = 0, binding_end = 0;
+  if (auto* fn = pre.as<FunctionNode>()) binding_end = fn->params.size();
+  if (pre->kind == ExprKind::kLet) binding_begin = 1, binding_end = 2;
+  size_t pos = 0;
+  bool changed = false;
+  ForEachVisitChild(pre.get(), [&](const Expr& c) {
+    const size_t k = pos++;
+    const PostOrderIndex::Id id = children[k];
+    if (changed || id == PostOrderIndex::kNone || !results[id] || results[id].same_as(c)) return;
+    if (k >= binding_begin && k < binding_end && !results[id].as<VarNode>()) return;
+    changed = true;
+  });
+  return changed;
+}
+
 }  // namespace
 
 Expr RebuildOnChildren(const Expr& pre, std::span<const PostOrderIndex::Id> children,
                        const std::vector<Expr>& results) {
+  if (!AnyChildChanged(pre, children, results)) return pre;
   size_t next = 0;
   bool changed = false;
   // The rewritten form of the next child, whose original is `c`.

@@ -4,6 +4,11 @@
 // it (types, rewritten nodes, any per-node fact) lives in plain arrays indexed by node number.
 // On million-node graphs the probes are cache misses (the table is keyed by hashed pointers),
 // so passes that once looked nodes up in several tables per edge spent most of their time there.
+//
+// The first Add skips even that for nodes with a single reference (use_count 1): the only
+// reference is their parent's edge, so the walk cannot reach them twice. A chain of calls is
+// then numbered without touching the table. Such nodes enter the table only if find() (or a
+// later Add) needs them, all at once.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +58,7 @@ class PostOrderIndex {
   const ExprNode* node(Id id) const { return nodes_[id]; }
   // The number of `node`, or kNone.
   Id find(const ExprNode* node) const {
+    if (unmapped_) MapAll();
     const Id* id = ids_.find(node);
     return id ? *id : kNone;
   }
@@ -69,7 +75,12 @@ class PostOrderIndex {
   // kOpen from numbering until the node is appended to post_order_.
   enum State : uint8_t { kOpen, kExpanded, kNotExpanded };
 
-  support::PointerMap<Id> ids_;
+  // Enters the nodes numbered without a table entry (see above).
+  void MapAll() const;
+
+  // Logically const: completing the table changes no answer.
+  mutable support::PointerMap<Id> ids_;
+  mutable bool unmapped_ = false;
   std::vector<const ExprNode*> nodes_;
   std::vector<State> state_;
   std::vector<uint32_t> child_begin_;
