@@ -243,18 +243,20 @@ class ModuleInferencer::FunctionInferencer {
                  std::to_string(call->args.size()),
              call);
       }
-      RelationRecord record{call, def, {}};
-      record.types.reserve(call->args.size() + 1);
+      if (!def->type_relation) Fail("operator " + op->name + " has no type relation", call);
+      // Most relations finish at once: the record is built in a reused buffer and kept only if
+      // the relation must run again (no allocation per call otherwise).
+      RelationRecord& record = scratch_record_;
+      record.call = call;
+      record.def = def;
+      record.types.clear();
       for (size_t i = 1; i < kids.size(); ++i) record.types.push_back(ValueTerm(kids[i], call));
       record.types.emplace_back();  // the result: empty until the relation assigns it
-      if (!def->type_relation) Fail("operator " + op->name + " has no type relation", call);
-      relations_.push_back(std::move(record));
-      RelationRecord& pending = relations_.back();
-      RelationCall rel(pending, solver_);
-      bool done = rel.Run();
-      if (!pending.types.back()) pending.types.back() = solver_.NewHole();
-      Type result = pending.types.back();
-      if (done) relations_.pop_back();
+      RelationCall rel(record, solver_);
+      const bool done = rel.Run();
+      if (!record.types.back()) record.types.back() = solver_.NewHole();
+      Type result = record.types.back();
+      if (!done) relations_.push_back(record);
       return result;
     }
     Type callee = ValueTerm(kids[0], call);
@@ -394,6 +396,7 @@ class ModuleInferencer::FunctionInferencer {
   PostOrderIndex index_;
   std::vector<Type> terms_;  // by node number
   std::vector<RelationRecord> relations_;
+  RelationRecord scratch_record_{};
   std::vector<ItemRecord> pending_items_;
 };
 

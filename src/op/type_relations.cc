@@ -127,6 +127,18 @@ std::optional<Shape> BroadcastShape(const Shape& a, const Shape& b) {
   return out;
 }
 
+// True if BroadcastShape(big, small) (either order) is `big` itself: each of small's dims,
+// aligned from the right, is 1, equal, or `?` against a dim other than 1.
+static bool BroadcastsInto(const Shape& small, const Shape& big) {
+  if (small.size() > big.size()) return false;
+  for (size_t i = 1; i <= small.size(); ++i) {
+    const Dim x = big[big.size() - i];
+    const Dim y = small[small.size() - i];
+    if (!(y == 1 || x == y || (IsAny(y) && x != 1))) return false;
+  }
+  return true;
+}
+
 static bool BroadcastRelImpl(TypeRelationCall& call, bool compare) {
   TensorTypeRef lhs = TensorOf(call, 0);
   TensorTypeRef rhs = TensorOf(call, 1);
@@ -135,19 +147,21 @@ static bool BroadcastRelImpl(TypeRelationCall& call, bool compare) {
     call.Fail("data types " + lhs->dtype.ToString() + " and " + rhs->dtype.ToString() +
               " do not match in BroadcastRel");
   }
+  ir::DataType dtype = compare ? ir::DataType::Bool() : lhs->dtype;
+  // The common cases, decided without building a shape: the result is one of the inputs.
+  if (dtype == lhs->dtype && BroadcastsInto(rhs->shape, lhs->shape)) {
+    call.AssignResult(ir::Type(lhs));
+    return true;
+  }
+  if (dtype == rhs->dtype && BroadcastsInto(lhs->shape, rhs->shape)) {
+    call.AssignResult(ir::Type(rhs));
+    return true;
+  }
   std::optional<Shape> shape = BroadcastShape(lhs->shape, rhs->shape);
   if (!shape) {
     call.Fail("Incompatible broadcast type " + TypeString(lhs) + " and " + TypeString(rhs));
   }
-  ir::DataType dtype = compare ? ir::DataType::Bool() : lhs->dtype;
-  // Reuse an input's type when it is the result (the common case: no new type per call).
-  if (*shape == lhs->shape && dtype == lhs->dtype) {
-    call.AssignResult(ir::Type(lhs));
-  } else if (*shape == rhs->shape && dtype == rhs->dtype) {
-    call.AssignResult(ir::Type(rhs));
-  } else {
-    call.AssignResult(ir::TensorType(*shape, dtype));
-  }
+  call.AssignResult(ir::TensorType(*shape, dtype));
   return true;
 }
 
