@@ -97,6 +97,28 @@ TEST(PostOrderIndexTest, MillionNodeChainWithoutRecursion) {
   EXPECT_EQ(index.post_order().back(), root);
 }
 
+TEST(PostOrderIndexTest, SingleReferenceNodesAreFoundToo) {
+  // The inner tuples are referenced only by their parents: numbered without a table entry,
+  // then found through the lazily completed table.
+  Var x = MakeVar("x");
+  Expr root = MakeTuple({MakeTuple({MakeTuple({x})})});
+  const ExprNode* middle = root.as<TupleNode>()->fields[0].get();
+  const ExprNode* inner = static_cast<const TupleNode*>(middle)->fields[0].get();
+  ASSERT_EQ(inner->use_count(), 1);
+  PostOrderIndex index;
+  const Id root_id = index.Add(root);
+  EXPECT_EQ(index.size(), 4u);
+  const Id inner_id = index.find(inner);
+  ASSERT_NE(inner_id, PostOrderIndex::kNone);
+  EXPECT_EQ(index.node(inner_id), inner);
+  EXPECT_EQ(index.children(index.find(middle))[0], inner_id);
+  EXPECT_EQ(index.children(root_id)[0], index.find(middle));
+  // A later Add that reaches them again reuses their numbers.
+  Expr again = MakeTuple({root.as<TupleNode>()->fields[0], MakeVar("y")});
+  index.Add(again);
+  EXPECT_EQ(index.size(), 6u);
+}
+
 TEST(RebuildOnChildrenTest, UnchangedChildrenKeepTheNode) {
   Var x = MakeVar("x");
   Expr t = MakeTuple({x, x});
