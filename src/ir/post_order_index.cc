@@ -39,7 +39,7 @@ PostOrderIndex::Id PostOrderIndex::Add(const Expr& root,
       continue;
     }
     const Id next = static_cast<Id>(nodes_.size());
-    if (skip_single_use && top.node->use_count() == 1) {
+    if (skip_single_use && top.node->uniquely_referenced()) {
       unmapped_ = true;
     } else {
       auto [id, inserted] = ids_.emplace(top.node, next);

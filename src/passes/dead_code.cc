@@ -1,6 +1,7 @@
 #include "relaypass/passes/dead_code.h"
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 #include "dead_code_purity.h"
@@ -75,8 +76,9 @@ class UsageCounter {
   void Push(const Expr& e) { tasks_.push_back({Task::kVisit, e.get()}); }
 
   void Visit(const ExprNode* e) {
-    // Twice is enough to know a variable can be neither elided nor inlined.
-    if (++visits_[e] > 2) return;
+    // Twice is enough to know a variable can be neither elided nor inlined. A uniquely
+    // referenced node is visited once at most: it needs no count.
+    if (!e->uniquely_referenced() && ++visits_[e] > 2) return;
     switch (e->kind) {
       case ExprKind::kFunction: {
         auto* f = static_cast<const ir::FunctionNode*>(e);
@@ -108,7 +110,7 @@ class UsageCounter {
 
   // One binding of a let chain: recorded, its value visited now if impure, then the rest.
   void LetBinding(const ir::LetNode* let) {
-    ++visits_[let];
+    if (!let->uniquely_referenced()) ++visits_[let];
     bool pure = is_pure_(let->var.get());
     *bindings_.emplace(let->var.get(), {}).first = {let->value, 0, scope_level_, pure};
     if (let->body->kind == ExprKind::kLet) {
@@ -128,32 +130,45 @@ class UsageCounter {
 
 // TVM's EliminatorMutator: drops unused pure bindings and inlines single-use ones when asked.
 // Rebuilt nodes keep their checked types (TVM's WithFields); new lets have none. A memoized
-// post-order on an explicit stack, where an inlined variable's child is its bound value.
+// post-order on an explicit stack, where an inlined variable's child is its bound value. Each
+// node's result goes on a value stack for its parent; only nodes that can be reached again (not
+// uniquely referenced) are also memoized.
 class Eliminator {
  public:
   Eliminator(const UsageCounter& usage, bool inline_once)
       : usage_(usage), inline_once_(inline_once) {}
 
   Expr Run(const Expr& root) {
-    stack_.push_back({root.get(), false});
+    stack_.push_back({root.get(), false, false, 0});
     while (!stack_.empty()) {
       Frame& top = stack_.back();
       const ExprNode* e = top.node;
       if (!top.expanded) {
-        if (memo_.contains(e)) {
-          stack_.pop_back();
-          continue;
+        // Checked before this walk holds any reference of its own to the node.
+        top.unique = e->uniquely_referenced();
+        if (!top.unique) {
+          if (const Expr* done = memo_.find(e)) {
+            values_.push_back(*done);
+            stack_.pop_back();
+            continue;
+          }
         }
         top.expanded = true;
-        size_t mark = stack_.size();
-        ForEachChild(e, [&](const ExprNode* c) { stack_.push_back({c, false}); });
+        top.base = values_.size();
+        const size_t mark = stack_.size();
+        ForEachChild(e, [&](const ExprNode* c) { stack_.push_back({c, false, false, 0}); });
         std::reverse(stack_.begin() + static_cast<std::ptrdiff_t>(mark), stack_.end());
         continue;
       }
+      const size_t base = top.base;
+      const bool unique = top.unique;
       stack_.pop_back();
-      memo_.emplace(e, Rebuild(e));
+      Expr result = Rebuild(e, std::span<const Expr>(values_).subspan(base));
+      values_.resize(base);
+      if (!unique) memo_.emplace(e, result);
+      values_.push_back(std::move(result));
     }
-    return memo_.at(root.get());
+    return values_.back();
   }
 
  private:
@@ -161,6 +176,8 @@ class Eliminator {
   struct Frame {
     const ExprNode* node;
     bool expanded;
+    bool unique;  // uniquely referenced: not memoized
+    size_t base;  // where the node's children's results start in values_
   };
 
   Action ActionFor(const ExprNode* var) const {
@@ -194,78 +211,67 @@ class Eliminator {
     }
   }
 
-  const Expr& Result(const Expr& e) const { return *memo_.find(e.get()); }
-
-  // `e` with its children replaced by their results; `e` itself when none changed.
-  Expr Rebuild(const ExprNode* e) {
+  // `e` with its children replaced by their results (`kids`, in ForEachChild's order); `e`
+  // itself when none changed.
+  Expr Rebuild(const ExprNode* e, std::span<const Expr> kids) {
     Expr self(e);
     switch (e->kind) {
       case ExprKind::kVar:
-        if (ActionFor(e) == Action::kInline) return Result(usage_.Find(e)->value);
-        return self;
+        return kids.empty() ? self : kids[0];  // an inlined variable's child is its value
       case ExprKind::kLet: {
         auto* let = static_cast<const ir::LetNode*>(e);
-        const Expr& body = Result(let->body);
+        const Expr& body = kids.back();
         if (ActionFor(let->var.get()) != Action::kNoChange) return body;
-        return ir::MakeLet(let->var, Result(let->value), body);
+        return ir::MakeLet(let->var, kids[0], body);
       }
       case ExprKind::kCall: {
         auto* call = static_cast<const ir::CallNode*>(e);
-        const Expr& op = Result(call->op);
-        bool changed = !op.same_as(call->op);
-        std::vector<Expr> args;
-        for (const Expr& a : call->args) {
-          args.push_back(Result(a));
-          changed |= !args.back().same_as(a);
+        bool changed = !kids[0].same_as(call->op);
+        for (size_t i = 0; i < call->args.size() && !changed; ++i) {
+          changed = !kids[1 + i].same_as(call->args[i]);
         }
         if (!changed) return self;
         Expr copy = ir::CopyNode(self);
         auto* node = const_cast<ir::CallNode*>(copy.as<ir::CallNode>());
-        node->op = op;
-        node->args = std::move(args);
+        node->op = kids[0];
+        node->args.assign(kids.begin() + 1, kids.end());
         return copy;
       }
       case ExprKind::kTuple: {
         auto* tuple = static_cast<const ir::TupleNode*>(e);
         bool changed = false;
-        std::vector<Expr> fields;
-        for (const Expr& f : tuple->fields) {
-          fields.push_back(Result(f));
-          changed |= !fields.back().same_as(f);
+        for (size_t i = 0; i < tuple->fields.size() && !changed; ++i) {
+          changed = !kids[i].same_as(tuple->fields[i]);
         }
         if (!changed) return self;
         Expr copy = ir::CopyNode(self);
-        const_cast<ir::TupleNode*>(copy.as<ir::TupleNode>())->fields = std::move(fields);
+        const_cast<ir::TupleNode*>(copy.as<ir::TupleNode>())
+            ->fields.assign(kids.begin(), kids.end());
         return copy;
       }
       case ExprKind::kTupleGetItem: {
-        const Expr& tuple = Result(static_cast<const ir::TupleGetItemNode*>(e)->tuple);
-        if (tuple.same_as(static_cast<const ir::TupleGetItemNode*>(e)->tuple)) return self;
+        if (kids[0].same_as(static_cast<const ir::TupleGetItemNode*>(e)->tuple)) return self;
         Expr copy = ir::CopyNode(self);
-        const_cast<ir::TupleGetItemNode*>(copy.as<ir::TupleGetItemNode>())->tuple = tuple;
+        const_cast<ir::TupleGetItemNode*>(copy.as<ir::TupleGetItemNode>())->tuple = kids[0];
         return copy;
       }
       case ExprKind::kFunction: {
-        const Expr& body = Result(static_cast<const ir::FunctionNode*>(e)->body);
-        if (body.same_as(static_cast<const ir::FunctionNode*>(e)->body)) return self;
+        if (kids[0].same_as(static_cast<const ir::FunctionNode*>(e)->body)) return self;
         Expr copy = ir::CopyNode(self);
-        const_cast<ir::FunctionNode*>(copy.as<ir::FunctionNode>())->body = body;
+        const_cast<ir::FunctionNode*>(copy.as<ir::FunctionNode>())->body = kids[0];
         return copy;
       }
       case ExprKind::kIf: {
         auto* node = static_cast<const ir::IfNode*>(e);
-        const Expr& c = Result(node->cond);
-        const Expr& t = Result(node->true_branch);
-        const Expr& f = Result(node->false_branch);
-        if (c.same_as(node->cond) && t.same_as(node->true_branch) &&
-            f.same_as(node->false_branch)) {
+        if (kids[0].same_as(node->cond) && kids[1].same_as(node->true_branch) &&
+            kids[2].same_as(node->false_branch)) {
           return self;
         }
         Expr copy = ir::CopyNode(self);
         auto* n = const_cast<ir::IfNode*>(copy.as<ir::IfNode>());
-        n->cond = c;
-        n->true_branch = t;
-        n->false_branch = f;
+        n->cond = kids[0];
+        n->true_branch = kids[1];
+        n->false_branch = kids[2];
         return copy;
       }
       default:
@@ -276,6 +282,7 @@ class Eliminator {
   const UsageCounter& usage_;
   bool inline_once_;
   std::vector<Frame> stack_;
+  std::vector<Expr> values_;
   support::PointerMap<Expr> memo_;
 };
 

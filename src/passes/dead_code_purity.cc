@@ -75,7 +75,8 @@ class PurityVisitor {
       size_t top = stack_.size() - 1;
       if (!Step(top)) continue;
       const Frame& f = stack_[top];
-      if (!f.global) memo_[f.node] = ret_;
+      // A uniquely referenced node is not met again: no memo entry.
+      if (!f.global && !f.node->uniquely_referenced()) memo_[f.node] = ret_;
       stack_.pop_back();
     }
   }
@@ -84,7 +85,7 @@ class PurityVisitor {
   bool Step(size_t index) {
     Frame& f = stack_[index];
     if (f.global) return StepGlobalFunction(f);
-    if (f.stage == 0) {
+    if (f.stage == 0 && !f.node->uniquely_referenced()) {
       if (const Purity* done = memo_.find(f.node)) {
         ret_ = *done;
         stack_.pop_back();  // already memoized: nothing to store

@@ -20,6 +20,12 @@ class Object {
   virtual ~Object() = default;
 
   int32_t use_count() const { return ref_count_.load(std::memory_order_relaxed); }
+  // True if this object has exactly one reference. A node reached by a graph walk through an
+  // edge is then reachable through that edge only (its one reference), so the walk will not meet
+  // it again and need not remember it: walks over chains skip their per-node tables this way.
+  // (Other threads can only add references to a node through one they hold, so a node shared
+  // with another thread never reads as uniquely referenced.)
+  bool uniquely_referenced() const { return use_count() == 1; }
 
  private:
   template <typename T>
