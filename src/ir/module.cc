@@ -53,7 +53,9 @@ void IRModule::Add(const GlobalVar& gv, const Function& func) {
   Detach();
   auto it = impl_->functions.find(gv->name_hint);
   if (it != impl_->functions.end()) {
+    if (it->second.func.same_as(func)) return;
     it->second.func = func;
+    it->second.type_inferred = false;
   } else {
     impl_->functions.emplace(gv->name_hint, Entry{gv, func});
   }
@@ -67,6 +69,21 @@ void IRModule::Add(const std::string& name, const Function& func) {
 void IRModule::Remove(const std::string& name) {
   Detach();
   impl_->functions.erase(name);
+  // A caller of the removed function is no longer well typed.
+  for (auto& [n, entry] : impl_->functions) entry.type_inferred = false;
+}
+
+bool IRModule::AllTypeInferred() const {
+  if (impl_->functions.empty()) return false;
+  for (const auto& [name, entry] : impl_->functions) {
+    if (!entry.type_inferred) return false;
+  }
+  return true;
+}
+
+void IRModule::MarkTypeInferred() {
+  Detach();
+  for (auto& [name, entry] : impl_->functions) entry.type_inferred = true;
 }
 
 }  // namespace relaypass::ir

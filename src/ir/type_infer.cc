@@ -424,7 +424,11 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
 }  // namespace
 
 IRModule InferTypes(const IRModule& mod) {
-  return ModuleInferencer(mod).Run();
+  // Already InferType's output, unchanged: checking it again would give it back as it is.
+  if (mod.AllTypeInferred()) return mod;
+  IRModule out = ModuleInferencer(mod).Run();
+  out.MarkTypeInferred();
+  return out;
 }
 
 Expr InferExprTypes(const Expr& expr, const IRModule& mod) {

@@ -121,6 +121,42 @@ TEST(TypeInferTest, GlobalCallsUseTheCalleeType) {
   EXPECT_EQ(TypeToString(typed.Lookup("main")->ret_type), "Tensor[(3), float32]");
 }
 
+// The module of GlobalCallsUseTheCalleeType, typed.
+IRModule TypedHelperAndMain() {
+  IRModule mod;
+  Var a = relay::var("a", {3});
+  mod.Add("helper", relay::function({a}, relay::nn::relu(a)));
+  Var x = relay::var("x", {3});
+  mod.Add("main", relay::function({x}, MakeCall(mod.GetGlobalVar("helper"), {x})));
+  return InferTypes(mod);
+}
+
+TEST(TypeInferTest, ItsOwnOutputIsReturnedUnchecked) {
+  IRModule typed = TypedHelperAndMain();
+  EXPECT_TRUE(typed.AllTypeInferred());
+  EXPECT_TRUE(InferTypes(typed).same_as(typed));
+  // Putting back the same function changes nothing.
+  IRModule same = typed;
+  same.Add("helper", typed.Lookup("helper"));
+  EXPECT_TRUE(same.AllTypeInferred());
+}
+
+TEST(TypeInferTest, AReplacedFunctionIsCheckedAgain) {
+  IRModule mod = TypedHelperAndMain();
+  Var a = relay::var("a", {4});
+  mod.Add("helper", relay::function({a}, relay::nn::relu(a)));  // now (4) -> (4)
+  EXPECT_FALSE(mod.AllTypeInferred());
+  // main calls helper with a (3) tensor: the whole module is checked again, and fails.
+  EXPECT_THROW(InferTypes(mod), TypeError);
+}
+
+TEST(TypeInferTest, ARemovedCalleeIsNoticed) {
+  IRModule mod = TypedHelperAndMain();
+  mod.Remove("helper");
+  EXPECT_FALSE(mod.AllTypeInferred());
+  EXPECT_THROW(InferTypes(mod), TypeError);
+}
+
 TEST(TypeInferTest, MillionNodeChain) {
   IRModule mod = IRModule::FromExpr(workloads::Chain(1000000));
   IRModule typed = InferTypes(mod);

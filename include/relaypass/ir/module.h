@@ -34,6 +34,14 @@ class IRModule {
   void Add(const std::string& name, const Function& func);
   void Remove(const std::string& name);
 
+  // Type inference bookkeeping. InferTypes marks its result; replacing a function (Add with a
+  // different function) or removing one clears the marks that could have gone stale. A module
+  // whose functions are all marked is exactly InferType's output, unchanged, so InferType
+  // returns it as it is instead of checking it again (TVM re-checks every time: the lever that
+  // makes a pipeline's many required InferType runs free).
+  bool AllTypeInferred() const;
+  void MarkTypeInferred();
+
   // True if both handles share the same contents (cheap identity check).
   bool same_as(const IRModule& other) const { return impl_ == other.impl_; }
 
@@ -41,6 +49,7 @@ class IRModule {
   struct Entry {
     GlobalVar gv;
     Function func;
+    bool type_inferred = false;  // func is InferTypes' output for this module
   };
   struct Impl {
     std::map<std::string, Entry> functions;
