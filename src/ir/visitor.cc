@@ -50,9 +50,10 @@ void WalkPostOrder(const Expr& root, Seen& seen, Expand&& expand, Emit&& emit) {
   }
 }
 
+// A uniquely referenced node is reached once (see Object::uniquely_referenced): not recorded.
 struct SeenSet {
   support::PointerSet set;
-  bool insert(const ExprNode* n) { return set.insert(n); }
+  bool insert(const ExprNode* n) { return n->uniquely_referenced() || set.insert(n); }
 };
 
 template <typename Emit>

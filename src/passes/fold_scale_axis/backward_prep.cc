@@ -50,8 +50,8 @@ MaybeMessage OutputMessage(const ir::CallNode* call, const std::vector<MaybeMess
 std::vector<uint32_t> RefCounts(const NodeIndex& index) {
   std::vector<uint32_t> counts(index.size(), 0);
   if (!counts.empty()) counts.back() = 1;
-  for (const Expr& node : index.nodes()) {
-    ir::ForEachChild(node.get(), [&](const Expr& child) { ++counts[index.of(child)]; });
+  for (uint32_t i = 0; i < index.size(); ++i) {
+    for (uint32_t child : index.children(i)) ++counts[child];
   }
   return counts;
 }
@@ -67,8 +67,9 @@ NodeTable<Message> PrepareBackward(const NodeIndex& index) {
     // A scale is only pushed into a value that has no other user.
     if (!call || !HasBackwardRule(OpName(call)) || counts[i] != 1) continue;
     in.clear();
-    for (const Expr& arg : call->args) {
-      const Message* m = messages.find(index.of(arg));
+    const std::span<const uint32_t> kids = index.children(i);  // the op, then the args
+    for (size_t k = 1; k < kids.size(); ++k) {
+      const Message* m = messages.find(kids[k]);
       in.push_back(m ? MaybeMessage(*m) : std::nullopt);
     }
     if (MaybeMessage out = OutputMessage(call, in)) messages[i] = std::move(*out);

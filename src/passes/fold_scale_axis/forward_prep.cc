@@ -50,27 +50,25 @@ class Prep {
   }
 
  private:
-  void Update(const Expr& node, const MaybeMessage& message) {
-    messages_.Update(index_.of(node), message);
-  }
-
   void Visit(uint32_t number) {
     const Expr& node = index_.nodes()[number];
-    if (auto* call = node.as<ir::CallNode>()) {
-      const Message* out = messages_.Get(number);
-      std::vector<MaybeMessage> in = InputMessages(call, out ? MaybeMessage(*out) : std::nullopt);
-      for (size_t i = 0; i < call->args.size(); ++i) Update(call->args[i], in[i]);
-    } else if (auto* tuple = node.as<ir::TupleNode>()) {
-      for (const Expr& field : tuple->fields) Update(field, std::nullopt);
-    } else if (auto* func = node.as<ir::FunctionNode>()) {
-      Update(func->body, std::nullopt);
-    } else if (auto* let = node.as<ir::LetNode>()) {
-      Update(let->value, std::nullopt);
-      Update(let->body, std::nullopt);
-    } else if (auto* branch = node.as<ir::IfNode>()) {
-      Update(branch->cond, std::nullopt);
-      Update(branch->true_branch, std::nullopt);
-      Update(branch->false_branch, std::nullopt);
+    const std::span<const uint32_t> kids = index_.children(number);
+    switch (node->kind) {
+      case ir::ExprKind::kCall: {
+        const Message* out = messages_.Get(number);
+        std::vector<MaybeMessage> in =
+            InputMessages(node.as<ir::CallNode>(), out ? MaybeMessage(*out) : std::nullopt);
+        for (size_t i = 0; i < in.size(); ++i) messages_.Update(kids[1 + i], in[i]);  // args
+        break;
+      }
+      case ir::ExprKind::kTuple:
+      case ir::ExprKind::kFunction:  // its body
+      case ir::ExprKind::kLet:       // its value and body
+      case ir::ExprKind::kIf:
+        for (uint32_t child : kids) messages_.Update(child, std::nullopt);
+        break;
+      default:
+        break;
     }
   }
 

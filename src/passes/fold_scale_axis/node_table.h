@@ -3,10 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "relaypass/ir/expr.h"
-#include "relaypass/support/pointer_map.h"
+#include "relaypass/ir/post_order_index.h"
 
 namespace relaypass::passes::fold_scale_axis {
 
@@ -16,13 +17,22 @@ class NodeIndex {
   // The nodes in post-order; the root is the last one.
   const std::vector<ir::Expr>& nodes() const { return nodes_; }
   size_t size() const { return nodes_.size(); }
-  // The number of `node`, which must be reachable from the root.
-  uint32_t of(const ir::ExprNode* node) const { return *index_.find(node); }
+  // The numbers of node `number`'s children in ir::ForEachChild's order (a call: its op, then
+  // its args; a function: its body; a let: its value, then its body). No table lookups: the hot
+  // loops use this.
+  std::span<const uint32_t> children(uint32_t number) const {
+    return {children_.data() + child_begin_[number], children_.data() + child_begin_[number + 1]};
+  }
+  // The number of `node`, which must be reachable from the root (a table lookup).
+  uint32_t of(const ir::ExprNode* node) const { return number_of_id_[index_.find(node)]; }
   uint32_t of(const ir::Expr& node) const { return of(node.get()); }
 
  private:
+  ir::PostOrderIndex index_;
+  std::vector<uint32_t> number_of_id_;  // PostOrderIndex id -> post-order number
   std::vector<ir::Expr> nodes_;
-  support::PointerMap<uint32_t> index_;
+  std::vector<uint32_t> child_begin_;  // size() + 1 offsets into children_
+  std::vector<uint32_t> children_;
 };
 
 // A value for some of the nodes: one slot per node, the values stored densely. References
