@@ -64,8 +64,9 @@ void ForEachVisitedChild(const ExprNode* e, F&& fn) {
 class GraphBuilder {
  public:
   IndexedForwardGraph Build(const ir::Expr& body) {
-    Update(body.get(), kNone, OpPattern::kOpaque);
-    Walk(body.get());
+    const uint32_t root = SlotOf(body.get());
+    slots_[root].extern_ref = true;
+    Walk(body.get(), root);
     return Finish();
   }
 
@@ -90,9 +91,27 @@ class GraphBuilder {
     return *slot;
   }
 
+  // The slot of `e`, a child of the node being entered. A uniquely referenced child is reached
+  // through this parent only: it gets a slot without a table entry, and the walk is handed that
+  // slot (entered_children_) instead of looking it up again.
+  uint32_t ChildSlot(const ExprNode* e) {
+    for (const auto& [child, slot] : entered_children_) {
+      if (child == e) return slot;
+    }
+    uint32_t slot;
+    if (e->uniquely_referenced()) {
+      slot = static_cast<uint32_t>(slots_.size());
+      slots_.emplace_back();
+    } else {
+      slot = SlotOf(e);
+    }
+    entered_children_.push_back({e, slot});
+    return slot;
+  }
+
   // Records that `consumer` (a slot) uses `e` with `pattern`; kNone marks `e` as external.
   void Update(const ExprNode* e, uint32_t consumer, OpPattern pattern) {
-    uint32_t slot = SlotOf(e);
+    uint32_t slot = ChildSlot(e);
     if (consumer == kNone) {
       slots_[slot].extern_ref = true;
       return;
@@ -108,20 +127,21 @@ class GraphBuilder {
     s.last_edge = link;
   }
 
-  void AddNode(const ExprNode* e) {
-    uint32_t slot = SlotOf(e);
+  void AddNode(const ExprNode* e, uint32_t slot) {
     slots_[slot].ref = e;
     slots_[slot].index = static_cast<uint32_t>(post_dfs_.size());
     post_dfs_.push_back(slot);
   }
 
-  void Enter(const ExprNode* e) {
+  // Records the edges from `e` (in `node`) to its children; entered_children_ then holds the
+  // children's slots.
+  void Enter(const ExprNode* e, uint32_t node) {
+    entered_children_.clear();
     switch (e->kind) {
       case ExprKind::kCall:
-        EnterCall(static_cast<const ir::CallNode*>(e));
+        EnterCall(static_cast<const ir::CallNode*>(e), node);
         break;
       case ExprKind::kTuple: {
-        uint32_t node = SlotOf(e);
         slots_[node].pattern = OpPattern::kTuple;
         for (const ir::Expr& field : static_cast<const ir::TupleNode*>(e)->fields) {
           if (CheckedType(field.get()).as<ir::TensorTypeNode>()) {
@@ -144,7 +164,6 @@ class GraphBuilder {
           // Lowering expects tuples of tensors only, so no fusion through this get-item.
           Update(tuple, kNone, OpPattern::kOpaque);
         } else {
-          uint32_t node = SlotOf(e);
           slots_[node].pattern = OpPattern::kInjective;
           Update(tuple, node, OpPattern::kInjective);
         }
@@ -167,8 +186,7 @@ class GraphBuilder {
     }
   }
 
-  void EnterCall(const ir::CallNode* call) {
-    uint32_t node = SlotOf(call);
+  void EnterCall(const ir::CallNode* call, uint32_t node) {
     OpPattern op_pattern = OpPattern::kOpaque;
     if (const ir::OpNode* op = call->op_node()) {
       if (op->def) op_pattern = op->def->pattern;
@@ -190,12 +208,12 @@ class GraphBuilder {
     }
   }
 
-  void Leave(const ExprNode* e) {
+  void Leave(const ExprNode* e, uint32_t slot) {
     switch (e->kind) {
       case ExprKind::kConstant: {
-        AddNode(e);
+        AddNode(e, slot);
         bool fusable = IsFusableConstant(static_cast<const ir::ConstantNode*>(e));
-        slots_[SlotOf(e)].pattern = fusable ? OpPattern::kElemWise : OpPattern::kOpaque;
+        slots_[slot].pattern = fusable ? OpPattern::kElemWise : OpPattern::kOpaque;
         break;
       }
       case ExprKind::kVar:
@@ -204,42 +222,57 @@ class GraphBuilder {
       case ExprKind::kTupleGetItem:
       case ExprKind::kLet:
       case ExprKind::kIf:
-        AddNode(e);
+        AddNode(e, slot);
         break;
       default:
         break;  // ops, global vars and functions are not graph nodes
     }
   }
 
-  // Depth-first, each node once, children in TVM's order.
-  void Walk(const ExprNode* root) {
+  // Depth-first, each node once, children in TVM's order. A uniquely referenced node is
+  // reached once: it is not recorded as visited.
+  void Walk(const ExprNode* root, uint32_t root_slot) {
     struct Frame {
       const ExprNode* node;
+      uint32_t slot;
       size_t begin;  // the node's children are children[begin, end)
       size_t next;
       size_t end;
     };
-    std::vector<Frame> stack;
-    std::vector<const ExprNode*> children;
-    auto open = [&](const ExprNode* e) {
-      visited_.insert(e);
-      Enter(e);
-      size_t begin = children.size();
-      ForEachVisitedChild(e, [&](const ExprNode* c) { children.push_back(c); });
-      stack.push_back({e, begin, begin, children.size()});
+    struct Child {
+      const ExprNode* node;
+      uint32_t slot;
     };
-    open(root);
+    std::vector<Frame> stack;
+    std::vector<Child> children;
+    auto open = [&](const ExprNode* e, uint32_t slot) {
+      if (!e->uniquely_referenced()) visited_.insert(e);
+      Enter(e, slot);
+      size_t begin = children.size();
+      ForEachVisitedChild(e, [&](const ExprNode* c) {
+        // Enter gave every child a slot; a child it skipped (none today) is looked up.
+        uint32_t child_slot = kNone;
+        for (const auto& [n, s] : entered_children_) {
+          if (n == c) child_slot = s;
+        }
+        children.push_back({c, child_slot});
+      });
+      stack.push_back({e, slot, begin, begin, children.size()});
+    };
+    open(root, root_slot);
     while (!stack.empty()) {
       Frame& top = stack.back();
       if (top.next < top.end) {
-        const ExprNode* child = children[top.next++];
-        if (!visited_.contains(child)) open(child);
+        const Child child = children[top.next++];
+        if (child.node->uniquely_referenced() || !visited_.contains(child.node)) {
+          open(child.node, child.slot != kNone ? child.slot : SlotOf(child.node));
+        }
         continue;
       }
-      const ExprNode* done = top.node;
-      children.resize(top.begin);
+      const Frame done = top;
+      children.resize(done.begin);
       stack.pop_back();
-      Leave(done);
+      Leave(done.node, done.slot);
     }
   }
 
@@ -272,6 +305,7 @@ class GraphBuilder {
   std::vector<EdgeLink> links_;
   std::vector<uint32_t> post_dfs_;
   support::PointerSet visited_;
+  std::vector<std::pair<const ExprNode*, uint32_t>> entered_children_;
 };
 
 IndexedForwardGraph IndexedForwardGraph::Create(const ir::Expr& body) {
