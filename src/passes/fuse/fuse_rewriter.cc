@@ -69,10 +69,13 @@ class FuseRewriter : public ir::ExprMutator {
   Expr RewriteCall(const ir::CallNode* call, const Expr& post) override {
     const ir::OpNode* op = call->op_node();
     if (!op) return post;
-    if (op->name == "annotation.stop_fusion") return Lookup(call->args[0]);
+    // `post` is the call on its rewritten arguments.
+    const std::vector<Expr>& new_args = post.as<ir::CallNode>()->args;
+    if (op->name == "annotation.stop_fusion") return new_args[0];
     uint32_t group = GroupOf(call);
     if (group == kNone) return post;
-    ir::Call new_call = ir::MakeCall(call->op, NewArguments(call->args, group), call->attrs);
+    ir::Call new_call =
+        ir::MakeCall(call->op, NewArguments(call->args, new_args, group), call->attrs);
     const_cast<ir::CallNode*>(new_call.get())->span = call->span;
     if (group == graph_.IndexOf(call)) {
       return MakeNewFunction(group, call->checked_type, new_call);
@@ -84,7 +87,7 @@ class FuseRewriter : public ir::ExprMutator {
     uint32_t group = GroupOf(tuple);
     if (group == kNone || group == graph_.IndexOf(tuple)) return post;
     // An intermediate node of a fused function.
-    std::vector<Expr> fields = NewArguments(tuple->fields, group);
+    std::vector<Expr> fields = NewArguments(tuple->fields, post.as<ir::TupleNode>()->fields, group);
     bool unchanged = true;
     for (size_t i = 0; i < fields.size(); ++i) unchanged &= fields[i].same_as(tuple->fields[i]);
     if (unchanged) return Expr(tuple);
@@ -96,7 +99,7 @@ class FuseRewriter : public ir::ExprMutator {
   Expr RewriteTupleGetItem(const ir::TupleGetItemNode* item, const Expr& post) override {
     uint32_t group = GroupOf(item);
     if (group == kNone) return post;
-    Expr tuple = NewArguments({item->tuple}, group)[0];
+    Expr tuple = NewArguments({item->tuple}, {post.as<ir::TupleGetItemNode>()->tuple}, group)[0];
     Expr new_item = ir::MakeTupleGetItem(tuple, item->index);
     if (group != graph_.IndexOf(item)) return new_item;
     // Isolated: the tuple comes from another group (e.g. an opaque op returning a tuple).
@@ -119,14 +122,15 @@ class FuseRewriter : public ir::ExprMutator {
     return infos_[info_of_[group]];
   }
 
-  // The rewritten arguments of a node of `group`: arguments from other groups become the
-  // function's parameters (constants stay inline when linking params).
-  std::vector<Expr> NewArguments(const std::vector<Expr>& args, uint32_t group) {
+  // The arguments of a node of `group` (`args`, rewritten: `rewritten`): arguments from other
+  // groups become the function's parameters (constants stay inline when linking params).
+  std::vector<Expr> NewArguments(const std::vector<Expr>& args, const std::vector<Expr>& rewritten,
+                                 uint32_t group) {
     std::vector<Expr> out;
     out.reserve(args.size());
-    for (const Expr& arg : args) {
-      Expr new_arg = Lookup(arg);
-      if (!new_arg) new_arg = arg;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const Expr& arg = args[i];
+      const Expr& new_arg = rewritten[i];
       if (GroupOf(arg.get()) != group && !(link_params_ && new_arg.as<ir::ConstantNode>())) {
         out.push_back(InfoOf(group).GetOrAllocParam(new_arg, arg->checked_type));
       } else {
@@ -146,9 +150,12 @@ class FuseRewriter : public ir::ExprMutator {
     while (!walk_.empty()) {
       const ir::ExprNode* e = walk_.back();
       walk_.pop_back();
-      auto [mark, fresh] = seen_.emplace(e, epoch_);
-      if (!fresh && *mark == epoch_) continue;
-      *mark = epoch_;
+      // A uniquely referenced node is reached once: not recorded.
+      if (!e->uniquely_referenced()) {
+        auto [mark, fresh] = seen_.emplace(e, epoch_);
+        if (!fresh && *mark == epoch_) continue;
+        *mark = epoch_;
+      }
       if (e->kind == ir::ExprKind::kCall) {
         has_call = true;
         const ir::OpNode* op = static_cast<const ir::CallNode*>(e)->op_node();
