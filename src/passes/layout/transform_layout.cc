@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "layout_transformer.h"
+#include "relaypass/ir/post_order_index.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/op/registry.h"
@@ -87,12 +88,31 @@ class Rewriter {
   explicit Rewriter(LayoutCallBuilder& builder) : builder_(builder) {}
 
   ir::Function Run(const ir::Function& func) {
-    ir::post_order_visit(func, [&](const Expr& e) { ids_[e.get()] = Visit(e); });
-    return Realize(IdOf(func)).downcast<ir::FunctionNode>();
+    const ir::PostOrderIndex::Id root = index_.Add(func);
+    value_of_.resize(index_.size());
+    for (ir::PostOrderIndex::Id id : index_.post_order()) {
+      current_ = id;
+      cursor_ = 0;
+      value_of_[id] = Visit(Expr(index_.node(id)));
+    }
+    return Realize(value_of_[root]).downcast<ir::FunctionNode>();
   }
 
  private:
-  uint32_t IdOf(const Expr& e) const { return ids_.at(e.get()); }
+  // The value of `e`, a child of the node being visited: found among that node's children by
+  // number (no table lookup). The visits ask for children in order, so the search starts after
+  // the last one found.
+  uint32_t IdOf(const Expr& e) {
+    const std::span<const ir::PostOrderIndex::Id> kids = index_.children(current_);
+    for (size_t n = 0; n < kids.size(); ++n) {
+      const size_t k = (cursor_ + n) % kids.size();
+      if (kids[k] != ir::PostOrderIndex::kNone && index_.node(kids[k]) == e.get()) {
+        cursor_ = k + 1;
+        return value_of_[kids[k]];
+      }
+    }
+    return value_of_[index_.find(e.get())];
+  }
 
   uint32_t Add(Value value) {
     values_.push_back(std::move(value));
@@ -401,7 +421,11 @@ class Rewriter {
   std::vector<Value> values_;
   std::vector<LayoutPair> layouts_;
   std::vector<TupleValue> tuples_;
-  support::PointerMap<uint32_t> ids_;
+  // The function's nodes, numbered; value_of_[id] is the value of node `id`.
+  ir::PostOrderIndex index_;
+  std::vector<uint32_t> value_of_;
+  ir::PostOrderIndex::Id current_ = 0;  // the node being visited
+  size_t cursor_ = 0;
 };
 
 }  // namespace
