@@ -26,39 +26,11 @@ int TypeSolver::Find(int i) {
   return i;
 }
 
-namespace {
-
-// True if `t` has a hole anywhere (it may then resolve to something else).
-bool HasHole(const Type& t) {
-  if (!t) return false;
-  switch (t->kind) {
-    case TypeKind::kTensor:
-      return false;
-    case TypeKind::kIncomplete:
-      return true;
-    case TypeKind::kTuple:
-      for (const Type& f : t.as<TupleTypeNode>()->fields) {
-        if (HasHole(f)) return true;
-      }
-      return false;
-    case TypeKind::kFunc: {
-      auto* fn = t.as<FuncTypeNode>();
-      for (const Type& a : fn->arg_types) {
-        if (HasHole(a)) return true;
-      }
-      return HasHole(fn->ret_type);
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
 // Types nest only as deep as tuples/functions are written, never with graph size.
 Type TypeSolver::Resolve(const Type& t) {
   if (!t) return t;
   // Most tuple and function types are complete: returned as they are, nothing allocated.
-  if ((t->kind == TypeKind::kTuple || t->kind == TypeKind::kFunc) && !HasHole(t)) return t;
+  if ((t->kind == TypeKind::kTuple || t->kind == TypeKind::kFunc) && IsComplete(t)) return t;
   switch (t->kind) {
     case TypeKind::kTensor:
       return t;
