@@ -22,6 +22,7 @@
 #include "relaypass/passes/simplify_inference.h"
 #include "relaypass/passes/to_a_normal_form.h"
 #include "relaypass/relay.h"
+#include "relaypass/text/parser.h"
 #include "relaypass/transform.h"
 #include "relaypass/workloads/workloads.h"
 
@@ -142,6 +143,46 @@ TEST(NumericEquivalenceTest, RandomGraphs) {
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     SCOPED_TRACE("graph seed " + std::to_string(seed));
     IRModule mod = RandomGraph(seed, 24);
+    for (const NamedPass& pass : AllPasses()) ExpectPassKeepsResults(mod, pass, seed);
+  }
+}
+
+// Lets, ifs, a closure over an outer node, tuples, batch_norm's tuple result and an already
+// primitive function: the graph shapes where passes must leave some edges alone.
+TEST(NumericEquivalenceTest, ControlFlowClosuresAndPrimitiveFunctions) {
+  IRModule mod = ir::InferTypes(text::ParseModule(R"(#[version = "0.0.5"]
+def @main(%x: Tensor[(1, 16), float32], %c: bool, %g: Tensor[(48), float32],
+          %b: Tensor[(48), float32], %m: Tensor[(48), float32], %v: Tensor[(48), float32]) {
+  %0 = add(%x, 1f);
+  let %a = exp(%0);
+  %1 = if (%c) {
+    %2 = multiply(%a, %a);
+    nn.relu(%2)
+  } else {
+    %3 = subtract(%a, 2f);
+    tanh(%3)
+  };
+  %4 = fn (%y: Tensor[(1, 16), float32]) {
+    %5 = add(%y, %0);
+    sigmoid(%5)
+  };
+  %6 = %4(%1);
+  %7 = fn (%p0: Tensor[(1, 16), float32], Primitive=1) {
+    %8 = multiply(%p0, 3f);
+    negative(%8)
+  };
+  %9 = %7(%6);
+  %10 = (%9, %a, %1);
+  %11 = concatenate(%10, axis=1);
+  %12 = nn.batch_norm(%11, %g, %b, %m, %v);
+  %13 = %12.0;
+  %14 = add(%13, 1f);
+  %15 = reshape(%14, newshape=[3, 16]);
+  %16 = (%13, %14);
+  (%16, %12.1, %15)
+}
+)"));
+  for (uint64_t seed : {1, 2}) {
     for (const NamedPass& pass : AllPasses()) ExpectPassKeepsResults(mod, pass, seed);
   }
 }

@@ -9,7 +9,9 @@ using ir::ExprNode;
 
 namespace {
 
+using Id = ir::PostOrderIndex::Id;
 constexpr uint32_t kNone = IndexedForwardGraph::kNone;
+static_assert(ir::PostOrderIndex::kNone == IndexedForwardGraph::kNone);
 
 // Scalar constants of these types may be fused into a consumer (TVM: "this rule must be
 // consistent with code generator"); every other constant stays a parameter.
@@ -33,92 +35,72 @@ const ir::Type& CheckedType(const ExprNode* e) {
   return e->checked_type;
 }
 
-// Calls fn(child) for the children TVM's ExprVisitor visits, in its order.
-template <typename F>
-void ForEachVisitedChild(const ExprNode* e, F&& fn) {
-  switch (e->kind) {
-    case ExprKind::kFunction: {
-      auto* f = static_cast<const ir::FunctionNode*>(e);
-      if (HasCompiler(f)) return;
-      for (const ir::Var& p : f->params) fn(p.get());
-      fn(f->body.get());
-      return;
-    }
-    case ExprKind::kLet: {
-      auto* let = static_cast<const ir::LetNode*>(e);
-      fn(let->var.get());
-      fn(let->value.get());
-      fn(let->body.get());
-      return;
-    }
-    default:
-      ir::ForEachChild(e, [&](const ir::Expr& c) { fn(c.get()); });
-  }
-}
-
 }  // namespace
 
 // Builds the graph with an explicit stack, in the order of TVM's recursive creator: on the first
 // visit of a node its consumers' edges to its children are recorded (`Enter`), then its children
-// are visited, then the node gets its post-DFS index (`Leave`).
+// are visited, then the node gets its post-DFS index (`Leave`). Per-node facts live in `slots_`,
+// indexed by the node's PostOrderIndex number.
 class GraphBuilder {
  public:
-  IndexedForwardGraph Build(const ir::Expr& body) {
-    const uint32_t root = SlotOf(body.get());
+  explicit GraphBuilder(ir::PostOrderIndex& index) : index_(index) {}
+
+  IndexedForwardGraph Build(Id root) {
+    slots_.resize(index_.size());
     slots_[root].extern_ref = true;
-    Walk(body.get(), root);
+    Walk(root);
     return Finish();
   }
 
  private:
   struct Slot {
-    const ExprNode* ref = nullptr;
     uint32_t index = kNone;  // post-DFS index once added
-    bool extern_ref = false;
-    OpPattern pattern = OpPattern::kOpaque;
     uint32_t first_edge = kNone;
     uint32_t last_edge = kNone;
+    OpPattern pattern = OpPattern::kOpaque;
+    bool extern_ref = false;
+    bool visited = false;
   };
   struct EdgeLink {
-    uint32_t consumer_slot;
+    Id consumer;
     OpPattern pattern;
     uint32_t next;
   };
 
-  uint32_t SlotOf(const ExprNode* e) {
-    auto [slot, inserted] = slot_of_.emplace(e, static_cast<uint32_t>(slots_.size()));
-    if (inserted) slots_.emplace_back();
-    return *slot;
-  }
-
-  // The slot of `e`, a child of the node being entered. A uniquely referenced child is reached
-  // through this parent only: it gets a slot without a table entry, and the walk is handed that
-  // slot (entered_children_) instead of looking it up again.
-  uint32_t ChildSlot(const ExprNode* e) {
-    for (const auto& [child, slot] : entered_children_) {
-      if (child == e) return slot;
+  // The children TVM's ExprVisitor visits, in its order, into `out`.
+  void VisitedChildren(Id id, std::vector<Id>& out) {
+    out.clear();
+    const ExprNode* e = index_.node(id);
+    if (e->kind == ExprKind::kFunction) {
+      auto* f = static_cast<const ir::FunctionNode*>(e);
+      if (HasCompiler(f)) return;
+      if (!index_.children_visited(id)) {
+        // A function the rewriter does not enter (already primitive): TVM's graph holds its
+        // nodes all the same.
+        for (const ir::Var& p : f->params) out.push_back(index_.Add(p));
+        out.push_back(index_.Add(f->body));
+        slots_.resize(index_.size());
+        return;
+      }
     }
-    uint32_t slot;
-    if (e->uniquely_referenced()) {
-      slot = static_cast<uint32_t>(slots_.size());
-      slots_.emplace_back();
+    std::span<const Id> kids = index_.children(id);
+    if (e->kind == ExprKind::kLet) {
+      out.assign({kids[1], kids[0], kids[2]});  // the index lists value, var, body
     } else {
-      slot = SlotOf(e);
+      out.assign(kids.begin(), kids.end());
     }
-    entered_children_.push_back({e, slot});
-    return slot;
   }
 
-  // Records that `consumer` (a slot) uses `e` with `pattern`; kNone marks `e` as external.
-  void Update(const ExprNode* e, uint32_t consumer, OpPattern pattern) {
-    uint32_t slot = ChildSlot(e);
+  // Records that `consumer` uses `child` with `pattern`; kNone marks `child` as external.
+  void Update(Id child, Id consumer, OpPattern pattern) {
+    if (child == kNone) return;
     if (consumer == kNone) {
-      slots_[slot].extern_ref = true;
+      slots_[child].extern_ref = true;
       return;
     }
     auto link = static_cast<uint32_t>(links_.size());
     links_.push_back({consumer, pattern, kNone});
-    Slot& s = slots_[slot];
+    Slot& s = slots_[child];
     if (s.last_edge == kNone) {
       s.first_edge = link;
     } else {
@@ -127,27 +109,26 @@ class GraphBuilder {
     s.last_edge = link;
   }
 
-  void AddNode(const ExprNode* e, uint32_t slot) {
-    slots_[slot].ref = e;
-    slots_[slot].index = static_cast<uint32_t>(post_dfs_.size());
-    post_dfs_.push_back(slot);
+  void AddNode(Id id) {
+    slots_[id].index = static_cast<uint32_t>(post_dfs_.size());
+    post_dfs_.push_back(id);
   }
 
-  // Records the edges from `e` (in `node`) to its children; entered_children_ then holds the
-  // children's slots.
-  void Enter(const ExprNode* e, uint32_t node) {
-    entered_children_.clear();
+  // Records the edges from node `id` to its `children` (as VisitedChildren lists them).
+  void Enter(Id id, std::span<const Id> children) {
+    const ExprNode* e = index_.node(id);
     switch (e->kind) {
       case ExprKind::kCall:
-        EnterCall(static_cast<const ir::CallNode*>(e), node);
+        EnterCall(static_cast<const ir::CallNode*>(e), id, children);
         break;
       case ExprKind::kTuple: {
-        slots_[node].pattern = OpPattern::kTuple;
-        for (const ir::Expr& field : static_cast<const ir::TupleNode*>(e)->fields) {
-          if (CheckedType(field.get()).as<ir::TensorTypeNode>()) {
-            Update(field.get(), node, OpPattern::kInjective);
+        slots_[id].pattern = OpPattern::kTuple;
+        const std::vector<ir::Expr>& fields = static_cast<const ir::TupleNode*>(e)->fields;
+        for (size_t i = 0; i < fields.size(); ++i) {
+          if (CheckedType(fields[i].get()).as<ir::TensorTypeNode>()) {
+            Update(children[i], id, OpPattern::kInjective);
           } else {
-            Update(field.get(), kNone, OpPattern::kOpaque);
+            Update(children[i], kNone, OpPattern::kOpaque);
           }
         }
         break;
@@ -162,58 +143,55 @@ class GraphBuilder {
         }
         if (has_non_tensor) {
           // Lowering expects tuples of tensors only, so no fusion through this get-item.
-          Update(tuple, kNone, OpPattern::kOpaque);
+          Update(children[0], kNone, OpPattern::kOpaque);
         } else {
-          slots_[node].pattern = OpPattern::kInjective;
-          Update(tuple, node, OpPattern::kInjective);
+          slots_[id].pattern = OpPattern::kInjective;
+          Update(children[0], id, OpPattern::kInjective);
         }
         break;
       }
-      case ExprKind::kFunction: {
-        auto* f = static_cast<const ir::FunctionNode*>(e);
-        if (HasCompiler(f)) break;
-        for (const ir::Var& p : f->params) Update(p.get(), kNone, OpPattern::kOpaque);
-        Update(f->body.get(), kNone, OpPattern::kOpaque);
-        break;
-      }
+      case ExprKind::kFunction:
       case ExprKind::kLet:
       case ExprKind::kIf:
-        // No fusion through lets and ifs: their operands are all external.
-        ForEachVisitedChild(e, [&](const ExprNode* c) { Update(c, kNone, OpPattern::kOpaque); });
+        // Function params and bodies, let and if operands are all external: no fusion through
+        // them.
+        for (Id c : children) Update(c, kNone, OpPattern::kOpaque);
         break;
       default:
         break;
     }
   }
 
-  void EnterCall(const ir::CallNode* call, uint32_t node) {
+  // `children`: the callee, then the arguments.
+  void EnterCall(const ir::CallNode* call, Id id, std::span<const Id> children) {
     OpPattern op_pattern = OpPattern::kOpaque;
     if (const ir::OpNode* op = call->op_node()) {
       if (op->def) op_pattern = op->def->pattern;
     } else {
-      Update(call->op.get(), node, OpPattern::kOpaque);
+      Update(children[0], id, OpPattern::kOpaque);
     }
-    slots_[node].pattern = op_pattern;
-    Update(call->op.get(), kNone, OpPattern::kOpaque);
+    slots_[id].pattern = op_pattern;
+    Update(children[0], kNone, OpPattern::kOpaque);
     auto* rtype = CheckedType(call).as<ir::TensorTypeNode>();
-    for (const ir::Expr& arg : call->args) {
-      auto* arg_type = CheckedType(arg.get()).as<ir::TensorTypeNode>();
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      auto* arg_type = CheckedType(call->args[i].get()).as<ir::TensorTypeNode>();
       // A broadcast of an argument that already has the result's shape is elementwise.
       OpPattern edge_pattern = op_pattern;
       if (edge_pattern == OpPattern::kBroadcast && arg_type && rtype &&
           arg_type->shape == rtype->shape) {
         edge_pattern = OpPattern::kElemWise;
       }
-      Update(arg.get(), node, edge_pattern);
+      Update(children[1 + i], id, edge_pattern);
     }
   }
 
-  void Leave(const ExprNode* e, uint32_t slot) {
+  void Leave(Id id) {
+    const ExprNode* e = index_.node(id);
     switch (e->kind) {
       case ExprKind::kConstant: {
-        AddNode(e, slot);
+        AddNode(id);
         bool fusable = IsFusableConstant(static_cast<const ir::ConstantNode*>(e));
-        slots_[slot].pattern = fusable ? OpPattern::kElemWise : OpPattern::kOpaque;
+        slots_[id].pattern = fusable ? OpPattern::kElemWise : OpPattern::kOpaque;
         break;
       }
       case ExprKind::kVar:
@@ -222,57 +200,44 @@ class GraphBuilder {
       case ExprKind::kTupleGetItem:
       case ExprKind::kLet:
       case ExprKind::kIf:
-        AddNode(e, slot);
+        AddNode(id);
         break;
       default:
         break;  // ops, global vars and functions are not graph nodes
     }
   }
 
-  // Depth-first, each node once, children in TVM's order. A uniquely referenced node is
-  // reached once: it is not recorded as visited.
-  void Walk(const ExprNode* root, uint32_t root_slot) {
+  // Depth-first, each node once, children in TVM's order.
+  void Walk(Id root) {
     struct Frame {
-      const ExprNode* node;
-      uint32_t slot;
+      Id id;
       size_t begin;  // the node's children are children[begin, end)
       size_t next;
       size_t end;
     };
-    struct Child {
-      const ExprNode* node;
-      uint32_t slot;
-    };
     std::vector<Frame> stack;
-    std::vector<Child> children;
-    auto open = [&](const ExprNode* e, uint32_t slot) {
-      if (!e->uniquely_referenced()) visited_.insert(e);
-      Enter(e, slot);
+    std::vector<Id> children;
+    std::vector<Id> scratch;
+    auto open = [&](Id id) {
+      slots_[id].visited = true;
+      VisitedChildren(id, scratch);
+      Enter(id, scratch);
       size_t begin = children.size();
-      ForEachVisitedChild(e, [&](const ExprNode* c) {
-        // Enter gave every child a slot; a child it skipped (none today) is looked up.
-        uint32_t child_slot = kNone;
-        for (const auto& [n, s] : entered_children_) {
-          if (n == c) child_slot = s;
-        }
-        children.push_back({c, child_slot});
-      });
-      stack.push_back({e, slot, begin, begin, children.size()});
+      children.insert(children.end(), scratch.begin(), scratch.end());
+      stack.push_back({id, begin, begin, children.size()});
     };
-    open(root, root_slot);
+    open(root);
     while (!stack.empty()) {
       Frame& top = stack.back();
       if (top.next < top.end) {
-        const Child child = children[top.next++];
-        if (child.node->uniquely_referenced() || !visited_.contains(child.node)) {
-          open(child.node, child.slot != kNone ? child.slot : SlotOf(child.node));
-        }
+        const Id child = children[top.next++];
+        if (child != kNone && !slots_[child].visited) open(child);
         continue;
       }
       const Frame done = top;
       children.resize(done.begin);
       stack.pop_back();
-      Leave(done.node, done.slot);
+      Leave(done.id);
     }
   }
 
@@ -284,32 +249,32 @@ class GraphBuilder {
     g.patterns_.resize(n);
     g.edge_begin_.resize(n + 1);
     g.edges_.reserve(links_.size());
-    g.index_of_.reserve(n);
+    g.index_of_id_.assign(index_.size(), kNone);
     for (size_t i = 0; i < n; ++i) {
-      const Slot& s = slots_[post_dfs_[i]];
-      g.refs_[i] = s.ref;
+      const Id id = post_dfs_[i];
+      const Slot& s = slots_[id];
+      g.refs_[i] = index_.node(id);
       g.extern_ref_[i] = s.extern_ref;
       g.patterns_[i] = s.pattern;
       g.edge_begin_[i] = static_cast<uint32_t>(g.edges_.size());
       for (uint32_t l = s.first_edge; l != kNone; l = links_[l].next) {
-        g.edges_.push_back({slots_[links_[l].consumer_slot].index, links_[l].pattern});
+        g.edges_.push_back({slots_[links_[l].consumer].index, links_[l].pattern});
       }
-      g.index_of_.emplace(s.ref, static_cast<uint32_t>(i));
+      g.index_of_id_[id] = static_cast<uint32_t>(i);
     }
     g.edge_begin_[n] = static_cast<uint32_t>(g.edges_.size());
     return g;
   }
 
-  support::PointerMap<uint32_t> slot_of_;
-  std::vector<Slot> slots_;
+  ir::PostOrderIndex& index_;
+  std::vector<Slot> slots_;  // by PostOrderIndex number
   std::vector<EdgeLink> links_;
-  std::vector<uint32_t> post_dfs_;
-  support::PointerSet visited_;
-  std::vector<std::pair<const ExprNode*, uint32_t>> entered_children_;
+  std::vector<Id> post_dfs_;  // post-DFS order, as PostOrderIndex numbers
 };
 
-IndexedForwardGraph IndexedForwardGraph::Create(const ir::Expr& body) {
-  return GraphBuilder().Build(body);
+IndexedForwardGraph IndexedForwardGraph::Create(ir::PostOrderIndex& index,
+                                                ir::PostOrderIndex::Id root) {
+  return GraphBuilder(index).Build(root);
 }
 
 }  // namespace relaypass::passes::fuse

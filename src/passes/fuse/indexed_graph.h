@@ -6,6 +6,10 @@
 // pattern and its forward edges to the nodes that consume it, in the order the consumers were
 // first reached. A node is `extern_ref` when something other than a fusable consumer uses it
 // (function params and bodies, let/if operands, the root); such a node has no post-dominator.
+//
+// The graph is built on a PostOrderIndex, and nodes are found by their number in it: FuseOps's
+// rewriter walks the same index, so it never looks a node up by pointer (on million-node graphs
+// those lookups were cache misses, and their cost grew faster than the graph).
 #pragma once
 
 #include <cstdint>
@@ -13,8 +17,8 @@
 #include <vector>
 
 #include "relaypass/ir/expr.h"
+#include "relaypass/ir/post_order_index.h"
 #include "relaypass/op/registry.h"
-#include "relaypass/support/pointer_map.h"
 
 namespace relaypass::passes::fuse {
 
@@ -34,9 +38,11 @@ class IndexedForwardGraph {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
 
-  // Builds the graph of `body` (usually a function). Iterative: any depth. The expressions must
-  // carry checked types (FuseOps requires InferType).
-  static IndexedForwardGraph Create(const ir::Expr& body);
+  // Builds the graph of `index.node(root)` (usually a function). Iterative: any depth. The
+  // expressions must carry checked types (FuseOps requires InferType). The children of functions
+  // `index` left unexpanded are numbered now (added to `index`), except those of functions left
+  // to an external compiler, which are not graph nodes.
+  static IndexedForwardGraph Create(ir::PostOrderIndex& index, ir::PostOrderIndex::Id root);
 
   uint32_t size() const { return static_cast<uint32_t>(refs_.size()); }
   const ir::ExprNode* ref(uint32_t i) const { return refs_[i]; }
@@ -45,10 +51,10 @@ class IndexedForwardGraph {
   std::span<const ForwardEdge> outputs(uint32_t i) const {
     return {edges_.data() + edge_begin_[i], edges_.data() + edge_begin_[i + 1]};
   }
-  // The index of `node`, or kNone if it is not a graph node.
-  uint32_t IndexOf(const ir::ExprNode* node) const {
-    const uint32_t* i = index_of_.find(node);
-    return i ? *i : kNone;
+  // The graph index of the node numbered `id` in the PostOrderIndex, or kNone if that node is
+  // not a graph node.
+  uint32_t IndexOf(ir::PostOrderIndex::Id id) const {
+    return id < index_of_id_.size() ? index_of_id_[id] : kNone;
   }
 
  private:
@@ -58,7 +64,7 @@ class IndexedForwardGraph {
   std::vector<OpPattern> patterns_;
   std::vector<uint32_t> edge_begin_;  // size() + 1 offsets into edges_
   std::vector<ForwardEdge> edges_;
-  support::PointerMap<uint32_t> index_of_;
+  std::vector<uint32_t> index_of_id_;  // PostOrderIndex number -> graph index
 };
 
 }  // namespace relaypass::passes::fuse
