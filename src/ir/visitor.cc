@@ -116,13 +116,16 @@ Expr ExprMutator::Mutate(const Expr& expr) {
   const PostOrderIndex::Id root =
       index_.Add(expr, [&](const ExprNode* n) { return ShouldVisitChildren(Expr(n)); });
   results_.resize(index_.size());
+  const PostOrderIndex::Id outer_id = current_id_;  // a hook may call Mutate again
   for (size_t i = first; i < index_.post_order().size(); ++i) {
     const PostOrderIndex::Id id = index_.post_order()[i];
     Expr pre(index_.node(id));
     Expr post =
         index_.children_visited(id) ? RebuildOnChildren(pre, index_.children(id), results_) : pre;
+    current_id_ = id;
     results_[id] = Rewrite(pre, post);
   }
+  current_id_ = outer_id;
   return results_[root];
 }
 

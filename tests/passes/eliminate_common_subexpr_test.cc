@@ -57,6 +57,19 @@ TEST(EliminateCommonSubexprTest, GetItemsOfTheSameTuple) {
             ReadGolden("cse_get_items.txt"));
 }
 
+// Merges carry up a chain: once the second exp(x) is the first, the adds on them have the same
+// argument and merge, then the relus on those. The result is the graph built without the copies.
+TEST(EliminateCommonSubexprTest, MergesCarryUpAChain) {
+  Var x = relay::var("x", {2});
+  Var y = relay::var("y", {2});
+  auto chain = [&] { return relay::nn::relu(relay::add(relay::exp(x), y)); };
+  Expr twice = relay::tuple({chain(), chain(), relay::subtract(chain(), chain())});
+  Expr once_value = chain();
+  Expr once = relay::tuple({once_value, once_value, relay::subtract(once_value, once_value)});
+  EXPECT_EQ(Print(EliminateCommonSubexpr()(Typed(relay::function({x, y}, twice)))),
+            Print(Typed(relay::function({x, y}, once))));
+}
+
 // Two concatenates of distinct but field-wise identical tuples merge; the tuples themselves are
 // never merged, so the second one disappears with its call.
 TEST(EliminateCommonSubexprTest, TupleArgumentsCompareFieldWise) {

@@ -54,11 +54,18 @@ class ExprMutator {
   virtual Expr RewriteLet(const LetNode* /*pre*/, const Expr& post) { return post; }
   virtual Expr RewriteIf(const IfNode* /*pre*/, const Expr& post) { return post; }
 
+  // While a Rewrite* hook runs: the number of the node being rewritten in index(), whose
+  // children(current_id()) number its children (ForEachVisitChild order). A rewriter can keep
+  // per-node facts in arrays indexed by these numbers instead of tables keyed by node.
+  PostOrderIndex::Id current_id() const { return current_id_; }
+  const PostOrderIndex& index() const { return index_; }
+
  private:
   // Every node reached by Mutate so far, numbered; results_[id] is its rewrite (null while the
   // node is still being processed).
   PostOrderIndex index_;
   std::vector<Expr> results_;
+  PostOrderIndex::Id current_id_ = PostOrderIndex::kNone;
 };
 
 // A post-order visitor with per-kind hooks, each node once.
