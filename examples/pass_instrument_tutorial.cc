@@ -14,8 +14,8 @@
 #include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/relay.h"
 #include "relaypass/text/printer.h"
-#include "relaypass/workloads/workloads.h"
 #include "relaypass/transform.h"
+#include "relaypass/workloads/workloads.h"
 
 using namespace relaypass;
 
@@ -138,7 +138,6 @@ void ExceptionHandling(ir::IRModule relay_mod) {
   // Clear instruments.
   cur_pass_ctx.override_instruments({});
 }
-
 
 // Counts, per pass, how the number of calls of each operator changes (the tutorial's
 // RelayCallNodeDiffer). Passes nest, so the counts before each pass are kept on a stack.
@@ -263,15 +262,14 @@ int main() {
   // Apply Passes and Multiple Instrument Classes
   auto call_node_inst = std::make_shared<RelayCallNodeDiffer>();
   passes::DesiredLayouts desired_layouts = {{"nn.conv2d", {"NHWC", "HWIO"}}};
-  transform::Pass pass_seq = transform::Sequential({passes::FoldConstant(),
-                                                    passes::ConvertLayout(desired_layouts),
-                                                    passes::FoldConstant()});
+  transform::Pass pass_seq = transform::Sequential(
+      {passes::FoldConstant(), passes::ConvertLayout(desired_layouts), passes::FoldConstant()});
   relay_mod.Add("main", ir::BindParamsByName(relay_mod.Lookup("main"), relay_params));
   {
     // timing_inst is put after call_node_inst, so the execution time of
     // call_node_inst.run_after_pass() is also counted.
-    transform::PassContextScope scope(transform::PassContext(
-        {.opt_level = 3, .instruments = {call_node_inst, timing_inst}}));
+    transform::PassContextScope scope(
+        transform::PassContext({.opt_level = 3, .instruments = {call_node_inst, timing_inst}}));
     relay_mod = pass_seq(relay_mod);
     profiles = timing_inst->render();
   }

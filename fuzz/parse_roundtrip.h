@@ -39,8 +39,8 @@ inline std::string CheckParseRoundTrip(std::string_view data) {
   try {
     m2 = text::ParseModule(text1, printed_options);
   } catch (const Error& e) {
-    return std::string("the printed module does not parse back: ") + e.what() +
-           "\n--- printed:\n" + text1;
+    return std::string("the printed module does not parse back: ") + e.what() + "\n--- printed:\n" +
+           text1;
   }
   const std::string text2 = text::AsText(m2);
   if (text2 != text1) {
@@ -49,8 +49,7 @@ inline std::string CheckParseRoundTrip(std::string_view data) {
   }
   const ir::IRModule m3 = text::ParseModule(text2, printed_options);
   if (!ir::StructuralEqual(m2, m3) || ir::StructuralHash(m2) != ir::StructuralHash(m3)) {
-    return "parsing the same printed text twice gives modules that differ\n--- printed:\n" +
-           text2;
+    return "parsing the same printed text twice gives modules that differ\n--- printed:\n" + text2;
   }
   return "";
 }
