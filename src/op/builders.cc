@@ -1,6 +1,7 @@
 // The builder API's non-operator helpers: variables, constants, functions, tuples.
 #include <cstdint>
 
+#include "relaypass/eval/float16.h"
 #include "relaypass/relay.h"
 #include "relaypass/support/error.h"
 
@@ -44,6 +45,10 @@ Constant const_(double value, const std::string& dtype) {
   if (t.lanes() == 1) {
     switch (t.code()) {
       case Code::kFloat:
+        // TVM's MakeConstantScalar rounds through float32 for half precision.
+        if (t.bits() == 16) {
+          data = ir::NDArray::Scalar<uint16_t>(eval::FloatToHalf(static_cast<float>(value)), t);
+        }
         if (t.bits() == 32) data = Scalar<float>(value, t);
         if (t.bits() == 64) data = Scalar<double>(value, t);
         break;
@@ -58,6 +63,11 @@ Constant const_(double value, const std::string& dtype) {
         if (t.bits() == 16) data = Scalar<uint16_t>(value, t);
         if (t.bits() == 32) data = Scalar<uint32_t>(value, t);
         if (t.bits() == 64) data = Scalar<uint64_t>(value, t);
+        break;
+      case Code::kBFloat:
+        if (t.bits() == 16) {
+          data = ir::NDArray::Scalar<uint16_t>(eval::FloatToBFloat16(static_cast<float>(value)), t);
+        }
         break;
       case Code::kBool:
         data = ir::NDArray::Scalar<uint8_t>(value != 0, t);

@@ -24,6 +24,14 @@ TEST(BuildersTest, ScalarConstants) {
   EXPECT_EQ(const_(3, "int8")->data.dtype(), DataType::Int(8));
   EXPECT_EQ(const_(1, "bool")->data.GetAsDouble(0), 1.0);
   EXPECT_THROW(const_(1, "float16x"), InternalError);
+  // Half precision rounds through float32, as TVM's MakeConstantScalar: 0.1 is 0x2E66 in
+  // float16 and 0x3DCD in bfloat16.
+  Constant h = const_(0.1, "float16");
+  EXPECT_EQ(h->data.dtype(), DataType::Float(16));
+  EXPECT_EQ(*static_cast<const uint16_t*>(h->data.raw_data()), 0x2E66);
+  Constant b = const_(0.1, "bfloat16");
+  EXPECT_EQ(b->data.dtype(), DataType::BFloat16());
+  EXPECT_EQ(*static_cast<const uint16_t*>(b->data.raw_data()), 0x3DCD);
 }
 
 TEST(BuildersTest, VarsFunctionsTuples) {
