@@ -53,6 +53,7 @@ Expr clip(Expr x, double a_min, double a_max);
 Expr cast(Expr x, const std::string& dtype);
 Expr expand_dims(Expr x, int axis, int num_newaxis = 1);
 Expr squeeze(Expr x, std::optional<Ints> axis = std::nullopt);
+Expr repeat(Expr x, int repeats, int axis);
 Expr reshape(Expr x, const Ints& newshape);
 Expr transpose(Expr x, std::optional<Ints> axes = std::nullopt);
 Expr concatenate(std::vector<Expr> fields, int axis = 0);

@@ -1,5 +1,5 @@
 // The transform family: layout_transform, expand_dims, squeeze, reshape, transpose,
-// concatenate and cast.
+// concatenate, repeat and cast.
 #include <string>
 
 #include "families.h"
@@ -45,6 +45,12 @@ const AttrsSchema* TransposeAttrs() {
 }
 const AttrsSchema* ConcatenateAttrs() {
   static const AttrsSchema schema("relay.attrs.ConcatenateAttrs", {AttrsSchema::Int("axis", 0)});
+  return &schema;
+}
+const AttrsSchema* RepeatAttrs() {
+  // TVM's RepeatAttrs: `axis` is an Integer defaulting to null, so it is always printed.
+  static const AttrsSchema schema("relay.attrs.RepeatAttrs", {AttrsSchema::RequiredInt("repeats"),
+                                                              AttrsSchema::IndexExpr("axis")});
   return &schema;
 }
 const AttrsSchema* CastAttrs() {
@@ -295,6 +301,22 @@ bool ConcatenateRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's RepeatRel: the `axis` dimension is multiplied by `repeats` (>= 1).
+bool RepeatRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const int64_t repeats = attrs.get_int("repeats");
+  if (repeats < 1) call.Fail("repeat: repeats must be >= 1, got " + std::to_string(repeats));
+  const ir::AttrValue& axis = attrs.get("axis");
+  if (axis.is_null()) call.Fail("repeat: axis must be given");
+  const int i = NormalizeAxis(call, axis.as_int(), data->ndim(), "repeat: axis");
+  Shape out = data->shape;
+  out[i] = DimMul(out[i], repeats);
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
 bool CastRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -339,6 +361,10 @@ void RegisterTransformOps(OpRegistry& registry) {
   concatenate.attrs_schema = ConcatenateAttrs();
   concatenate.kernel = kernels::Concatenate;
   concatenate.infer_layout = layout_rules::Concatenate;
+  OpDef& repeat = RegisterOp(registry, "repeat", 1, OpPattern::kBroadcast, RepeatRel,
+                             "Repeats each element `repeats` times along `axis`.");
+  repeat.attrs_schema = RepeatAttrs();
+  repeat.kernel = kernels::Repeat;
   OpDef& cast = RegisterOp(registry, "cast", 1, OpPattern::kElemWise, CastRel,
                            "Converts every element to `dtype`.");
   cast.attrs_schema = CastAttrs();
@@ -364,6 +390,11 @@ Expr expand_dims(Expr x, int axis, int num_newaxis) {
 
 Expr squeeze(Expr x, std::optional<Ints> axis) {
   return CallOp("squeeze", {std::move(x)}, {{"axis", op::OptionalInts(axis)}});
+}
+
+Expr repeat(Expr x, int repeats, int axis) {
+  return CallOp("repeat", {std::move(x)},
+                {{"repeats", AttrValue::Int(repeats)}, {"axis", AttrValue::Int(axis)}});
 }
 
 Expr reshape(Expr x, const Ints& newshape) {

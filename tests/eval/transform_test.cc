@@ -1,5 +1,5 @@
-// Data movement kernels: reshape (special values), squeeze, expand_dims, transpose, concatenate,
-// pad (constant, edge, reflect), cast, layout_transform.
+// Data movement kernels: reshape (special values), squeeze, expand_dims, repeat, transpose,
+// concatenate, pad (constant, edge, reflect), cast, layout_transform.
 #include <cmath>
 
 #include "relaypass/eval/float16.h"
@@ -38,6 +38,15 @@ TEST(ReshapeTest, SqueezeAndExpandDims) {
   EXPECT_EQ(EvalOp(relay::expand_dims(C(x), 1, 2)).shape(), (Shape{1, 1, 1, 3, 1, 2}));
   EXPECT_EQ(EvalOp(relay::expand_dims(C(x), -1)).shape(), (Shape{1, 3, 1, 2, 1}));
   EXPECT_EQ(Values(EvalOp(relay::expand_dims(C(x), 0))), Values(x));
+}
+
+// numpy.repeat: each slice along the axis appears `repeats` times in a row.
+TEST(RepeatTest, RepeatsEachSliceInPlace) {
+  NDArray x = NDArray::Empty({2, 3}, DataType::Float32());
+  for (int i = 0; i < 6; ++i) x.mutable_data<float>()[i] = static_cast<float>(i);
+  ExpectValues(EvalOp(relay::repeat(C(x), 2, 0)), {4, 3}, {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5});
+  ExpectValues(EvalOp(relay::repeat(C(x), 2, 1)), {2, 6}, {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5});
+  ExpectValues(EvalOp(relay::repeat(C(x), 1, -1)), {2, 3}, {0, 1, 2, 3, 4, 5});
 }
 
 TEST(TransposeTest, MatchesNaive) {

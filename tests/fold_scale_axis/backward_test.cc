@@ -179,6 +179,18 @@ TEST(BackwardFoldScaleAxisTest, ScaleOnTheLeftAndScalarScale) {
             "  nn.conv2d(%x, %0, padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3])\n"
             "}\n\n");
   ExpectSameResults(scalar, folded_scalar);
+  // Before FoldConstant: the scalar is broadcast to the 8 output channels with repeat.
+  IRModule backward_only = BackwardFoldScaleAxis()(scalar);
+  EXPECT_EQ(PrintWithoutTypes(backward_only),
+            "def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(8, 4, 3, 3), float32]) -> "
+            "Tensor[(1, 8, 8, 8), float32] {\n"
+            "  %0 = expand_dims(2f, axis=0);\n"
+            "  %1 = repeat(%0, repeats=8, axis=0);\n"
+            "  %2 = expand_dims(%1, axis=1, num_newaxis=3);\n"
+            "  %3 = multiply(%w, %2);\n"
+            "  nn.conv2d(%x, %3, padding=[1, 1, 1, 1], channels=8, kernel_size=[3, 3])\n"
+            "}\n");
+  ExpectSameResults(scalar, backward_only);
 }
 
 TEST(BackwardFoldScaleAxisTest, BlockedLayoutsUseReshape) {

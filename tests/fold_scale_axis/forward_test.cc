@@ -136,11 +136,21 @@ TEST(ForwardFoldScaleAxisTest, LetAndScalarScales) {
   EXPECT_EQ(CountOp(folded, "multiply"), 1u) << PrintWithoutTypes(folded);
   ExpectSameResults(scalar, folded);
 
-  // A scalar variable is not folded: TVM's repeat(expand_dims(%s, axis=0), ...) has no
-  // counterpart here (there is no `repeat` operator).
+  // A scalar variable is folded too (no relu: it need not be a positive constant). TVM builds
+  // the channel scale as repeat(expand_dims(%s, axis=0), repeats=<C>, axis=0).
   Var s = var("s", ir::ScalarType(ir::DataType::Float32()));
   IRModule variable = Typed(function({x, w, s}, nn::conv2d(multiply(x, s), w)));
-  EXPECT_TRUE(ir::StructuralEqual(ForwardFoldScaleAxis()(variable), variable));
+  IRModule folded_variable = ForwardFoldScaleAxis()(variable);
+  EXPECT_EQ(PrintWithoutTypes(folded_variable),
+            "def @main(%x: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(8, 4, 3, 3), float32], "
+            "%s: float32) -> Tensor[(1, 8, 6, 6), float32] {\n"
+            "  %0 = expand_dims(%s, axis=0);\n"
+            "  %1 = repeat(%0, repeats=4, axis=0);\n"
+            "  %2 = expand_dims(%1, axis=1, num_newaxis=2);\n"
+            "  %3 = multiply(%w, %2);\n"
+            "  nn.conv2d(%x, %3, padding=[0, 0, 0, 0])\n"
+            "}\n");
+  ExpectSameResults(variable, folded_variable);
 }
 
 TEST(ForwardFoldScaleAxisTest, NHWCWithHWIOKernel) {

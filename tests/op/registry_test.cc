@@ -55,6 +55,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
                                              "nn.softmax",
                                              "not_equal",
                                              "power",
+                                             "repeat",
                                              "reshape",
                                              "rsqrt",
                                              "sigmoid",
@@ -85,6 +86,7 @@ TEST(OpRegistryTest, PatternsFollowTvm) {
   EXPECT_EQ(Def("nn.softmax").pattern, OpPattern::kOutEWiseFusable);
   EXPECT_EQ(Def("nn.bias_add").pattern, OpPattern::kBroadcast);
   EXPECT_EQ(Def("expand_dims").pattern, OpPattern::kBroadcast);
+  EXPECT_EQ(Def("repeat").pattern, OpPattern::kBroadcast);
   EXPECT_EQ(Def("nn.batch_flatten").pattern, OpPattern::kInjective);
   EXPECT_EQ(Def("reshape").pattern, OpPattern::kInjective);
   EXPECT_EQ(Def("layout_transform").pattern, OpPattern::kInjective);
@@ -157,6 +159,7 @@ TEST(OpAttrsPrintingTest, DefaultsAreOmitted) {
   EXPECT_EQ(PrintedAttrs(nn::global_avg_pool2d(x, "NHWC")), "layout=\"NHWC\"");
   EXPECT_EQ(PrintedAttrs(expand_dims(x, 1, 2)), "axis=1, num_newaxis=2");
   EXPECT_EQ(PrintedAttrs(expand_dims(x, 0)), "axis=0");
+  EXPECT_EQ(PrintedAttrs(repeat(x, 4, 0)), "repeats=4, axis=0");
   EXPECT_EQ(PrintedAttrs(transpose(x)), "axes=None");
   EXPECT_EQ(PrintedAttrs(transpose(x, Ints{0, 2, 3, 1})), "axes=[0, 2, 3, 1]");
   EXPECT_EQ(PrintedAttrs(layout_transform(x, "NCHW", "NHWC")),

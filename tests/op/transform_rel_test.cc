@@ -55,6 +55,17 @@ TEST(ExpandDimsRelTest, InsertsAxes) {
   ExpectTypeError([&] { expand(0, -1, T({2, 3})); }, "num_newaxis must be >= 0");
 }
 
+TEST(RepeatRelTest, MultipliesTheAxis) {
+  auto repeat = [](int repeats, int axis, Type data) {
+    return Infer(relay::repeat(relay::var("x"), repeats, axis), {std::move(data)});
+  };
+  EXPECT_EQ(repeat(4, 0, T({1})), "Tensor[(4), float32]");
+  EXPECT_EQ(repeat(3, 1, T({2, 5, 7})), "Tensor[(2, 15, 7), float32]");
+  EXPECT_EQ(repeat(2, -1, T({2, 5})), "Tensor[(2, 10), float32]");
+  ExpectTypeError([&] { repeat(0, 0, T({2})); }, "repeats must be >= 1");
+  ExpectTypeError([&] { repeat(2, 1, T({2})); }, "repeat: axis");
+}
+
 TEST(SqueezeRelTest, DropsUnitAxes) {
   ir::Var x = relay::var("x");
   EXPECT_EQ(Infer(relay::squeeze(x), {T({1, 3, 1, 5})}), "Tensor[(3, 5), float32]");

@@ -36,7 +36,7 @@ KernelFn Dense;
 KernelFn BatchNorm, Softmax, Dropout;
 
 // transform.cc: data movement.
-KernelFn BatchFlatten, Pad, ExpandDims, Squeeze, Reshape, Transpose, Concatenate, Cast,
+KernelFn BatchFlatten, Pad, ExpandDims, Squeeze, Reshape, Transpose, Concatenate, Repeat, Cast,
     LayoutTransform;
 
 // reduce.cc

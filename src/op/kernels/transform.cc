@@ -165,6 +165,31 @@ Arrays Concatenate(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   return {out};
 }
 
+// numpy.repeat along one axis: each slice along `axis` is copied `repeats` times in a row.
+Arrays Repeat(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "repeat");
+  const ir::AttrsNode& a = AttrsOf(attrs, "repeat");
+  const NDArray& x = in[0];
+  const int64_t repeats = a.get_int("repeats");
+  if (repeats < 1 || a.get("axis").is_null()) Fail("repeat: needs repeats >= 1 and an axis");
+  const int axis = NormalizeAxis(a.get("axis").as_int(), x.ndim(), "repeat: axis");
+  Shape out_shape = x.shape();
+  out_shape[axis] *= repeats;
+  NDArray out = NDArray::Uninitialized(out_shape, x.dtype());
+  const int64_t outer = NumElements(Shape(x.shape().begin(), x.shape().begin() + axis));
+  const size_t slice =
+      static_cast<size_t>(NumElements(Shape(x.shape().begin() + axis + 1, x.shape().end()))) *
+      x.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(x.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t k = 0; k < x.shape()[axis]; ++k, src += slice) {
+      for (int64_t r = 0; r < repeats; ++r, dst += slice) std::memcpy(dst, src, slice);
+    }
+  }
+  return {out};
+}
+
 // Modes "constant" (pad_value), "edge" (repeat the border) and "reflect" (mirror without
 // repeating the border), as numpy.pad.
 Arrays Pad(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {

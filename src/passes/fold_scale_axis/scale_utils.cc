@@ -1,7 +1,6 @@
 #include "scale_utils.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "relaypass/relay.h"
 #include "relaypass/support/error.h"
@@ -53,21 +52,15 @@ bool PreservesSign(std::string_view op) {
 
 // TVM broadcasts a rank-0 scale to the matched axes as repeat(expand_dims(s, axis=0,
 // num_newaxis=n), repeats=d, axis=i) for each new axis i, where d is the lhs dim of the *first*
-// matched axis every time. This project has no `repeat` operator, so a constant scalar becomes
-// the constant that FoldConstant computes from that expression; any other scalar does not
-// match. Returns null when there is nothing to build.
+// matched axis every time (as TVM's loop reads lhs_axes[0]). Returns null when that dim is `?`
+// (TVM expects a static dim there).
 Expr BroadcastScalar(const Expr& scalar, const ir::TensorTypeNode& lhs, const AxesSet& lhs_axes) {
-  auto* constant = scalar.as<ir::ConstantNode>();
   ir::Dim extent = lhs.shape[static_cast<size_t>(lhs_axes[0])];
-  if (!constant || extent == ir::kAnyDim) return nullptr;
-  const ir::NDArray& value = constant->data;
-  ir::NDArray out = ir::NDArray::Empty(ir::Shape(lhs_axes.size(), extent), value.dtype());
-  size_t bytes = static_cast<size_t>(value.dtype().bytes());
-  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
-  for (int64_t i = 0, n = out.size(); i < n; ++i) {
-    std::memcpy(dst + static_cast<size_t>(i) * bytes, value.raw_data(), bytes);
-  }
-  return relay::const_(out);
+  if (extent == ir::kAnyDim) return nullptr;
+  const int count = static_cast<int>(lhs_axes.size());
+  Expr out = relay::expand_dims(scalar, 0, count);
+  for (int i = 0; i < count; ++i) out = relay::repeat(out, static_cast<int>(extent), i);
+  return out;
 }
 
 }  // namespace
