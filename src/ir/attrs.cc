@@ -72,7 +72,7 @@ AttrValue AttrValue::Int(int64_t v, DataType dtype) {
   AttrValue a;
   a.kind_ = Kind::kInt;
   a.int_ = v;
-  a.int_dtype_ = dtype;
+  a.dtype_ = dtype;
   return a;
 }
 AttrValue AttrValue::Bool(bool v) {
@@ -81,10 +81,11 @@ AttrValue AttrValue::Bool(bool v) {
   a.int_ = v;
   return a;
 }
-AttrValue AttrValue::Double(double v) {
+AttrValue AttrValue::Double(double v, DataType dtype) {
   AttrValue a;
   a.kind_ = Kind::kDouble;
   a.double_ = v;
+  a.dtype_ = dtype;
   return a;
 }
 AttrValue AttrValue::Str(std::string v) {
@@ -144,13 +145,15 @@ std::string AttrValue::ToString() const {
     case Kind::kBool:
       return int_ ? "True" : "False";
     case Kind::kInt:
-      if (int_dtype_.is_bool()) return int_ ? "True" : "False";
-      if (int_dtype_ == DataType::Int64()) return std::to_string(int_) + "i64";
-      if (int_dtype_ == DataType::Int(16)) return std::to_string(int_) + "i16";
+      if (dtype_.is_bool()) return int_ ? "True" : "False";
+      if (dtype_ == DataType::Int64()) return std::to_string(int_) + "i64";
+      if (dtype_ == DataType::Int(16)) return std::to_string(int_) + "i16";
       return std::to_string(int_);
     case Kind::kDouble: {
       std::ostringstream os;
       os << double_;
+      if (dtype_ == DataType::Float(64)) return os.str() + "f64";
+      if (dtype_ == DataType::Float(16)) return os.str() + "f16";
       // TVM's `f` suffix; beyond float32's range that would not read back, so say f64 there.
       const bool wide =
           std::isfinite(double_) && std::fabs(double_) > std::numeric_limits<float>::max();
@@ -178,8 +181,9 @@ bool operator==(const AttrValue& a, const AttrValue& b) {
     case AttrValue::Kind::kBool:
       return a.int_ == b.int_;
     case AttrValue::Kind::kInt:
-      return a.int_ == b.int_ && a.int_dtype_ == b.int_dtype_;
+      return a.int_ == b.int_ && a.dtype_ == b.dtype_;
     case AttrValue::Kind::kDouble:  // equal infinities and NaNs are equal too
+      if (a.dtype_ != b.dtype_) return false;
       return a.double_ == b.double_ || (std::isnan(a.double_) && std::isnan(b.double_)) ||
              std::fabs(a.double_ - b.double_) < 1e-9;
     case AttrValue::Kind::kString:

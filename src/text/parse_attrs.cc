@@ -13,8 +13,10 @@ Parser::NamedAttr Parser::ParseNamedAttr() {
   return {std::string(name.text), std::move(value), name.loc, value_loc};
 }
 
-// Literals keep their literal type (int32 unless suffixed or too large, bool, double, string);
-// converting them to what a field holds is the schema's job (ir::ConvertAttrValue).
+// Literals keep their literal type as TVM's parser gives it (IntImm: int32 unless suffixed or too
+// large; FloatImm with its suffix's dtype; True/False as int32 IntImm 1/0; string): function
+// attributes keep them so, and converting them to what an op's field holds is the schema's job
+// (ir::ConvertAttrValue).
 ir::AttrValue Parser::ParseAttrValue() {
   const Token& token = Peek();
   NestingGuard guard(*this, token.loc);
@@ -23,13 +25,15 @@ ir::AttrValue Parser::ParseAttrValue() {
       Token literal = Consume();
       return ir::AttrValue::Int(literal.int_value, literal.dtype);
     }
-    case TokenKind::kFloat:
-      return ir::AttrValue::Double(Consume().float_value);
+    case TokenKind::kFloat: {
+      Token literal = Consume();
+      return ir::AttrValue::Double(literal.float_value, literal.dtype);
+    }
     case TokenKind::kString:
       return ir::AttrValue::Str(Consume().str);
     case TokenKind::kIdent:
       if (token.IsIdent("True") || token.IsIdent("False")) {
-        return ir::AttrValue::Bool(Consume().text == "True");
+        return ir::AttrValue::Int(Consume().text == "True" ? 1 : 0);
       }
       if (token.IsIdent("None") || token.IsIdent("nullptr")) {
         Consume();

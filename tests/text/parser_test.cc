@@ -158,6 +158,25 @@ TEST(ParserTest, ParsesFunctionAttributesInOrder) {
   EXPECT_TRUE(AsCall(fn->body)->args[0].same_as(Expr(fn->params[0])));
 }
 
+// Function attributes keep the literal as TVM's parser makes it: a FloatImm keeps its suffix's
+// dtype, True/False are int32 IntImm 1/0 (only an op's bool field turns them back into bools).
+TEST(ParserTest, FunctionAttributeLiteralsKeepTVMsTypes) {
+  Expr body = MainBody(
+      "def @main(%x: float32) {\n"
+      "  %0 = fn (%p0: float32, D=0.5f64, E=1f16, F=2.5f, Flag=False, Z=True) {\n"
+      "    nn.relu(%p0)\n"
+      "  };\n"
+      "  %0(%x)\n"
+      "}\n");
+  const FunctionNode* fn = AsCall(body)->op.as<FunctionNode>();
+  ASSERT_NE(fn, nullptr);
+  ASSERT_EQ(fn->attrs.entries().size(), 5u);
+  std::vector<std::string> printed;
+  for (const auto& [key, value] : fn->attrs.entries()) printed.push_back(value.ToString());
+  EXPECT_EQ(printed, (std::vector<std::string>{"0.5f64", "1f16", "2.5f", "0", "1"}));
+  EXPECT_NE(fn->attrs.entries()[0].second, AttrValue::Double(0.5));  // float64 vs float32
+}
+
 TEST(ParserTest, ParsesStandaloneExpression) {
   Expr e = ParseExpr("fn (%x: float32) { add(%x, %x) }", NoInfer());
   const FunctionNode* fn = e.as<FunctionNode>();

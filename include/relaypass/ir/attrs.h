@@ -15,7 +15,8 @@
 namespace relaypass::ir {
 
 // One attribute value: null, an integer (with the dtype TVM's IntImm would carry), a bool, a
-// double, a string, or an array of values.
+// double (with the dtype TVM's FloatImm would carry: an op's double field is float32), a string,
+// or an array of values.
 class AttrValue {
  public:
   enum class Kind : uint8_t { kNull, kInt, kBool, kDouble, kString, kArray };
@@ -24,7 +25,7 @@ class AttrValue {
   static AttrValue Null() { return {}; }
   static AttrValue Int(int64_t v, DataType dtype = DataType::Int32());
   static AttrValue Bool(bool v);
-  static AttrValue Double(double v);
+  static AttrValue Double(double v, DataType dtype = DataType::Float32());
   static AttrValue Str(std::string v);
   static AttrValue Array(std::vector<AttrValue> v);
   static AttrValue Ints(const std::vector<int64_t>& v);  // array of int32 IntImm
@@ -37,19 +38,21 @@ class AttrValue {
   const std::string& as_string() const;
   const std::vector<AttrValue>& as_array() const;
   std::vector<int64_t> as_ints() const;  // an array of ints
-  DataType int_dtype() const { return int_dtype_; }
+  DataType int_dtype() const { return dtype_; }
+  DataType float_dtype() const { return dtype_; }
 
-  // TVM's printed form: `1`, `1i64`, `True`, `2e-05f`, `"NCHW"`, `[1, 1]`, `None`.
+  // TVM's printed form: `1`, `1i64`, `True`, `2e-05f`, `0.5f64`, `"NCHW"`, `[1, 1]`, `None`.
   std::string ToString() const;
 
-  // Structural equality as TVM's attrs use it (doubles within 1e-9, IntImm dtypes must match).
+  // Structural equality as TVM's attrs use it (doubles within 1e-9, IntImm and FloatImm dtypes
+  // must match).
   friend bool operator==(const AttrValue& a, const AttrValue& b);
   friend bool operator!=(const AttrValue& a, const AttrValue& b) { return !(a == b); }
   size_t Hash() const;
 
  private:
   Kind kind_ = Kind::kNull;
-  DataType int_dtype_ = DataType::Int32();
+  DataType dtype_ = DataType::Int32();  // of kInt and kDouble values
   int64_t int_ = 0;
   double double_ = 0;
   std::string string_;
