@@ -48,6 +48,8 @@ Expr log(Expr x);
 Expr tanh(Expr x);
 Expr sigmoid(Expr x);
 Expr clip(Expr x, double a_min, double a_max);
+Expr abs(Expr x);
+Expr round(Expr x);  // halves to even, as TVM's llvm.nearbyint
 
 // Transforms and reductions.
 Expr cast(Expr x, const std::string& dtype);
@@ -93,6 +95,7 @@ Expr bias_add(Expr data, Expr bias, int axis = 1);
 Expr dense(Expr data, Expr weight, std::optional<int64_t> units = std::nullopt,
            const std::string& out_dtype = "");
 Expr relu(Expr x);
+Expr leaky_relu(Expr x, double alpha = 0.25);
 Expr softmax(Expr x, int axis = -1);
 Expr dropout(Expr x, double rate = 0.5);  // the 2-tuple call, like batch_norm
 

@@ -1,5 +1,5 @@
 // Elementwise and broadcast ops: binary arithmetic and comparisons (broadcasting), unary math,
-// clip and nn.relu.
+// clip, nn.relu and nn.leaky_relu.
 #include "families.h"
 #include "kernels/kernels.h"
 #include "layout_rules/layout_rules.h"
@@ -17,6 +17,12 @@ const ir::AttrsSchema* ClipAttrs() {
   static const ir::AttrsSchema schema(
       "relay.attrs.ClipAttrs",
       {ir::AttrsSchema::RequiredDouble("a_min"), ir::AttrsSchema::RequiredDouble("a_max")});
+  return &schema;
+}
+
+const ir::AttrsSchema* LeakyReluAttrs() {
+  static const ir::AttrsSchema schema("relay.attrs.LeakyReluAttrs",
+                                      {ir::AttrsSchema::Double("alpha", 0.25)});
   return &schema;
 }
 
@@ -68,6 +74,14 @@ void RegisterTensorOps(OpRegistry& registry) {
       {"tanh", "Elementwise hyperbolic tangent.", kernels::Tanh},
       {"sigmoid", "Elementwise logistic sigmoid, 1/(1+exp(-x)).", kernels::Sigmoid},
       {"nn.relu", "Rectified linear unit, max(x, 0).", kernels::Relu},
+      {"abs", "Elementwise absolute value.", kernels::Abs},
+      {"floor", "Elementwise floor.", kernels::Floor},
+      {"ceil", "Elementwise ceiling.", kernels::Ceil},
+      {"round", "Elementwise rounding to the nearest integer, halves to even.", kernels::Round},
+      {"trunc", "Elementwise rounding toward zero.", kernels::Trunc},
+      {"sin", "Elementwise sine.", kernels::Sin},
+      {"cos", "Elementwise cosine.", kernels::Cos},
+      {"erf", "Elementwise Gauss error function.", kernels::Erf},
   };
   for (const NamedOp& op : unary) {
     OpDef& def =
@@ -80,6 +94,11 @@ void RegisterTensorOps(OpRegistry& registry) {
   clip.attrs_schema = ClipAttrs();
   clip.kernel = kernels::Clip;
   clip.infer_layout = layout_rules::ElemwiseArbitrary;
+  OpDef& leaky_relu = RegisterOp(registry, "nn.leaky_relu", 1, OpPattern::kElemWise, IdentityRel,
+                                 "Leaky rectified linear unit: x, or alpha * x below zero.");
+  leaky_relu.attrs_schema = LeakyReluAttrs();
+  leaky_relu.kernel = kernels::LeakyRelu;
+  leaky_relu.infer_layout = layout_rules::ElemwiseArbitrary;
 }
 
 }  // namespace relaypass::op
@@ -135,9 +154,19 @@ Expr clip(Expr x, double a_min, double a_max) {
                 {{"a_min", ir::AttrValue::Double(a_min)}, {"a_max", ir::AttrValue::Double(a_max)}});
 }
 
+Expr abs(Expr x) {
+  return CallOp("abs", {std::move(x)});
+}
+Expr round(Expr x) {
+  return CallOp("round", {std::move(x)});
+}
+
 namespace nn {
 Expr relu(Expr x) {
   return CallOp("nn.relu", {std::move(x)});
+}
+Expr leaky_relu(Expr x, double alpha) {
+  return CallOp("nn.leaky_relu", {std::move(x)}, {{"alpha", ir::AttrValue::Double(alpha)}});
 }
 }  // namespace nn
 

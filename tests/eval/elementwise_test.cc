@@ -102,6 +102,25 @@ TEST(ElementwiseTest, ReluAndClip) {
   ExpectValues(EvalOp(relay::clip(C(x), -1, 6)), {5}, {-1, -0.5, 0, 3, 6});
 }
 
+// Values worked out by hand; round sends halves to the even neighbour (TVM: llvm.nearbyint).
+TEST(ElementwiseTest, RoundingAbsAndLeakyRelu) {
+  NDArray x = Array({6}, {-2.5, -1.25, -0.5, 0.5, 1.5, 2.75});
+  ExpectValues(EvalOp(relay::round(C(x))), {6}, {-2, -1, -0, 0, 2, 3});
+  ExpectValues(EvalOp(relay::abs(C(x))), {6}, {2.5, 1.25, 0.5, 0.5, 1.5, 2.75});
+  ExpectValues(EvalOp(relay::nn::leaky_relu(C(x), 0.1)), {6},
+               {-0.25, -0.125, -0.05, 0.5, 1.5, 2.75});
+  ExpectValues(EvalOp(CallOp("floor", {C(x)})), {6}, {-3, -2, -1, 0, 1, 2});
+  ExpectValues(EvalOp(CallOp("ceil", {C(x)})), {6}, {-2, -1, -0, 1, 2, 3});
+  ExpectValues(EvalOp(CallOp("trunc", {C(x)})), {6}, {-2, -1, -0, 0, 1, 2});
+  NDArray zero_one = Array({2}, {0, 1});
+  ExpectValues(EvalOp(CallOp("sin", {C(zero_one)})), {2}, {0, 0.8414709848}, 1e-6);
+  ExpectValues(EvalOp(CallOp("cos", {C(zero_one)})), {2}, {1, 0.5403023059}, 1e-6);
+  ExpectValues(EvalOp(CallOp("erf", {C(zero_one)})), {2}, {0, 0.8427007929}, 1e-6);
+  const DataType i32 = DataType::Int32();
+  ExpectValues(EvalOp(relay::abs(C(Array<int32_t>({3}, {-7, 0, 5}, i32)))), {3}, {7, 0, 5});
+  ExpectValues(EvalOp(CallOp("floor", {C(Array<int32_t>({2}, {-7, 5}, i32))})), {2}, {-7, 5});
+}
+
 TEST(ElementwiseTest, IntegerArithmetic) {
   const DataType i32 = DataType::Int32();
   NDArray a = Array<int32_t>({4}, {7, -7, 9, 100}, i32);

@@ -153,6 +153,21 @@ TEST(ForwardFoldScaleAxisTest, LetAndScalarScales) {
   ExpectSameResults(variable, folded_variable);
 }
 
+// nn.leaky_relu forwards the message as relu does (a positive constant scale is required).
+TEST(ForwardFoldScaleAxisTest, LeakyReluLikeRelu) {
+  Var x = var("x", {1, 4, 8, 8});
+  Var w = var("w", {8, 4, 3, 3});
+  IRModule positive = Typed(function(
+      {x, w}, nn::conv2d(nn::leaky_relu(multiply(x, Ramp({4, 1, 1}, 0.5f, 0.25f)), 0.1), w)));
+  IRModule folded = ForwardFoldScaleAxis()(positive);
+  EXPECT_EQ(CountOp(folded, "multiply"), 1u) << PrintWithoutTypes(folded);
+  EXPECT_EQ(CountOp(folded, "squeeze"), 1u) << PrintWithoutTypes(folded);
+  ExpectSameResults(positive, folded);
+  IRModule negative = Typed(
+      function({x, w}, nn::conv2d(nn::leaky_relu(multiply(x, Ramp({4, 1, 1}, -1.0f, 0.5f))), w)));
+  EXPECT_TRUE(ir::StructuralEqual(ForwardFoldScaleAxis()(negative), negative));
+}
+
 TEST(ForwardFoldScaleAxisTest, NHWCWithHWIOKernel) {
   Var x = var("x", {1, 8, 8, 4});
   Var w = var("w", {3, 3, 4, 8});

@@ -22,49 +22,32 @@ TEST(OpRegistryTest, EveryOpHasRelationAndArity) {
 }
 
 TEST(OpRegistryTest, RegistersTheWholeOpSet) {
-  const std::vector<std::string> expected = {"add",
-                                             "cast",
-                                             "clip",
-                                             "concatenate",
-                                             "divide",
-                                             "equal",
-                                             "exp",
-                                             "expand_dims",
-                                             "greater",
-                                             "greater_equal",
-                                             "layout_transform",
-                                             "less",
-                                             "less_equal",
-                                             "log",
-                                             "maximum",
-                                             "mean",
-                                             "minimum",
-                                             "multiply",
-                                             "negative",
-                                             "nn.avg_pool2d",
-                                             "nn.batch_flatten",
-                                             "nn.batch_norm",
-                                             "nn.bias_add",
-                                             "nn.conv2d",
-                                             "nn.dense",
-                                             "nn.dropout",
-                                             "nn.global_avg_pool2d",
-                                             "nn.max_pool2d",
-                                             "nn.pad",
-                                             "nn.relu",
-                                             "nn.softmax",
-                                             "not_equal",
-                                             "power",
-                                             "repeat",
-                                             "reshape",
-                                             "rsqrt",
-                                             "sigmoid",
-                                             "sqrt",
-                                             "squeeze",
-                                             "subtract",
-                                             "sum",
-                                             "tanh",
-                                             "transpose"};
+  const std::vector<std::string> expected = {"abs",           "add",
+                                             "cast",          "ceil",
+                                             "clip",          "concatenate",
+                                             "cos",           "divide",
+                                             "equal",         "erf",
+                                             "exp",           "expand_dims",
+                                             "floor",         "greater",
+                                             "greater_equal", "layout_transform",
+                                             "less",          "less_equal",
+                                             "log",           "maximum",
+                                             "mean",          "minimum",
+                                             "multiply",      "negative",
+                                             "nn.avg_pool2d", "nn.batch_flatten",
+                                             "nn.batch_norm", "nn.bias_add",
+                                             "nn.conv2d",     "nn.dense",
+                                             "nn.dropout",    "nn.global_avg_pool2d",
+                                             "nn.leaky_relu", "nn.max_pool2d",
+                                             "nn.pad",        "nn.relu",
+                                             "nn.softmax",    "not_equal",
+                                             "power",         "repeat",
+                                             "reshape",       "round",
+                                             "rsqrt",         "sigmoid",
+                                             "sin",           "sqrt",
+                                             "squeeze",       "subtract",
+                                             "sum",           "tanh",
+                                             "transpose",     "trunc"};
   EXPECT_EQ(OpRegistry::Global().ListNames(), expected);
   EXPECT_EQ(Def("nn.batch_norm").num_inputs, 5);
   EXPECT_EQ(Def("nn.pad").num_inputs, 2);
@@ -153,6 +136,8 @@ TEST(OpAttrsPrintingTest, DefaultsAreOmitted) {
   EXPECT_EQ(PrintedAttrs(nn::bias_add(x, w)), "");
   EXPECT_EQ(PrintedAttrs(nn::softmax(x)), "");
   EXPECT_EQ(PrintedAttrs(clip(x, 0, 6)), "a_min=0f, a_max=6f");
+  EXPECT_EQ(PrintedAttrs(nn::leaky_relu(x, 0.1)), "alpha=0.1f");
+  EXPECT_EQ(PrintedAttrs(nn::leaky_relu(x)), "");
   EXPECT_EQ(
       PrintedAttrs(nn::max_pool2d(x, {.pool_size = {3, 3}, .strides = {2, 2}, .padding = {1, 1}})),
       "pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1]");

@@ -188,7 +188,26 @@ RELAYPASS_UNARY(Exp, "exp", true, std::exp(x))
 RELAYPASS_UNARY(Log, "log", true, std::log(x))
 RELAYPASS_UNARY(Tanh, "tanh", true, std::tanh(x))
 RELAYPASS_UNARY(Sigmoid, "sigmoid", true, T(1) / (T(1) + std::exp(-x)))
+// `x > 0 ? x : -x` rather than std::abs: also right for unsigned types, with no sign test on them.
+RELAYPASS_UNARY(Abs, "abs", false, x > T(0) ? x : T(-x))
+RELAYPASS_UNARY(Floor, "floor", false, std::floor(x))
+RELAYPASS_UNARY(Ceil, "ceil", false, std::ceil(x))
+// TVM lowers round to llvm.nearbyint: halves go to the even neighbour.
+RELAYPASS_UNARY(Round, "round", false, std::nearbyint(x))
+RELAYPASS_UNARY(Trunc, "trunc", false, std::trunc(x))
+RELAYPASS_UNARY(Sin, "sin", true, std::sin(x))
+RELAYPASS_UNARY(Cos, "cos", true, std::cos(x))
+RELAYPASS_UNARY(Erf, "erf", true, std::erf(x))
 #undef RELAYPASS_UNARY
+
+Arrays LeakyRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  const double alpha = AttrsOf(attrs, "nn.leaky_relu").get_double("alpha");
+  return Unary<true>(in, out_type, "nn.leaky_relu", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T a = static_cast<T>(alpha);
+    return [a](T x) -> T { return x < T(0) ? a * x : x; };
+  });
+}
 
 Arrays Clip(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   const ir::AttrsNode& a = AttrsOf(attrs, "clip");

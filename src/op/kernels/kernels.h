@@ -19,7 +19,8 @@ using KernelFn = std::vector<ir::NDArray>(const std::vector<ir::NDArray>& inputs
 // elementwise.cc: numpy-style broadcasting binary ops, comparisons (bool result), unary math.
 KernelFn Add, Subtract, Multiply, Divide, Maximum, Minimum, Power;
 KernelFn Less, Greater, Equal, NotEqual, LessEqual, GreaterEqual;
-KernelFn Negative, Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, Relu, Clip;
+KernelFn Negative, Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, Relu, Clip, Abs, Floor, Ceil, Round, Trunc,
+    Sin, Cos, Erf, LeakyRelu;
 KernelFn BiasAdd;
 
 // conv2d.cc: any data/kernel/out layout convertible to NCHW/OIHW; groups, depthwise; im2col and
