@@ -1,5 +1,7 @@
 // nn.conv2d's ConvertLayout hook (TVM's convert_conv2d in python/tvm/relay/op/nn/_nn.py).
 #include <cctype>
+#include <optional>
+#include <string>
 
 #include "layout_rules.h"
 #include "relaypass/op/registry.h"
@@ -47,6 +49,15 @@ ir::Expr ConvertConv2D(const ir::Attrs& attrs, const std::vector<ir::Expr>& args
   }
   if (data_layout.rfind("NCHW", 0) == 0 && digits < data_layout.size() &&
       data_layout[digits] == 'c') {
+    if (kernel_layout == "default") throw PassError("Kernel layout cannot be default.");
+    // TVM keeps a conv whose data is a variable with channels that do not split into tiles.
+    const int64_t tile =
+        digits > 4 && digits - 4 <= 9 ? std::stoll(data_layout.substr(4, digits - 4)) : 0;
+    std::optional<std::vector<ir::Dim>> data_shape = ShapeOf(arg_types.at(0));
+    if (tile > 0 && args.at(0).as<ir::VarNode>() && data_shape && data_shape->size() > 1 &&
+        (*data_shape)[1] != ir::kAnyDim && (*data_shape)[1] % tile != 0) {
+      return ir::MakeCall(GetOp("nn.conv2d"), args, attrs);
+    }
     throw PassError("ConvertLayout to " + data_layout +
                     " needs nn.contrib_conv2d_NCHWc, which is not supported");
   }
