@@ -64,6 +64,12 @@ Expr sum(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
          bool exclude = false);
 Expr mean(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
           bool exclude = false);
+Expr max(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+         bool exclude = false);
+Expr min(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+         bool exclude = false);
+Expr prod(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+          bool exclude = false);
 
 namespace nn {
 
@@ -112,6 +118,7 @@ struct Pool2DArgs {
 Expr max_pool2d(Expr x, const Pool2DArgs& args);
 Expr avg_pool2d(Expr x, const Pool2DArgs& args);
 Expr global_avg_pool2d(Expr x, const std::string& layout = "NCHW");
+Expr global_max_pool2d(Expr x, const std::string& layout = "NCHW");
 Expr batch_flatten(Expr x);
 // pad_value defaults to the int32 scalar 0 as in TVM's Python wrapper.
 Expr pad(Expr x, const std::vector<Ints>& pad_width, Expr pad_value = nullptr,

@@ -1,4 +1,5 @@
-// 2D pooling: nn.max_pool2d, nn.avg_pool2d, nn.global_avg_pool2d (attrs, relations, builders).
+// 2D pooling: nn.max_pool2d, nn.avg_pool2d, nn.global_avg_pool2d, nn.global_max_pool2d (attrs,
+// relations, builders).
 #include <string>
 
 #include "kernels/kernels.h"
@@ -135,6 +136,13 @@ void RegisterPoolingOps(OpRegistry& registry) {
   global_avg.kernel = kernels::GlobalAvgPool2D;
   global_avg.infer_layout = layout_rules::Pool2D;
   global_avg.convert_layout = layout_rules::ConvertPool2D("nn.global_avg_pool2d");
+  OpDef& global_max =
+      RegisterOp(registry, "nn.global_max_pool2d", 1, OpPattern::kOutEWiseFusable, GlobalPool2DRel,
+                 "Maximum over the whole H and W extent; H and W become 1.");
+  global_max.attrs_schema = GlobalPool2DAttrs();
+  global_max.kernel = kernels::GlobalMaxPool2D;
+  global_max.infer_layout = layout_rules::Pool2D;
+  global_max.convert_layout = layout_rules::ConvertPool2D("nn.global_max_pool2d");
 }
 
 }  // namespace relaypass::op
@@ -170,6 +178,11 @@ Expr avg_pool2d(Expr x, const Pool2DArgs& args) {
 
 Expr global_avg_pool2d(Expr x, const std::string& layout) {
   return op::CallOp("nn.global_avg_pool2d", {std::move(x)},
+                    {{"layout", ir::AttrValue::Str(layout)}});
+}
+
+Expr global_max_pool2d(Expr x, const std::string& layout) {
+  return op::CallOp("nn.global_max_pool2d", {std::move(x)},
                     {{"layout", ir::AttrValue::Str(layout)}});
 }
 

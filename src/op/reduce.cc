@@ -1,4 +1,4 @@
-// Reductions: sum and mean over some axes (ReduceAttrs), pattern CommReduce.
+// Reductions: sum, mean, prod, max and min over some axes (ReduceAttrs), pattern CommReduce.
 #include <algorithm>
 #include <string>
 
@@ -55,16 +55,24 @@ bool ReduceRel(TypeRelationCall& call) {
 }  // namespace
 
 void RegisterReduceOps(OpRegistry& registry) {
-  OpDef& sum = RegisterOp(registry, "sum", 1, OpPattern::kCommReduce, ReduceRel,
-                          "Sum over the given axes (all axes when axis is None).");
-  sum.attrs_schema = ReduceAttrs();
-  sum.kernel = kernels::Sum;
-  sum.infer_layout = layout_rules::Reduce;
-  OpDef& mean = RegisterOp(registry, "mean", 1, OpPattern::kCommReduce, ReduceRel,
-                           "Mean over the given axes (all axes when axis is None).");
-  mean.attrs_schema = ReduceAttrs();
-  mean.kernel = kernels::Mean;
-  mean.infer_layout = layout_rules::Reduce;
+  struct Reduction {
+    const char* name;
+    const char* description;
+    kernels::KernelFn* kernel;
+  };
+  const Reduction reductions[] = {
+      {"sum", "Sum over the given axes (all axes when axis is None).", kernels::Sum},
+      {"mean", "Mean over the given axes (all axes when axis is None).", kernels::Mean},
+      {"prod", "Product over the given axes (all axes when axis is None).", kernels::Prod},
+      {"max", "Maximum over the given axes (all axes when axis is None).", kernels::Max},
+      {"min", "Minimum over the given axes (all axes when axis is None).", kernels::Min},
+  };
+  for (const Reduction& r : reductions) {
+    OpDef& def = RegisterOp(registry, r.name, 1, OpPattern::kCommReduce, ReduceRel, r.description);
+    def.attrs_schema = ReduceAttrs();
+    def.kernel = r.kernel;
+    def.infer_layout = layout_rules::Reduce;
+  }
 }
 
 }  // namespace relaypass::op
@@ -89,6 +97,18 @@ Expr sum(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
 
 Expr mean(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
   return Reduce("mean", std::move(x), axis, keepdims, exclude);
+}
+
+Expr max(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
+  return Reduce("max", std::move(x), axis, keepdims, exclude);
+}
+
+Expr min(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
+  return Reduce("min", std::move(x), axis, keepdims, exclude);
+}
+
+Expr prod(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
+  return Reduce("prod", std::move(x), axis, keepdims, exclude);
 }
 
 }  // namespace relaypass::relay

@@ -158,6 +158,17 @@ TEST(PoolTest, GlobalAveragePool) {
   ExpectClose(nhwc, NaivePermute(out, {0, 2, 3, 1}));
 }
 
+TEST(PoolTest, GlobalMaxPool) {
+  NDArray x = Random({2, 3, 4, 5}, 51);
+  NDArray out = EvalOp(relay::nn::global_max_pool2d(C(x)));
+  ASSERT_EQ(out.shape(), (Shape{2, 3, 1, 1}));
+  for (int64_t nc = 0; nc < 6; ++nc) {
+    float best = x.data<float>()[nc * 20];
+    for (int64_t i = 1; i < 20; ++i) best = std::max(best, x.data<float>()[nc * 20 + i]);
+    EXPECT_EQ(out.data<float>()[nc], best);
+  }
+}
+
 TEST(PoolTest, IntegerMaxPool) {
   NDArray x = Array<int32_t>({1, 1, 2, 3}, {-5, 7, 2, 9, -1, 4}, DataType::Int32());
   NDArray out = RunPool(x, {.pool_size = {2, 2}}, true);

@@ -141,6 +141,16 @@ TEST(ReduceTest, SumMeanAxesKeepdimsExclude) {
   ExpectValues(m, {2}, {1, 4});
 }
 
+TEST(ReduceTest, MaxMinProd) {
+  NDArray x = Array({2, 3}, {1, -2, 3, 4, 5, -6});
+  ExpectValues(EvalOp(relay::max(C(x))), {}, {5});
+  ExpectValues(EvalOp(relay::max(C(x), std::vector<int64_t>{0})), {3}, {4, 5, 3});
+  ExpectValues(EvalOp(relay::min(C(x))), {}, {-6});
+  ExpectValues(EvalOp(relay::prod(C(x))), {}, {720});
+  NDArray i = Array<int32_t>({2, 2}, {1, 2, -3, 5}, DataType::Int32());
+  ExpectValues(EvalOp(relay::max(C(i), std::vector<int64_t>{1}, true)), {2, 1}, {2, 5});
+}
+
 TEST(ReduceTest, MatchesNaiveOnThreeAxes) {
   NDArray x = Random({3, 4, 5}, 6);
   NDArray out = EvalOp(relay::sum(C(x), std::vector<int64_t>{0, 2}));

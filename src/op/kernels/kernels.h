@@ -28,7 +28,7 @@ KernelFn BiasAdd;
 KernelFn Conv2D;
 
 // pool.cc: any layout with unsplit H and W (NCHW, NHWC, NCHW16c, ...).
-KernelFn MaxPool2D, AvgPool2D, GlobalAvgPool2D;
+KernelFn MaxPool2D, AvgPool2D, GlobalAvgPool2D, GlobalMaxPool2D;
 
 // dense.cc: data [.., K] x weight [N, K]^T via BLAS.
 KernelFn Dense;
@@ -41,7 +41,7 @@ KernelFn BatchFlatten, Pad, ExpandDims, Squeeze, Reshape, Transpose, Concatenate
     LayoutTransform;
 
 // reduce.cc
-KernelFn Sum, Mean;
+KernelFn Sum, Mean, Prod, Max, Min;
 
 // layout.cc: `x` in layout `src` rearranged into layout `dst` (same primal axes); the result's
 // shape is BijectiveLayout's, as in the type relation.

@@ -176,8 +176,11 @@ Arrays AvgPool2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_t
   return Pool(in, attrs, out_type, false, "nn.avg_pool2d");
 }
 
-Arrays GlobalAvgPool2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
-  const char* op = "nn.global_avg_pool2d";
+namespace {
+
+// One window over the whole H x W extent.
+Arrays GlobalPool(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, bool is_max,
+                  const char* op) {
   CheckInputs(in, 1, op);
   auto [h, w] = HeightWidth(in[0], AttrsOf(attrs, op).get_string("layout"), op);
   PoolSpec spec;
@@ -190,9 +193,19 @@ Arrays GlobalAvgPool2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&
   return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
     return {DispatchNumeric(x[0].dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return Pool2D<T>(x[0], spec, false);
+      return Pool2D<T>(x[0], spec, is_max);
     })};
   });
+}
+
+}  // namespace
+
+Arrays GlobalAvgPool2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return GlobalPool(in, attrs, out_type, false, "nn.global_avg_pool2d");
+}
+
+Arrays GlobalMaxPool2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return GlobalPool(in, attrs, out_type, true, "nn.global_max_pool2d");
 }
 
 }  // namespace relaypass::op::kernels

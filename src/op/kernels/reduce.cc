@@ -1,5 +1,8 @@
-// sum and mean over `axis` (None or [] = every axis; `exclude` reduces the others; `keepdims`).
-// Floats accumulate in double; integers in their own type (wrapping, as TVM's integer sum).
+// sum, mean, prod, max and min over `axis` (None or [] = every axis; `exclude` reduces the
+// others; `keepdims`). Floats accumulate in double; integers in their own type (wrapping, as TVM's
+// integer sum).
+#include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -10,8 +13,42 @@ namespace relaypass::op::kernels {
 
 namespace {
 
-Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, bool mean,
-              const char* op) {
+enum class Reduction { kSum, kMean, kProd, kMax, kMin };
+
+// The reduction's identity: what an empty reduction gives (TVM: max of nothing is the lowest
+// value, -inf for floats).
+template <typename Acc>
+Acc Identity(Reduction r) {
+  using L = std::numeric_limits<Acc>;
+  switch (r) {
+    case Reduction::kProd:
+      return Acc(1);
+    case Reduction::kMax:
+      return L::has_infinity ? -L::infinity() : L::lowest();
+    case Reduction::kMin:
+      return L::has_infinity ? L::infinity() : L::max();
+    default:
+      return Acc(0);
+  }
+}
+
+template <typename Acc>
+Acc Combine(Reduction r, Acc acc, Acc v) {
+  switch (r) {
+    case Reduction::kProd:
+      return static_cast<Acc>(acc * v);
+    case Reduction::kMax:
+      return std::max(acc, v);
+    case Reduction::kMin:
+      return std::min(acc, v);
+    default:
+      return static_cast<Acc>(acc + v);
+  }
+}
+
+Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type,
+              Reduction reduction, const char* op) {
+  const bool mean = reduction == Reduction::kMean;
   CheckInputs(in, 1, op);
   const ir::AttrsNode& a = AttrsOf(attrs, op);
   const ir::AttrValue& axis = a.get("axis");
@@ -47,13 +84,13 @@ Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
       using T = typename decltype(tag)::type;
       using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
       NDArray out = NDArray::Uninitialized(out_shape, data.dtype());
-      std::vector<Acc> acc(static_cast<size_t>(out.size()), Acc(0));
+      std::vector<Acc> acc(static_cast<size_t>(out.size()), Identity<Acc>(reduction));
       const T* src = data.data<T>();
       std::vector<int64_t> idx(nd, 0);
       int64_t o = 0;
       const int64_t n = data.size();
       for (int64_t i = 0; i < n; ++i) {
-        acc[o] = static_cast<Acc>(acc[o] + src[i]);
+        acc[o] = Combine<Acc>(reduction, acc[o], static_cast<Acc>(src[i]));
         for (int d = nd - 1; d >= 0; --d) {
           o += out_strides[d];
           if (++idx[d] < data.shape()[d]) break;
@@ -79,11 +116,23 @@ Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
 }  // namespace
 
 Arrays Sum(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
-  return Reduce(in, attrs, out_type, false, "sum");
+  return Reduce(in, attrs, out_type, Reduction::kSum, "sum");
 }
 
 Arrays Mean(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
-  return Reduce(in, attrs, out_type, true, "mean");
+  return Reduce(in, attrs, out_type, Reduction::kMean, "mean");
+}
+
+Arrays Prod(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Reduce(in, attrs, out_type, Reduction::kProd, "prod");
+}
+
+Arrays Max(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Reduce(in, attrs, out_type, Reduction::kMax, "max");
+}
+
+Arrays Min(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Reduce(in, attrs, out_type, Reduction::kMin, "min");
 }
 
 }  // namespace relaypass::op::kernels
