@@ -56,6 +56,10 @@ Expr cast(Expr x, const std::string& dtype);
 Expr expand_dims(Expr x, int axis, int num_newaxis = 1);
 Expr squeeze(Expr x, std::optional<Ints> axis = std::nullopt);
 Expr repeat(Expr x, int repeats, int axis);
+Expr stop_fusion(Expr x);  // annotation.stop_fusion: a boundary FuseOps does not fuse across
+// The tuple call: `sections` equal pieces, or pieces cut at ascending `indices`.
+Expr split(Expr x, int sections, int axis = 0);
+Expr split(Expr x, const Ints& indices, int axis = 0);
 Expr reshape(Expr x, const Ints& newshape);
 Expr transpose(Expr x, std::optional<Ints> axes = std::nullopt);
 Expr concatenate(std::vector<Expr> fields, int axis = 0);
@@ -103,6 +107,7 @@ Expr dense(Expr data, Expr weight, std::optional<int64_t> units = std::nullopt,
 Expr relu(Expr x);
 Expr leaky_relu(Expr x, double alpha = 0.25);
 Expr softmax(Expr x, int axis = -1);
+Expr log_softmax(Expr x, int axis = -1);
 Expr dropout(Expr x, double rate = 0.5);  // the 2-tuple call, like batch_norm
 
 struct Pool2DArgs {

@@ -276,6 +276,9 @@ AttrField AttrsSchema::RequiredIntArray(std::string name) {
 AttrField AttrsSchema::RequiredIntArrayArray(std::string name) {
   return Required(std::move(name), AttrFieldType::kIntArrayArray);
 }
+AttrField AttrsSchema::RequiredIntOrIntArray(std::string name) {
+  return Required(std::move(name), AttrFieldType::kIntOrIntArray);
+}
 
 const AttrValue& AttrsNode::get(const std::string& name) const {
   int i = schema->FieldIndex(name);
@@ -326,6 +329,13 @@ AttrValue ConvertAttrValue(const AttrField& field, const AttrValue& value) {
       if (value.kind() != K::kArray) return fail("an array of integers");
       for (const AttrValue& v : value.as_array()) {
         if (v.kind() != K::kInt) return fail("an array of integers");
+      }
+      return value;
+    case AttrFieldType::kIntOrIntArray:
+      if (value.kind() == K::kInt) return value;
+      if (value.kind() != K::kArray) return fail("an integer or an array of integers");
+      for (const AttrValue& v : value.as_array()) {
+        if (v.kind() != K::kInt) return fail("an integer or an array of integers");
       }
       return value;
     case AttrFieldType::kIntArrayArray:

@@ -1,4 +1,5 @@
-// The nn family: dense, bias_add, batch_norm, softmax, dropout, batch_flatten and pad here;
+// The nn family: dense, bias_add, batch_norm, softmax, log_softmax, dropout, batch_flatten, pad
+// and annotation.stop_fusion here;
 // convolution and pooling in their own files.
 #include <string>
 
@@ -109,7 +110,7 @@ bool BatchNormRel(TypeRelationCall& call) {
 bool SoftmaxRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
-  NormalizeAxis(call, AttrsOf(call).get_int("axis"), data->ndim(), "nn.softmax: axis");
+  NormalizeAxis(call, AttrsOf(call).get_int("axis"), data->ndim(), call.op_name() + ": axis");
   call.AssignResult(ir::Type(data));
   return true;
 }
@@ -183,6 +184,17 @@ void RegisterNNOps(OpRegistry& registry) {
                               "Softmax along `axis`.");
   softmax.attrs_schema = SoftmaxAttrs();
   softmax.kernel = kernels::Softmax;
+  OpDef& log_softmax = RegisterOp(registry, "nn.log_softmax", 1, OpPattern::kOutEWiseFusable,
+                                  SoftmaxRel, "Logarithm of the softmax along `axis`.");
+  log_softmax.attrs_schema = SoftmaxAttrs();
+  log_softmax.kernel = kernels::LogSoftmax;
+  // TVM registers it Opaque: FuseOps keeps its argument out of every group, so a fusion can be
+  // cut by hand; FuseOps then replaces the call by its argument.
+  OpDef& stop_fusion =
+      RegisterOp(registry, "annotation.stop_fusion", 1, OpPattern::kOpaque, IdentityRel,
+                 "Marks a fusion boundary; its value is its argument.");
+  stop_fusion.kernel = kernels::Identity;
+  stop_fusion.infer_layout = layout_rules::ElemwiseArbitrary;
   OpDef& dropout = RegisterOp(registry, "nn.dropout", 1, OpPattern::kOpaque, DropoutRel,
                               "Dropout with probability `rate`; returns (out, mask).");
   dropout.attrs_schema = DropoutAttrs();
@@ -233,6 +245,10 @@ Expr softmax(Expr x, int axis) {
   return CallOp("nn.softmax", {std::move(x)}, {{"axis", AttrValue::Int(axis)}});
 }
 
+Expr log_softmax(Expr x, int axis) {
+  return CallOp("nn.log_softmax", {std::move(x)}, {{"axis", AttrValue::Int(axis)}});
+}
+
 Expr dropout(Expr x, double rate) {
   return CallOp("nn.dropout", {std::move(x)}, {{"rate", AttrValue::Double(rate)}});
 }
@@ -251,3 +267,11 @@ Expr pad(Expr x, const std::vector<Ints>& pad_width, Expr pad_value, const std::
 }
 
 }  // namespace relaypass::relay::nn
+
+namespace relaypass::relay {
+
+Expr stop_fusion(Expr x) {
+  return op::CallOp("annotation.stop_fusion", {std::move(x)});
+}
+
+}  // namespace relaypass::relay

@@ -1,5 +1,5 @@
 // The transform family: layout_transform, expand_dims, squeeze, reshape, transpose,
-// concatenate, repeat and cast.
+// concatenate, split, repeat and cast.
 #include <string>
 
 #include "families.h"
@@ -51,6 +51,12 @@ const AttrsSchema* RepeatAttrs() {
   // TVM's RepeatAttrs: `axis` is an Integer defaulting to null, so it is always printed.
   static const AttrsSchema schema("relay.attrs.RepeatAttrs", {AttrsSchema::RequiredInt("repeats"),
                                                               AttrsSchema::IndexExpr("axis")});
+  return &schema;
+}
+const AttrsSchema* SplitAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.SplitAttrs",
+      {AttrsSchema::RequiredIntOrIntArray("indices_or_sections"), AttrsSchema::Int("axis", 0)});
   return &schema;
 }
 const AttrsSchema* CastAttrs() {
@@ -317,6 +323,54 @@ bool RepeatRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's SplitRel: `n` equal sections (n must divide the axis), or pieces cut at ascending
+// indices (the last piece runs to the end and must not be empty).
+bool SplitRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const int axis = NormalizeAxis(call, attrs.get_int("axis"), data->ndim(), "split: axis");
+  const ir::AttrValue& spec = attrs.get("indices_or_sections");
+  const Dim extent = data->shape[axis];
+  std::vector<ir::Type> fields;
+  auto piece = [&](Dim d) {
+    Shape shape = data->shape;
+    shape[axis] = d;
+    fields.push_back(ir::TensorType(shape, data->dtype));
+  };
+  if (spec.kind() == ir::AttrValue::Kind::kInt) {
+    const int64_t sections = spec.as_int();
+    if (sections < 1) call.Fail("split: indices_or_sections must be >= 1 sections");
+    if (sections > kMaxNewAxes) {
+      call.Fail("split: " + std::to_string(sections) + " sections are more than " +
+                std::to_string(kMaxNewAxes));
+    }
+    if (!IsAny(extent) && extent % sections != 0) {
+      call.Fail("split: indices_or_sections need to be able to divide input.shape[axis] (" +
+                std::to_string(sections) + " sections of " + std::to_string(extent) + ")");
+    }
+    for (int64_t i = 0; i < sections; ++i) piece(IsAny(extent) ? extent : extent / sections);
+  } else {
+    const std::vector<int64_t> indices = spec.as_ints();
+    if (static_cast<int64_t>(indices.size()) >= kMaxNewAxes) {
+      call.Fail("split: more than " + std::to_string(kMaxNewAxes) + " indices");
+    }
+    int64_t begin = 0;
+    for (int64_t index : indices) {
+      if (index <= begin)
+        call.Fail("split: indices_or_sections need to be a sorted ascending list");
+      piece(index - begin);
+      begin = index;
+    }
+    if (!IsAny(extent) && begin >= extent) {
+      call.Fail("split: the sum of sections must match the input.shape[axis]");
+    }
+    piece(IsAny(extent) ? extent : extent - begin);
+  }
+  call.AssignResult(ir::TupleType(std::move(fields)));
+  return true;
+}
+
 bool CastRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -365,6 +419,11 @@ void RegisterTransformOps(OpRegistry& registry) {
                              "Repeats each element `repeats` times along `axis`.");
   repeat.attrs_schema = RepeatAttrs();
   repeat.kernel = kernels::Repeat;
+  OpDef& split = RegisterOp(registry, "split", 1, OpPattern::kInjective, SplitRel,
+                            "Splits data along `axis` into equal sections or at indices.");
+  split.attrs_schema = SplitAttrs();
+  split.kernel = kernels::Split;
+  split.infer_layout = layout_rules::Split;
   OpDef& cast = RegisterOp(registry, "cast", 1, OpPattern::kElemWise, CastRel,
                            "Converts every element to `dtype`.");
   cast.attrs_schema = CastAttrs();
@@ -395,6 +454,18 @@ Expr squeeze(Expr x, std::optional<Ints> axis) {
 Expr repeat(Expr x, int repeats, int axis) {
   return CallOp("repeat", {std::move(x)},
                 {{"repeats", AttrValue::Int(repeats)}, {"axis", AttrValue::Int(axis)}});
+}
+
+Expr split(Expr x, int sections, int axis) {
+  return CallOp(
+      "split", {std::move(x)},
+      {{"indices_or_sections", AttrValue::Int(sections)}, {"axis", AttrValue::Int(axis)}});
+}
+
+Expr split(Expr x, const Ints& indices, int axis) {
+  return CallOp(
+      "split", {std::move(x)},
+      {{"indices_or_sections", AttrValue::Ints(indices)}, {"axis", AttrValue::Int(axis)}});
 }
 
 Expr reshape(Expr x, const Ints& newshape) {

@@ -97,6 +97,19 @@ TEST(SoftmaxTest, RowsSumToOneAndMatchNaive) {
   ExpectValues(EvalOp(relay::nn::softmax(C(Array({2}, {1000, 1000})))), {2}, {0.5, 0.5});
 }
 
+TEST(SoftmaxTest, LogSoftmaxIsTheLogOfSoftmax) {
+  NDArray x = Random({3, 5}, 9);
+  for (int axis : {-1, 0}) {
+    NDArray soft = EvalOp(relay::nn::softmax(C(x), axis));
+    NDArray log_soft = EvalOp(relay::nn::log_softmax(C(x), axis));
+    for (int64_t i = 0; i < x.size(); ++i) {
+      EXPECT_NEAR(log_soft.data<float>()[i], std::log(soft.data<float>()[i]), 1e-5);
+    }
+  }
+  // No overflow, and no log(0) for the small entries: 1000 - 1000 - log(1 + e^-1000).
+  ExpectValues(EvalOp(relay::nn::log_softmax(C(Array({2}, {1000, 0})))), {2}, {0, -1000}, 1e-3);
+}
+
 TEST(DropoutTest, InferenceIsIdentity) {
   NDArray x = Random({2, 3}, 9);
   Value v = EvalValue(relay::nn::dropout(C(x), 0.3));

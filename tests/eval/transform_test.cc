@@ -49,6 +49,20 @@ TEST(RepeatTest, RepeatsEachSliceInPlace) {
   ExpectValues(EvalOp(relay::repeat(C(x), 1, -1)), {2, 3}, {0, 1, 2, 3, 4, 5});
 }
 
+TEST(SplitTest, SectionsAndIndices) {
+  NDArray x = NDArray::Empty({2, 4}, DataType::Float32());
+  for (int i = 0; i < 8; ++i) x.mutable_data<float>()[i] = static_cast<float>(i);
+  Value halves = EvalValue(relay::split(C(x), 2, 1));
+  ASSERT_EQ(halves.fields().size(), 2u);
+  ExpectValues(halves.fields()[0].tensor(), {2, 2}, {0, 1, 4, 5});
+  ExpectValues(halves.fields()[1].tensor(), {2, 2}, {2, 3, 6, 7});
+  Value pieces = EvalValue(relay::split(C(x), relay::Ints{1, 3}, 1));
+  ASSERT_EQ(pieces.fields().size(), 3u);
+  ExpectValues(pieces.fields()[0].tensor(), {2, 1}, {0, 4});
+  ExpectValues(pieces.fields()[1].tensor(), {2, 2}, {1, 2, 5, 6});
+  ExpectValues(pieces.fields()[2].tensor(), {2, 1}, {3, 7});
+}
+
 TEST(TransposeTest, MatchesNaive) {
   NDArray x = Random({2, 3, 4, 5}, 3);
   const std::vector<int> perms[] = {{0, 2, 3, 1}, {3, 2, 1, 0}, {1, 0, 2, 3}, {0, 1, 2, 3}};

@@ -190,6 +190,28 @@ TEST(ConvertLayoutTest, TiledLayoutKeepsAConvWhoseChannelsDoNotSplit) {
   EXPECT_TRUE(ir::StructuralEqual(out, mod)) << text::PrettyPrint(out);
 }
 
+// split's axis follows its letter (C: 1 in NCHW, 3 in NHWC) and both pieces stay NHWC: the
+// layout goes back to NCHW once, after the add of the pieces.
+TEST(ConvertLayoutTest, SplitFollowsTheChannelAxis) {
+  relay::Var x = relay::var("x", {1, 8, 8, 8});
+  relay::Var w = relay::var("w", {16, 8, 3, 3});
+  relay::Expr conv = relay::nn::conv2d(x, w, {.padding = {1, 1}});
+  relay::Expr pieces = relay::split(conv, 2, 1);
+  relay::Expr sum = relay::add(relay::get_item(pieces, 0), relay::get_item(pieces, 1));
+  ir::IRModule mod = ir::InferTypes(ir::IRModule::FromExpr(relay::function({x, w}, sum)));
+  ir::IRModule out =
+      layout_testing::RunAtLevel3(passes::ConvertLayout({{"nn.conv2d", {"NHWC", "default"}}}), mod);
+  EXPECT_EQ(layout_testing::CountOps(out)["layout_transform"], 3) << text::PrettyPrint(out);
+  int split_axis = -1;
+  ir::post_order_visit(out.Lookup("main"), [&](const ir::Expr& e) {
+    auto* call = e.as<ir::CallNode>();
+    if (call && call->op_node() && call->op_node()->name == "split") {
+      split_axis = static_cast<int>(call->attrs->get_int("axis"));
+    }
+  });
+  EXPECT_EQ(split_axis, 3) << text::PrettyPrint(out);
+}
+
 TEST(ConvertLayoutTest, IsRegisteredWithItsDictOption) {
   layout_testing::EnsureLayoutPassesRegistered();
   transform::Pass pass =

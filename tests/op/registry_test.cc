@@ -24,6 +24,7 @@ TEST(OpRegistryTest, EveryOpHasRelationAndArity) {
 TEST(OpRegistryTest, RegistersTheWholeOpSet) {
   const std::vector<std::string> expected = {"abs",
                                              "add",
+                                             "annotation.stop_fusion",
                                              "cast",
                                              "ceil",
                                              "clip",
@@ -58,6 +59,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
                                              "nn.global_avg_pool2d",
                                              "nn.global_max_pool2d",
                                              "nn.leaky_relu",
+                                             "nn.log_softmax",
                                              "nn.max_pool2d",
                                              "nn.pad",
                                              "nn.relu",
@@ -71,6 +73,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
                                              "rsqrt",
                                              "sigmoid",
                                              "sin",
+                                             "split",
                                              "sqrt",
                                              "squeeze",
                                              "subtract",
@@ -175,6 +178,8 @@ TEST(OpAttrsPrintingTest, DefaultsAreOmitted) {
   EXPECT_EQ(PrintedAttrs(expand_dims(x, 1, 2)), "axis=1, num_newaxis=2");
   EXPECT_EQ(PrintedAttrs(expand_dims(x, 0)), "axis=0");
   EXPECT_EQ(PrintedAttrs(repeat(x, 4, 0)), "repeats=4, axis=0");
+  EXPECT_EQ(PrintedAttrs(split(x, 3)), "indices_or_sections=3");
+  EXPECT_EQ(PrintedAttrs(split(x, Ints{2, 5}, 1)), "indices_or_sections=[2, 5], axis=1");
   EXPECT_EQ(PrintedAttrs(transpose(x)), "axes=None");
   EXPECT_EQ(PrintedAttrs(transpose(x, Ints{0, 2, 3, 1})), "axes=[0, 2, 3, 1]");
   EXPECT_EQ(PrintedAttrs(layout_transform(x, "NCHW", "NHWC")),

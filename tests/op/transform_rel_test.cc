@@ -66,6 +66,24 @@ TEST(RepeatRelTest, MultipliesTheAxis) {
   ExpectTypeError([&] { repeat(2, 1, T({2})); }, "repeat: axis");
 }
 
+TEST(SplitRelTest, SectionsAndIndices) {
+  auto split = [](relay::Expr call, Type data) {
+    return Infer(std::move(call), {std::move(data)});
+  };
+  relay::Var x = relay::var("x");
+  EXPECT_EQ(split(relay::split(x, 3, 1), T({2, 6})),
+            "(Tensor[(2, 2), float32], Tensor[(2, 2), float32], Tensor[(2, 2), float32])");
+  EXPECT_EQ(split(relay::split(x, relay::Ints{2, 5}, -1), T({2, 6})),
+            "(Tensor[(2, 2), float32], Tensor[(2, 3), float32], Tensor[(2, 1), float32])");
+  ExpectTypeError([&] { split(relay::split(x, 4, 1), T({2, 6})); }, "need to be able to divide");
+  ExpectTypeError(
+      [&] {
+        split(relay::split(x, relay::Ints{3, 2}, 1), T({2, 6}));
+      },
+      "sorted ascending");
+  ExpectTypeError([&] { split(relay::split(x, relay::Ints{6}, 1), T({2, 6})); }, "sum of sections");
+}
+
 TEST(SqueezeRelTest, DropsUnitAxes) {
   ir::Var x = relay::var("x");
   EXPECT_EQ(Infer(relay::squeeze(x), {T({1, 3, 1, 5})}), "Tensor[(3, 5), float32]");

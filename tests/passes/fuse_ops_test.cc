@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "pass_test_util.h"
+#include "relaypass/ir/visitor.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/passes/fuse_ops.h"
@@ -22,6 +23,15 @@ using relay::Var;
 using testing::Print;
 using testing::ReadGolden;
 using testing::Typed;
+
+size_t CountPrimitiveFunctions(const ir::IRModule& mod) {
+  size_t count = 0;
+  ir::post_order_visit(mod.Lookup("main"), [&](const ir::Expr& e) {
+    auto* f = e.as<ir::FunctionNode>();
+    count += f && f->is_primitive();
+  });
+  return count;
+}
 
 TEST(FuseOpsTest, TutorialOptLevel0PutsEachCallInItsOwnFunction) {
   ir::IRModule mod = EliminateCommonSubexpr()(testing::TutorialFolded());
@@ -181,6 +191,21 @@ TEST(FuseOpsTest, ScalarConstantsAreEmbeddedUnlessOptLevel0) {
   ir::IRModule mod = Typed(relay::function({x}, body));
   EXPECT_EQ(Print(FuseOps(2)(mod)), ReadGolden("scalar_constant_opt2.txt"));
   EXPECT_EQ(Print(FuseOps(0)(mod)), ReadGolden("scalar_constant_opt0.txt"));
+}
+
+// split is injective and its get-items are injective: relu -> split -> .0 + .1 is one group.
+// annotation.stop_fusion keeps its argument out of the consumer's group and disappears.
+TEST(FuseOpsTest, SplitFusesAndStopFusionCuts) {
+  Var x = relay::var("x", {2, 8});
+  Expr pieces = relay::split(relay::nn::relu(x), 2, 1);
+  Expr sum = relay::add(relay::get_item(pieces, 0), relay::get_item(pieces, 1));
+  ir::IRModule fused = FuseOps(2)(Typed(relay::function({x}, sum)));
+  EXPECT_EQ(CountPrimitiveFunctions(fused), 1u) << Print(fused);
+
+  Expr cut = relay::exp(relay::stop_fusion(relay::nn::relu(x)));
+  ir::IRModule two = FuseOps(2)(Typed(relay::function({x}, cut)));
+  EXPECT_EQ(CountPrimitiveFunctions(two), 2u) << Print(two);
+  EXPECT_EQ(Print(two).find("stop_fusion"), std::string::npos) << Print(two);
 }
 
 // Already fused functions are left alone.

@@ -69,6 +69,7 @@ enum class AttrFieldType : uint8_t {
   kIndexExpr,      // an integer or None: `channels=64`, `units=None`
   kIntArray,       // Array<Integer> or None: `strides=[2, 2]`, `axes=None`
   kIntArrayArray,  // Array<Array<Integer>>: `pad_width=[[0, 0], [1, 1]]`
+  kIntOrIntArray,  // an Integer or an Array<Integer>: `indices_or_sections=3`, `=[2, 5]`
 };
 
 struct AttrField {
@@ -104,6 +105,7 @@ class AttrsSchema {
   static AttrField NullableIntArray(std::string name);  // default None
   static AttrField RequiredIntArray(std::string name);
   static AttrField RequiredIntArrayArray(std::string name);
+  static AttrField RequiredIntOrIntArray(std::string name);
 
  private:
   std::string type_key_;

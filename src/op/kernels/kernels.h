@@ -34,11 +34,11 @@ KernelFn MaxPool2D, AvgPool2D, GlobalAvgPool2D, GlobalMaxPool2D;
 KernelFn Dense;
 
 // norm.cc: inference batch_norm (as SimplifyInference computes it), softmax, dropout (identity).
-KernelFn BatchNorm, Softmax, Dropout;
+KernelFn BatchNorm, Softmax, LogSoftmax, Dropout, Identity;
 
 // transform.cc: data movement.
-KernelFn BatchFlatten, Pad, ExpandDims, Squeeze, Reshape, Transpose, Concatenate, Repeat, Cast,
-    LayoutTransform;
+KernelFn BatchFlatten, Pad, ExpandDims, Squeeze, Reshape, Transpose, Concatenate, Split, Repeat,
+    Cast, LayoutTransform;
 
 // reduce.cc
 KernelFn Sum, Mean, Prod, Max, Min;

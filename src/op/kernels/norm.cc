@@ -1,4 +1,5 @@
-// nn.batch_norm (inference), nn.softmax and nn.dropout (inference: identity).
+// nn.batch_norm (inference), nn.softmax, nn.log_softmax, nn.dropout (inference: identity) and
+// annotation.stop_fusion (identity).
 #include <algorithm>
 #include <cmath>
 
@@ -73,13 +74,16 @@ Arrays BatchNorm(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_t
   });
 }
 
-Arrays Softmax(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
-  const char* op = "nn.softmax";
+namespace {
+
+// softmax, or log_softmax (x - max - log(sum(exp(x - max)))), along the attrs' axis.
+Arrays SoftmaxImpl(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, bool log,
+                   const char* op) {
   CheckInputs(in, 1, op);
   const int64_t axis_attr = AttrsOf(attrs, op).get_int("axis");
   return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
     const NDArray& data = x[0];
-    const int axis = NormalizeAxis(axis_attr, data.ndim(), "nn.softmax: axis");
+    const int axis = NormalizeAxis(axis_attr, data.ndim(), std::string(op) + ": axis");
     const AxisSplit s = SplitAt(data.shape(), axis);
     return {DispatchFloat(data.dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -98,12 +102,35 @@ Arrays Softmax(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
             dst[base + c * s.inner] = e;
             sum += e;
           }
-          for (int64_t c = 0; c < s.axis; ++c) dst[base + c * s.inner] /= sum;
+          if (log) {
+            const T log_sum = std::log(sum);
+            for (int64_t c = 0; c < s.axis; ++c) {
+              dst[base + c * s.inner] = src[base + c * s.inner] - max - log_sum;
+            }
+          } else {
+            for (int64_t c = 0; c < s.axis; ++c) dst[base + c * s.inner] /= sum;
+          }
         }
       }
       return result;
     })};
   });
+}
+
+}  // namespace
+
+Arrays Softmax(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return SoftmaxImpl(in, attrs, out_type, false, "nn.softmax");
+}
+
+Arrays LogSoftmax(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return SoftmaxImpl(in, attrs, out_type, true, "nn.log_softmax");
+}
+
+// annotation.stop_fusion: its argument unchanged.
+Arrays Identity(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 1, "annotation.stop_fusion");
+  return in;
 }
 
 // Inference dropout: the data unchanged and a mask of ones.

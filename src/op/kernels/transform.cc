@@ -1,4 +1,4 @@
-// Data movement kernels: reshapes (reshape, squeeze, expand_dims, batch_flatten), transpose,
+// Data movement kernels: reshapes (reshape, squeeze, expand_dims, batch_flatten), split, transpose,
 // concatenate, pad and cast. They copy bytes, so they take every dtype.
 #include <cstring>
 #include <optional>
@@ -163,6 +163,46 @@ Arrays Concatenate(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
     }
   }
   return {out};
+}
+
+// numpy.split: equal sections, or pieces cut at ascending indices; one array per piece.
+Arrays Split(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "split");
+  const ir::AttrsNode& a = AttrsOf(attrs, "split");
+  const NDArray& x = in[0];
+  const int axis = NormalizeAxis(a.get_int("axis"), x.ndim(), "split: axis");
+  const int64_t extent = x.shape()[axis];
+  std::vector<int64_t> cuts;  // the begin of each piece after the first, then the end
+  const ir::AttrValue& spec = a.get("indices_or_sections");
+  if (spec.kind() == ir::AttrValue::Kind::kInt) {
+    const int64_t sections = spec.as_int();
+    if (sections < 1 || extent % sections != 0) Fail("split: sections must divide the axis");
+    for (int64_t i = 1; i <= sections; ++i) cuts.push_back(extent / sections * i);
+  } else {
+    cuts = spec.as_ints();
+    cuts.push_back(extent);
+  }
+  const int64_t outer = NumElements(Shape(x.shape().begin(), x.shape().begin() + axis));
+  const size_t inner =
+      static_cast<size_t>(NumElements(Shape(x.shape().begin() + axis + 1, x.shape().end()))) *
+      x.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(x.raw_data());
+  Arrays out;
+  int64_t begin = 0;
+  for (int64_t end : cuts) {
+    if (end <= begin || end > extent) Fail("split: indices must ascend within the axis");
+    Shape shape = x.shape();
+    shape[axis] = end - begin;
+    NDArray piece = NDArray::Uninitialized(shape, x.dtype());
+    auto* dst = static_cast<uint8_t*>(piece.mutable_raw_data());
+    const size_t chunk = static_cast<size_t>(end - begin) * inner;
+    for (int64_t o = 0; o < outer; ++o) {
+      std::memcpy(dst + o * chunk, src + (o * extent + begin) * inner, chunk);
+    }
+    out.push_back(std::move(piece));
+    begin = end;
+  }
+  return out;
 }
 
 // numpy.repeat along one axis: each slice along `axis` is copied `repeats` times in a row.

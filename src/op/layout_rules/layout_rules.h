@@ -43,6 +43,9 @@ Rule Pad;
 Rule Squeeze;
 // reduce.cc: sum/mean; the reduced axes follow their letters (packed sub-axes included).
 Rule Reduce;
+// split.cc: `axis` follows its letter; every piece has the incoming layout (indices are divided
+// by the split factor of a packed axis, or the old layout is kept when they do not divide).
+Rule Split;
 
 // convert_conv2d.cc: data_layout := desired[0]; kernel_layout := desired[1], or for "default"
 // OIHW (NCHW), HWIO / HWOI for depthwise (NHWC), HWOI (HWNC).
