@@ -3,6 +3,7 @@
 
 #include "cli_test_util.h"
 #include "relaypass/ir/ndarray.h"
+#include "relaypass/op/registry.h"
 #include "relaypass/tools/npy.h"
 
 namespace relay_opt::testing {
@@ -297,6 +298,20 @@ TEST(CliListTest, ListPassesShowsPassesConfigAndWorkloads) {
             std::string::npos);
   EXPECT_TRUE(std::regex_search(
       r.out, std::regex(R"(\n  SimplifyInference +opt_level=0  required=\[InferType\])")))
+      << r.out;
+}
+
+TEST(CliListTest, ListOpsShowsEveryOperatorWithPatternAndAttributes) {
+  const ToolResult r = RunTool({"--list-ops"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string& name : relaypass::op::OpRegistry::Global().ListNames()) {
+    EXPECT_NE(r.out.find("\n  " + name + " "), std::string::npos) << name;
+  }
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(R"(\n  nn\.conv2d +2 +OutEWiseFusable +layout\+convert)")))
+      << r.out;
+  EXPECT_NE(r.out.find("      repeats (required), axis=None\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      indices_or_sections (required), axis=0\n"), std::string::npos)
       << r.out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pipeline.h"
+#include "relaypass/op/registry.h"
 #include "relaypass/support/error.h"
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/registry.h"
@@ -45,7 +46,53 @@ std::string InfoText(const transform::PassRegistration& reg) {
   }
 }
 
+const char* PatternName(relaypass::op::OpPattern pattern) {
+  using relaypass::op::OpPattern;
+  switch (pattern) {
+    case OpPattern::kElemWise:
+      return "ElemWise";
+    case OpPattern::kBroadcast:
+      return "Broadcast";
+    case OpPattern::kInjective:
+      return "Injective";
+    case OpPattern::kCommReduce:
+      return "CommReduce";
+    case OpPattern::kOutEWiseFusable:
+      return "OutEWiseFusable";
+    case OpPattern::kTuple:
+      return "Tuple";
+    case OpPattern::kOpaque:
+      return "Opaque";
+  }
+  return "?";
+}
+
 }  // namespace
+
+std::string ListOps() {
+  const relaypass::op::OpRegistry& registry = relaypass::op::OpRegistry::Global();
+  const std::vector<std::string> names = registry.ListNames();
+  size_t width = 0;
+  for (const std::string& name : names) width = std::max(width, name.size());
+  std::string out = "Operators (name, inputs, fusion pattern, layout rule; attributes):\n";
+  for (const std::string& name : names) {
+    const relaypass::op::OpDef& def = *registry.Find(name);
+    std::string traits = Pad(std::to_string(def.num_inputs), 3) + Pad(PatternName(def.pattern), 16);
+    std::string layout = def.infer_layout ? "layout" : "";
+    if (def.convert_layout) layout += "+convert";
+    traits += Pad(layout, 16);
+    if (def.is_reshape_op) traits += "reshape";
+    out += "  " + Pad(name, width) + "  " + Pad(traits, 42) + "  " + def.description + "\n";
+    if (!def.attrs_schema) continue;
+    std::string attrs;
+    for (const relaypass::ir::AttrField& field : def.attrs_schema->fields()) {
+      attrs += (attrs.empty() ? "" : ", ") + field.name +
+               (field.has_default ? "=" + field.default_value.ToString() : " (required)");
+    }
+    out += "      " + attrs + "\n";
+  }
+  return out;
+}
 
 std::string ListPasses() {
   const transform::PassRegistry& registry = transform::PassRegistry::Global();

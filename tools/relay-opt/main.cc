@@ -49,6 +49,10 @@ int Run(const Options& o) {
     std::cout << ListPasses();
     return 0;
   }
+  if (o.list_ops) {
+    std::cout << ListOps();
+    return 0;
+  }
   CheckOptions(o);
   const PassPlan plan = MakePassPlan(o);  // bad passes and config fail before the input is read
   ir::IRModule mod = LoadModule(o);

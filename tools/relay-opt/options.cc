@@ -123,6 +123,8 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->capture_default_str();
   app.add_flag("--list-passes", o.list_passes,
                "list the registered passes, config options, the default pipeline and workloads");
+  app.add_flag("--list-ops", o.list_ops,
+               "list the registered operators with their fusion patterns and attributes");
 
   app.footer(
       "--pipeline=default runs TVM's relay.build pass prefix restricted to the passes "

@@ -49,6 +49,7 @@ struct Options {
   uint64_t seed = 0;
 
   bool list_passes = false;
+  bool list_ops = false;
 };
 
 /// Defines every option on `app`, writing into `options`. The help footer names the passes of
