@@ -1,0 +1,21 @@
+// relaypass._core: the extension module. Each Bind* function (one per binding file) adds one
+// area of the C++ API; relaypass/*.py give it TVM's Python names.
+#include "common.h"
+
+PYBIND11_MODULE(_core, m) {
+  using namespace relaypass::python;
+  m.doc() = "relaypass C++ core (use the relaypass package, not this module)";
+  BindErrors(m);
+  BindTypes(m);
+  BindNDArray(m);
+  BindAttrs(m);
+  BindExprs(m);
+  BindModule(m);
+  BindOps(m);
+  BindTransform(m);
+  BindInstruments(m);
+  BindPassRegistry(m);
+  BindEvaluator(m);
+  BindWorkloads(m);
+  BindLayoutHooks(m);
+}

@@ -1,0 +1,171 @@
+// What runs and what is built in: the evaluator (relay.create_executor), bind_params_by_name,
+// analysis helpers over the C++ traversals, the built-in workloads (relay.testing), targets
+// (tvm.target.Target as a `with` context) and AlterOpLayout hooks written in Python.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common.h"
+#include "relaypass/eval/interpreter.h"
+#include "relaypass/ir/bind.h"
+#include "relaypass/ir/type_infer.h"
+#include "relaypass/ir/visitor.h"
+#include "relaypass/passes/alter_op_layout.h"
+#include "relaypass/passes/target.h"
+#include "relaypass/support/error.h"
+#include "relaypass/workloads/init.h"
+#include "relaypass/workloads/mobilenet.h"
+#include "relaypass/workloads/resnet.h"
+
+namespace relaypass::python {
+namespace {
+
+py::object ValueToPy(const eval::Value& value) {
+  if (value.is_tensor()) return py::cast(value.tensor());
+  if (value.is_tuple()) {
+    py::list out;
+    for (const eval::Value& v : value.fields()) out.append(ValueToPy(v));
+    return py::tuple(out);
+  }
+  throw relaypass::InternalError("the evaluator returned a closure, which Python cannot hold");
+}
+
+eval::Value ValueFromPy(py::handle value) {
+  if (py::isinstance<ir::NDArray>(value)) return value.cast<ir::NDArray>();
+  if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+    std::vector<eval::Value> fields;
+    for (py::handle v : value) fields.push_back(ValueFromPy(v));
+    return eval::Value::Tuple(std::move(fields));
+  }
+  throw py::type_error("evaluator arguments are NDArrays or tuples of them");
+}
+
+py::tuple WorkloadToPy(const workloads::Workload& w) {
+  py::dict params;
+  for (const auto& [name, array] : w.params) params[py::str(name)] = array;
+  return py::make_tuple(w.mod, params);
+}
+
+std::vector<int64_t> ImageShape(const py::object& shape) {
+  if (shape.is_none()) return {};
+  return shape.cast<std::vector<int64_t>>();
+}
+
+// `with Target(...)`: the scopes entered on this thread, innermost last.
+thread_local std::vector<passes::TargetScope*> target_scopes;
+
+}  // namespace
+
+void BindEvaluator(py::module_& m) {
+  m.def("run_main", [](const ir::IRModule& mod, const py::list& args) {
+    std::vector<eval::Value> values;
+    for (py::handle a : args) values.push_back(ValueFromPy(a));
+    eval::Value result;
+    {
+      py::gil_scoped_release release;
+      eval::Interpreter interpreter(mod);
+      result = interpreter.RunMain(values);
+    }
+    return ValueToPy(result);
+  });
+  m.def("evaluate_expr", [](const ir::Expr& expr, const ir::IRModule& mod) {
+    eval::Value result;
+    {
+      py::gil_scoped_release release;
+      result = eval::Evaluate(expr, mod);
+    }
+    return ValueToPy(result);
+  });
+  m.def("bind_params_by_name", [](const ir::Function& func, const py::dict& params) {
+    std::map<std::string, ir::NDArray> values;
+    for (auto item : params) values[item.first.cast<std::string>()] = item.second.cast<ir::NDArray>();
+    return ir::BindParamsByName(func, values);
+  });
+  m.def("post_order_visit", [](const ir::Expr& expr, const py::object& fvisit) {
+    ir::post_order_visit(expr, [&](const ir::Expr& e) { CallPython([&] { fvisit(e); }); });
+  });
+  m.def("free_vars", &ir::FreeVars);
+  m.def("infer_types", [](const ir::IRModule& mod) {
+    py::gil_scoped_release release;
+    return ir::InferTypes(mod);
+  });
+}
+
+void BindWorkloads(py::module_& m) {
+  m.def("resnet_workload",
+        [](int batch_size, int num_classes, int num_layers, const py::object& image_shape,
+           const std::string& layout, const std::string& dtype) {
+          workloads::ResNetOptions options;
+          options.num_layers = num_layers;
+          options.batch_size = batch_size;
+          options.num_classes = num_classes;
+          options.image_shape = ImageShape(image_shape);
+          options.layout = layout;
+          options.dtype = dtype;
+          workloads::Workload w;
+          {
+            py::gil_scoped_release release;
+            w = workloads::CreateWorkload(workloads::ResNet(options));
+          }
+          return WorkloadToPy(w);
+        });
+  m.def("mobilenet_workload", [](int batch_size, int num_classes, const py::object& image_shape,
+                                 const std::string& layout, const std::string& dtype) {
+    workloads::MobileNetOptions options;
+    options.batch_size = batch_size;
+    options.num_classes = num_classes;
+    options.image_shape = ImageShape(image_shape);
+    options.layout = layout;
+    options.dtype = dtype;
+    workloads::Workload w;
+    {
+      py::gil_scoped_release release;
+      w = workloads::CreateWorkload(workloads::MobileNet(options));
+    }
+    return WorkloadToPy(w);
+  });
+}
+
+void BindLayoutHooks(py::module_& m) {
+  py::class_<passes::Target>(m, "Target")
+      .def(py::init<const std::string&>(), py::arg("target"))
+      .def_property_readonly("kind", [](const passes::Target& t) { return t.kind(); })
+      .def("get_attr", [](const passes::Target& t, const std::string& k) { return t.GetAttr(k); })
+      .def("__str__", &passes::Target::str)
+      .def("__repr__", &passes::Target::str)
+      .def_static("current", [](bool) { return passes::Target::Current(); },
+                  py::arg("allow_none") = true)
+      .def("__enter__",
+           [](const passes::Target& t) {
+             target_scopes.push_back(new passes::TargetScope(t));
+             return t;
+           })
+      .def("__exit__", [](const passes::Target&, const py::args&) {
+        if (target_scopes.empty()) throw py::value_error("Target.__exit__ without __enter__");
+        delete target_scopes.back();
+        target_scopes.pop_back();
+      });
+
+  py::class_<passes::AlterOpLayoutHook>(m, "AlterOpLayoutHook")
+      .def_property_readonly("registered", &passes::AlterOpLayoutHook::registered)
+      .def("unregister", &passes::AlterOpLayoutHook::Unregister);
+  m.def("register_alter_op_layout",
+        [](const std::string& op_name, const py::object& fn, int level) {
+          PyRef hook(fn);
+          auto call = [hook](const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
+                             const std::vector<ir::Type>& tinfos,
+                             const ir::Type& out_type) -> ir::Expr {
+            py::gil_scoped_acquire gil;
+            return CallPython([&]() -> ir::Expr {
+              py::object result = hook.get()(attrs, inputs, tinfos, out_type);
+              if (result.is_none()) return nullptr;
+              return result.cast<ir::Expr>();
+            });
+          };
+          return passes::RegisterAlterOpLayout(op_name, call, level);
+        },
+        py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
+}
+
+}  // namespace relaypass::python

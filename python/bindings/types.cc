@@ -1,0 +1,137 @@
+// Types (relay.TensorType, TupleType, FuncType, IncompleteType) and NDArray with NumPy views.
+#include <pybind11/numpy.h>
+
+#include <cstring>
+#include <string>
+
+#include "common.h"
+#include "relaypass/ir/ndarray.h"
+#include "relaypass/ir/type.h"
+#include "relaypass/support/error.h"
+
+namespace relaypass::python {
+namespace {
+
+ir::DataType ParseDType(const std::string& text) {
+  auto dtype = ir::DataType::Parse(text);
+  if (!dtype) throw relaypass::TypeError("unknown dtype '" + text + "'");
+  return *dtype;
+}
+
+// NumPy's name for a dtype; bfloat16 has none and is shown as its bits (uint16).
+std::string NumpyName(ir::DataType dtype) {
+  if (dtype.lanes() != 1) {
+    throw relaypass::TypeError("no NumPy dtype for vector type " + dtype.ToString());
+  }
+  if (dtype.code() == ir::DataType::Code::kBFloat) return "uint16";
+  return dtype.ToString();
+}
+
+py::array ToNumpy(const ir::NDArray& array) {
+  // A view of the shared buffer: the capsule keeps a copy of the handle (and so the storage)
+  // alive. Read-only, because a Constant may hold the same buffer and the IR never changes.
+  auto* keep = new ir::NDArray(array);
+  py::capsule owner(keep, [](void* p) { delete static_cast<ir::NDArray*>(p); });
+  std::vector<py::ssize_t> shape(array.shape().begin(), array.shape().end());
+  py::array out(py::dtype(NumpyName(array.dtype())), shape, {}, array.raw_data(), owner);
+  py::detail::array_proxy(out.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return out;
+}
+
+ir::NDArray FromNumpy(const py::array& input, const std::string& dtype_text) {
+  py::array src = input;
+  std::string name = py::str(src.dtype().attr("name"));
+  ir::DataType dtype = ParseDType(dtype_text.empty() ? name : dtype_text);
+  if (!dtype_text.empty() && dtype_text != name) {
+    src = src.attr("astype")(NumpyName(dtype));
+  }
+  src = py::array::ensure(src, py::array::c_style);
+  if (!src) throw py::error_already_set();
+  ir::Shape shape(src.shape(), src.shape() + src.ndim());
+  ir::NDArray out = ir::NDArray::Uninitialized(shape, dtype);
+  if (static_cast<size_t>(src.nbytes()) != out.nbytes()) {
+    throw relaypass::TypeError("cannot store NumPy dtype " + name + " as " + dtype.ToString());
+  }
+  if (out.nbytes() > 0) std::memcpy(out.mutable_raw_data(), src.data(), out.nbytes());
+  return out;
+}
+
+py::tuple ShapeTuple(const std::vector<int64_t>& shape) {
+  py::tuple out(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) out[i] = py::int_(shape[i]);
+  return out;
+}
+
+std::vector<ir::Dim> ShapeFrom(const py::iterable& shape) {
+  std::vector<ir::Dim> out;
+  for (py::handle dim : shape) {
+    if (py::hasattr(dim, "value") && !py::isinstance<py::int_>(dim)) {
+      out.push_back(dim.attr("value").cast<int64_t>());
+    } else {
+      out.push_back(py::int_(py::reinterpret_borrow<py::object>(dim)).cast<int64_t>());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void BindTypes(py::module_& m) {
+  py::class_<ir::TypeNode, ir::Type>(m, "Type")
+      .def("__str__", [](const ir::Type& t) { return ir::TypeToString(t); })
+      .def("__repr__", [](const ir::Type& t) { return ir::TypeToString(t); })
+      .def("__eq__", [](const ir::Type& a, const ir::Type& b) { return ir::TypeEqual(a, b); })
+      .def("__hash__", [](const ir::Type& t) { return ir::TypeHash(t); })
+      .def("same_as", [](const ir::Type& a, const ir::Type& b) { return a.same_as(b); });
+
+  py::class_<ir::TensorTypeNode, ir::TypeNode, ir::Ref<ir::TensorTypeNode>>(m, "TensorType")
+      .def(py::init([](const py::iterable& shape, const std::string& dtype) {
+             return ir::TensorType(ShapeFrom(shape), ParseDType(dtype))
+                 .downcast<ir::TensorTypeNode>();
+           }),
+           py::arg("shape"), py::arg("dtype") = "float32")
+      .def_property_readonly("shape", [](const ir::TensorTypeNode& t) { return ShapeTuple(t.shape); })
+      .def_property_readonly("concrete_shape",
+                             [](const ir::TensorTypeNode& t) { return ShapeTuple(t.shape); })
+      .def_property_readonly("dtype", [](const ir::TensorTypeNode& t) { return t.dtype.ToString(); });
+
+  py::class_<ir::TupleTypeNode, ir::TypeNode, ir::Ref<ir::TupleTypeNode>>(m, "TupleType")
+      .def(py::init([](const std::vector<ir::Type>& fields) {
+             return ir::TupleType(fields).downcast<ir::TupleTypeNode>();
+           }),
+           py::arg("fields"))
+      .def_property_readonly("fields", [](const ir::TupleTypeNode& t) { return t.fields; });
+
+  py::class_<ir::FuncTypeNode, ir::TypeNode, ir::Ref<ir::FuncTypeNode>>(m, "FuncType")
+      .def(py::init([](const std::vector<ir::Type>& args, const ir::Type& ret, const py::object&,
+                       const py::object&) {
+             return ir::FuncType(args, ret).downcast<ir::FuncTypeNode>();
+           }),
+           py::arg("arg_types"), py::arg("ret_type"), py::arg("type_params") = py::none(),
+           py::arg("type_constraints") = py::none())
+      .def_property_readonly("arg_types", [](const ir::FuncTypeNode& t) { return t.arg_types; })
+      .def_property_readonly("ret_type", [](const ir::FuncTypeNode& t) { return t.ret_type; });
+
+  py::class_<ir::IncompleteTypeNode, ir::TypeNode, ir::Ref<ir::IncompleteTypeNode>>(
+      m, "IncompleteType")
+      .def(py::init([](const py::object&) {
+             return ir::IncompleteType().downcast<ir::IncompleteTypeNode>();
+           }),
+           py::arg("kind") = py::none());
+}
+
+void BindNDArray(py::module_& m) {
+  py::class_<ir::NDArray>(m, "NDArray")
+      .def(py::init([](const py::array& a, const std::string& dtype) { return FromNumpy(a, dtype); }),
+           py::arg("array"), py::arg("dtype") = "")
+      .def_property_readonly("shape", [](const ir::NDArray& a) { return ShapeTuple(a.shape()); })
+      .def_property_readonly("dtype", [](const ir::NDArray& a) { return a.dtype().ToString(); })
+      .def_property_readonly("ndim", &ir::NDArray::ndim)
+      .def("numpy", &ToNumpy)
+      .def("asnumpy", &ToNumpy)
+      .def("same_as", [](const ir::NDArray& a, const ir::NDArray& b) {
+        return a.raw_data() == b.raw_data() && a.shape() == b.shape() && a.dtype() == b.dtype();
+      });
+}
+
+}  // namespace relaypass::python

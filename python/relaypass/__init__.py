@@ -1,0 +1,23 @@
+"""relaypass: TVM's Relay IR and pass infrastructure, standalone and fast, with TVM's Python API.
+
+``import relaypass as tvm`` gives the names a TVM script uses (``tvm.IRModule``,
+``tvm.transform``, ``tvm.relay``, ``tvm.instrument``, ``tvm.target``, ``tvm.nd``); run an
+unchanged TVM script with ``python3 -m relaypass.tvm_compat SCRIPT``. See docs/python.md.
+"""
+from . import _core
+from ._errors import TVMError, DiagnosticError
+from . import error
+from . import nd
+from .nd import cpu, device, NDArray
+from . import ir
+from .ir import IRModule
+from . import instrument
+from . import transform
+from . import target
+from . import parser
+from . import relay
+from . import runtime
+from . import contrib
+from ._unsupported import te, tir, topi, autotvm, auto_scheduler, meta_schedule
+
+__version__ = "0.13.0"  # the TVM version whose API and behaviour relaypass follows

@@ -1,0 +1,44 @@
+"""tvm.relay: the Relay IR, its operators, passes, analysis and evaluator."""
+from . import expr  # noqa: F401
+from .expr import (  # noqa: F401
+    Call,
+    Constant,
+    Expr,
+    Function,
+    GlobalVar,
+    If,
+    Let,
+    Tuple,
+    TupleGetItem,
+    TupleWrapper,
+    Var,
+    bind,
+    const,
+    var,
+)
+from .expr import TensorType, TupleType, FuncType, IncompleteType, Type  # noqa: F401
+from . import function  # noqa: F401
+from . import op  # noqa: F401
+from .op import *  # noqa: F401,F403
+from .op import nn, annotation  # noqa: F401
+from . import transform  # noqa: F401
+from . import analysis  # noqa: F401
+from . import expr_functor  # noqa: F401
+from .expr_functor import ExprFunctor, ExprVisitor, ExprMutator  # noqa: F401
+from . import build_module  # noqa: F401
+from .build_module import create_executor, build  # noqa: F401
+from . import testing  # noqa: F401
+from ..ir import IRModule as Module  # noqa: F401 (older TVM's relay.Module)
+from ..parser import fromtext, parse  # noqa: F401
+
+
+
+def astext(obj, show_meta_data=True, annotate=None):
+    """The text of a module or expression."""
+    return obj.astext(show_meta_data)
+
+
+def load_param_dict(param_bytes):
+    from .._errors import OpNotImplemented
+
+    raise OpNotImplemented("relay.load_param_dict is not available in relaypass")

@@ -1,0 +1,18 @@
+"""relay.op: operators, Op.get, and registration of AlterOpLayout hooks from Python."""
+from ... import _core
+from ...ir import Op
+from .tensor import *  # noqa: F401,F403
+from .transform import *  # noqa: F401,F403
+from .reduce import *  # noqa: F401,F403
+from . import nn  # noqa: F401
+from . import annotation  # noqa: F401
+from . import _make  # noqa: F401
+from .registry import register_alter_op_layout, get, list_op_names  # noqa: F401
+
+# `from relay.op import *` gives the operators, not this package's submodules (relay.transform
+# must stay the pass module).
+__all__ = [
+    _name
+    for _name, _value in list(globals().items())
+    if not _name.startswith("_") and not isinstance(_value, type(_core))
+]

@@ -1,0 +1,32 @@
+"""Operator registry access from Python: Op.get and AlterOpLayout hooks."""
+from ... import _core
+from ...ir import Op
+
+# Hooks registered from Python stay registered for the rest of the process, as in TVM.
+_alter_op_layout_hooks = []
+
+
+def get(op_name):
+    """The Op named ``op_name``."""
+    return Op.get(op_name)
+
+
+def list_op_names():
+    """The names of every registered operator."""
+    return _core.list_op_names()
+
+
+def register_alter_op_layout(op_name, alter_layout=None, level=10):
+    """Register ``alter_layout(attrs, inputs, tinfos, out_type)`` as ``op_name``'s
+    AlterOpLayout hook (a decorator when ``alter_layout`` is omitted). The hook returns the
+    expression to use instead of the call, or None to keep it; it may read
+    tvm.target.Target.current()."""
+
+    def _register(fn):
+        hook = _core.register_alter_op_layout(op_name, fn, level)
+        _alter_op_layout_hooks.append(hook)
+        return fn
+
+    if alter_layout is not None:
+        return _register(alter_layout)
+    return _register

@@ -1,0 +1,112 @@
+"""relay.transform: every registered pass by TVM's name and Python signature
+(``FuseOps(fuse_opt_level=-1)``, ``ConvertLayout(desired_layouts)``, ...), and function_pass."""
+import functools
+import inspect
+import types
+
+from .. import _core
+from ..transform import (  # noqa: F401
+    FunctionPass,
+    ModulePass,
+    Pass,
+    PassContext,
+    PassInfo,
+    Sequential,
+    _wrap,
+    module_pass,
+)
+
+
+def _make_pass_function(name, options, doc):
+    """relay.transform.<name>(...): positional or keyword options, registry defaults."""
+    params = []
+    for opt_name, default, required in options:
+        kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        params.append(
+            inspect.Parameter(opt_name, kind, default=inspect.Parameter.empty if required else default)
+        )
+    signature = inspect.Signature(params)
+
+    def create(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return _wrap(_core.create_pass(name, list(bound.arguments.items())))
+
+    create.__name__ = name
+    create.__qualname__ = name
+    create.__signature__ = signature
+    create.__doc__ = doc
+    return create
+
+
+def _install_registered_passes():
+    names = []
+    for name, options, doc in _core.list_passes():
+        if name == "PrintIR":  # tvm.transform.PrintIR, not a relay pass
+            continue
+        globals()[name] = _make_pass_function(name, options, doc)
+        names.append(name)
+    return names
+
+
+_REGISTERED = _install_registered_passes()
+
+_eliminate_common_subexpr = globals()["EliminateCommonSubexpr"]
+
+
+def EliminateCommonSubexpr(fskip=None):  # noqa: F811 (TVM's signature)
+    """Eliminate common subexpressions. ``fskip`` (a Python predicate) is not supported."""
+    if fskip is not None:
+        from .._errors import OpNotImplemented
+
+        raise OpNotImplemented("EliminateCommonSubexpr(fskip=...) is not supported by relaypass")
+    return _eliminate_common_subexpr()
+
+
+def _wrap_class_function_pass(pass_cls, pass_info):
+    class PyFunctionPass(FunctionPass):
+        def __init__(self, *args, **kwargs):
+            inst = pass_cls(*args, **kwargs)
+
+            def _pass_func(func, mod, ctx):
+                return inst.transform_function(func, mod, ctx)
+
+            super().__init__(
+                _core.make_function_pass(_pass_func, pass_info.opt_level, pass_info.name,
+                                         pass_info.required)
+            )
+            self._inst = inst
+
+        def __getattr__(self, name):
+            return self._inst.__getattribute__(name)
+
+    functools.update_wrapper(PyFunctionPass.__init__, pass_cls.__init__)
+    PyFunctionPass.__name__ = pass_cls.__name__
+    PyFunctionPass.__doc__ = pass_cls.__doc__
+    PyFunctionPass.__module__ = pass_cls.__module__
+    return PyFunctionPass
+
+
+def function_pass(pass_func=None, opt_level=None, name=None, required=None):
+    """Make a function pass from a function ``(func, mod, ctx) -> func`` or a class with
+    ``transform_function(self, func, mod, ctx)``; as a decorator or called directly."""
+    if opt_level is None:
+        raise ValueError("Please provide opt_level for the function pass.")
+    required = required if required else []
+    if not isinstance(required, (list, tuple)):
+        raise TypeError("Required is expected to be the type of list/tuple.")
+
+    def create_function_pass(pass_arg):
+        fname = name if name else pass_arg.__name__
+        info = PassInfo(opt_level, fname, required)
+        if inspect.isclass(pass_arg):
+            return _wrap_class_function_pass(pass_arg, info)
+        if not isinstance(pass_arg, (types.FunctionType, types.LambdaType)) and not callable(
+            pass_arg
+        ):
+            raise TypeError("pass_func must be a callable for Function pass")
+        return FunctionPass(_core.make_function_pass(pass_arg, opt_level, fname, required))
+
+    if pass_func:
+        return create_function_pass(pass_func)
+    return create_function_pass

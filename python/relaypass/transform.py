@@ -1,0 +1,118 @@
+"""tvm.transform (also tvm.ir.transform): passes, Sequential, PassContext and the decorators
+that make a pass from Python code."""
+import functools
+import inspect
+import types
+
+from . import _core
+from ._core import PassInfo, PassContext  # noqa: F401
+
+
+class Pass(_core.Pass):
+    """A pass: ``pass_(mod)`` returns the transformed module under PassContext.current()."""
+
+    @property
+    def name(self):
+        return self.info.name
+
+
+class ModulePass(Pass):
+    """A pass over the whole module."""
+
+
+class FunctionPass(Pass):
+    """A pass over each function of the module (relay.transform.FunctionPass)."""
+
+
+class Sequential(Pass):
+    """Runs passes in order, consulting the PassContext (opt_level, required and disabled
+    passes) for each member, and running each member's required passes first."""
+
+    def __init__(self, passes=None, opt_level=0, name="sequential", required=None):
+        passes = list(passes) if passes is not None else []
+        for p in passes:
+            if not isinstance(p, _core.Pass):
+                raise TypeError("pass must be a Pass, not {}".format(type(p).__name__))
+        super().__init__(_core.sequential(passes, opt_level, name, required))
+        self._members = passes  # keeps Python-made member passes (and their objects) alive
+
+
+def _wrap(handle):
+    """A C++ pass as the Python class of its kind."""
+    kind = handle._kind
+    cls = {"module": ModulePass, "function": FunctionPass, "sequential": Pass}.get(kind, Pass)
+    return cls(handle)
+
+
+def _wrap_class_module_pass(pass_cls, pass_info):
+    class PyModulePass(ModulePass):
+        def __init__(self, *args, **kwargs):
+            inst = pass_cls(*args, **kwargs)
+
+            def _pass_func(mod, ctx):
+                return inst.transform_module(mod, ctx)
+
+            super().__init__(
+                _core.make_module_pass(_pass_func, pass_info.opt_level, pass_info.name,
+                                       pass_info.required)
+            )
+            self._inst = inst
+
+        def __getattr__(self, name):
+            return self._inst.__getattribute__(name)
+
+    functools.update_wrapper(PyModulePass.__init__, pass_cls.__init__)
+    PyModulePass.__name__ = pass_cls.__name__
+    PyModulePass.__doc__ = pass_cls.__doc__
+    PyModulePass.__module__ = pass_cls.__module__
+    return PyModulePass
+
+
+def module_pass(pass_func=None, opt_level=None, name=None, required=None):
+    """Make a module pass from a function ``(mod, ctx) -> mod`` or a class with
+    ``transform_module(self, mod, ctx)``; as a decorator or called directly."""
+    if opt_level is None:
+        raise ValueError("Please provide opt_level for the module pass.")
+    required = required if required else []
+    if not isinstance(required, (list, tuple)):
+        raise TypeError("Required is expected to be the type of " + "list/tuple.")
+
+    def create_module_pass(pass_arg):
+        fname = name if name else pass_arg.__name__
+        info = PassInfo(opt_level, fname, required)
+        if inspect.isclass(pass_arg):
+            return _wrap_class_module_pass(pass_arg, info)
+        if not isinstance(pass_arg, (types.FunctionType, types.LambdaType)) and not callable(
+            pass_arg
+        ):
+            raise TypeError("pass_func must be a callable for Module pass")
+        return ModulePass(_core.make_module_pass(pass_arg, opt_level, fname, required))
+
+    if pass_func:
+        return create_module_pass(pass_func)
+    return create_module_pass
+
+
+def PrintIR(header="", show_meta_data=False):
+    """A pass that prints the module (to stderr) and returns it unchanged."""
+    return ModulePass(_core.print_ir())
+
+
+def ApplyPassToFunction(transform, func_name_regex, error_if_no_function_matches_regex=False):
+    """Run ``transform`` on the functions whose names fully match ``func_name_regex`` only."""
+    inner = _core.apply_pass_to_function(transform, func_name_regex)
+    if not error_if_no_function_matches_regex:
+        return ModulePass(inner)
+    import re
+
+    pattern = re.compile(func_name_regex)
+
+    def _checked(mod, ctx):
+        if not any(pattern.fullmatch(gv.name_hint) for gv in mod.get_global_vars()):
+            raise ValueError(
+                "No function matched the regex '{}' for ApplyPassToFunction".format(
+                    func_name_regex)
+            )
+        return inner._run_in(mod, ctx)
+
+    return ModulePass(_core.make_module_pass(_checked, 0, inner.info.name))
