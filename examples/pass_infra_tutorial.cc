@@ -119,7 +119,6 @@ int main() {
     mod = seq(mod);
   }
   Print(mod);
-  // The tutorial ends with print("done"); the acceptance check's expected output (and so this
-  // port) stops at the final module.
+  std::cout << "done\n";  // the tutorial's last line, print("done")
   return 0;
 }

@@ -92,7 +92,8 @@ py::list Keys(const ir::AttrsNode& attrs) {
 
 void BindAttrs(py::module_& m) {
   py::class_<ir::AttrsNode, ir::Attrs>(m, "Attrs")
-      .def_property_readonly("type_key", [](const ir::AttrsNode& a) { return a.schema->type_key(); })
+      .def_property_readonly("type_key",
+                             [](const ir::AttrsNode& a) { return a.schema->type_key(); })
       .def("keys", &Keys)
       .def("list_field_info", &Keys)
       .def("__getitem__",
@@ -100,14 +101,10 @@ void BindAttrs(py::module_& m) {
              if (a.schema->FieldIndex(name) < 0) throw py::key_error(name);
              return AttrValueToPy(a.get(name));
            })
-      .def("__contains__",
-           [](const ir::AttrsNode& a, const std::string& name) {
-             return a.schema->FieldIndex(name) >= 0;
-           })
-      .def("__getattr__",
-           [](const ir::AttrsNode& a, const std::string& name) {
-             return AttrValueToPy(Field(a, name));
-           })
+      .def("__contains__", [](const ir::AttrsNode& a,
+                              const std::string& name) { return a.schema->FieldIndex(name) >= 0; })
+      .def("__getattr__", [](const ir::AttrsNode& a,
+                             const std::string& name) { return AttrValueToPy(Field(a, name)); })
       .def("__iter__", [](const ir::AttrsNode& a) { return py::iter(Keys(a)); })
       .def("__len__", [](const ir::AttrsNode& a) { return a.schema->fields().size(); })
       .def("items",
@@ -118,7 +115,8 @@ void BindAttrs(py::module_& m) {
              }
              return out;
            })
-      .def("get_int", [](const ir::AttrsNode& a, const std::string& n) { return Field(a, n).as_int(); })
+      .def("get_int",
+           [](const ir::AttrsNode& a, const std::string& n) { return Field(a, n).as_int(); })
       .def("get_str",
            [](const ir::AttrsNode& a, const std::string& n) { return Field(a, n).as_string(); })
       .def("get_int_tuple",

@@ -22,7 +22,8 @@ PyRef::PyRef(py::object obj)
 
 PythonCallbackError::PythonCallbackError(py::error_already_set& err) {
   // relaypass._errors.ffi_error rewords the exception once (nested callbacks keep the first).
-  py::object reworded = py::module_::import("relaypass._errors").attr("ffi_error")(err.value());
+  py::object reworded =
+      py::module_::import("relaypass._errors").attr("ffi_error")(err.value(), err.trace());
   exception_ = PyRef(std::move(reworded));
 }
 

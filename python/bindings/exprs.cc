@@ -16,8 +16,7 @@ using ir::Expr;
 
 ir::Type CheckedType(const ir::ExprNode& e) {
   if (!e.checked_type) {
-    throw py::value_error(
-        "The type checker has not populated the checked_type for this node");
+    throw py::value_error("The type checker has not populated the checked_type for this node");
   }
   return e.checked_type;
 }
@@ -31,23 +30,28 @@ void BindExprs(py::module_& m) {
   py::class_<ir::ExprNode, Expr>(m, "RelayExpr")
       .def_property_readonly("checked_type", &CheckedType)
       .def_property_readonly("_checked_type_", [](const ir::ExprNode& e) { return e.checked_type; })
-      .def_property_readonly("span", [](const ir::ExprNode& e) -> py::object {
-        if (!e.span.defined()) return py::none();
-        return py::str(e.span.ToString());
-      })
-      .def("same_as", [](const Expr& a, const py::object& b) {
-        return py::isinstance<ir::ExprNode>(b) && a.same_as(b.cast<Expr>());
-      })
-      .def("__eq__", [](const Expr& a, const py::object& b) {
-        return py::isinstance<ir::ExprNode>(b) && a.same_as(b.cast<Expr>());
-      })
-      .def("__ne__", [](const Expr& a, const py::object& b) {
-        return !(py::isinstance<ir::ExprNode>(b) && a.same_as(b.cast<Expr>()));
-      })
+      .def_property_readonly("span",
+                             [](const ir::ExprNode& e) -> py::object {
+                               if (!e.span.defined()) return py::none();
+                               return py::str(e.span.ToString());
+                             })
+      .def("same_as",
+           [](const Expr& a, const py::object& b) {
+             return py::isinstance<ir::ExprNode>(b) && a.same_as(b.cast<Expr>());
+           })
+      .def("__eq__",
+           [](const Expr& a, const py::object& b) {
+             return py::isinstance<ir::ExprNode>(b) && a.same_as(b.cast<Expr>());
+           })
+      .def("__ne__",
+           [](const Expr& a, const py::object& b) {
+             return !(py::isinstance<ir::ExprNode>(b) && a.same_as(b.cast<Expr>()));
+           })
       .def("__hash__", [](const Expr& e) { return reinterpret_cast<std::uintptr_t>(e.get()); })
       .def("__str__", [](const Expr& e) { return text::PrettyPrint(e); })
-      .def("astext", [](const Expr& e, bool, const py::object&) { return text::PrettyPrint(e); },
-           py::arg("show_meta_data") = true, py::arg("annotate") = py::none());
+      .def(
+          "astext", [](const Expr& e, bool, const py::object&) { return text::PrettyPrint(e); },
+          py::arg("show_meta_data") = true, py::arg("annotate") = py::none());
 
   NodeClass<ir::VarNode>(m, "Var")
       .def(py::init([](const std::string& name, const ir::Type& type, const py::object&) {
@@ -55,38 +59,38 @@ void BindExprs(py::module_& m) {
            }),
            py::arg("name_hint"), py::arg("type_annotation") = nullptr, py::arg("span") = py::none())
       .def_property_readonly("name_hint", [](const ir::VarNode& v) { return v.name_hint; })
-      .def_property_readonly("type_annotation", [](const ir::VarNode& v) { return v.type_annotation; });
+      .def_property_readonly("type_annotation",
+                             [](const ir::VarNode& v) { return v.type_annotation; });
 
   NodeClass<ir::GlobalVarNode>(m, "GlobalVar")
-      .def(py::init([](const std::string& name, const py::object&) {
-             return ir::MakeGlobalVar(name);
-           }),
+      .def(py::init(
+               [](const std::string& name, const py::object&) { return ir::MakeGlobalVar(name); }),
            py::arg("name_hint"), py::arg("type_annot") = py::none())
       .def_property_readonly("name_hint", [](const ir::GlobalVarNode& v) { return v.name_hint; });
 
   NodeClass<ir::ConstantNode>(m, "Constant")
-      .def(py::init([](const ir::NDArray& data, const py::object&) { return ir::MakeConstant(data); }),
+      .def(py::init(
+               [](const ir::NDArray& data, const py::object&) { return ir::MakeConstant(data); }),
            py::arg("data"), py::arg("span") = py::none())
       .def_property_readonly("data", [](const ir::ConstantNode& c) { return c.data; });
 
   NodeClass<ir::OpNode>(m, "Op")
-      .def_static("get", [](const std::string& name) { return op::GetOp(name); }, py::arg("op_name"))
+      .def_static(
+          "get", [](const std::string& name) { return op::GetOp(name); }, py::arg("op_name"))
       .def_property_readonly("name", [](const ir::OpNode& o) { return o.name; })
-      .def_property_readonly("num_inputs", [](const ir::OpNode& o) {
-        return o.def ? o.def->num_inputs : -1;
-      })
-      .def_property_readonly("description", [](const ir::OpNode& o) {
-        return o.def ? o.def->description : std::string();
-      })
+      .def_property_readonly("num_inputs",
+                             [](const ir::OpNode& o) { return o.def ? o.def->num_inputs : -1; })
+      .def_property_readonly(
+          "description",
+          [](const ir::OpNode& o) { return o.def ? o.def->description : std::string(); })
       .def_property_readonly("attrs_type_key", [](const ir::OpNode& o) {
         return o.def && o.def->attrs_schema ? o.def->attrs_schema->type_key() : std::string();
       });
 
   NodeClass<ir::CallNode>(m, "Call")
       .def(py::init([](const Expr& op, const std::vector<Expr>& args, const ir::Attrs& attrs,
-                       const py::object&, const py::object&) {
-             return ir::MakeCall(op, args, attrs);
-           }),
+                       const py::object&,
+                       const py::object&) { return ir::MakeCall(op, args, attrs); }),
            py::arg("op"), py::arg("args"), py::arg("attrs") = nullptr,
            py::arg("type_args") = py::none(), py::arg("span") = py::none())
       .def_property_readonly("op", [](const ir::CallNode& c) { return c.op; })
@@ -128,14 +132,18 @@ void BindExprs(py::module_& m) {
       .def_property_readonly("body", [](const ir::FunctionNode& f) { return f.body; })
       .def_property_readonly("ret_type", [](const ir::FunctionNode& f) { return f.ret_type; })
       .def_property_readonly("type_params", [](const ir::FunctionNode&) { return py::list(); })
-      .def_property_readonly("attrs", [](const ir::FunctionNode& f) { return DictAttrsToPy(f.attrs); })
-      .def("with_attr", [](const ir::Function& f, const std::string& key, const py::object& value) {
-        ir::DictAttrs attrs = f->attrs;
-        attrs.Set(key, AttrValueFromPy(value));
-        Expr copy = ir::CopyNode(f);
-        const_cast<ir::FunctionNode*>(copy.as<ir::FunctionNode>())->attrs = std::move(attrs);
-        return copy.downcast<ir::FunctionNode>();
-      }, py::arg("attr_key_or_dict"), py::arg("attr_value") = py::none());
+      .def_property_readonly("attrs",
+                             [](const ir::FunctionNode& f) { return DictAttrsToPy(f.attrs); })
+      .def(
+          "with_attr",
+          [](const ir::Function& f, const std::string& key, const py::object& value) {
+            ir::DictAttrs attrs = f->attrs;
+            attrs.Set(key, AttrValueFromPy(value));
+            Expr copy = ir::CopyNode(f);
+            const_cast<ir::FunctionNode*>(copy.as<ir::FunctionNode>())->attrs = std::move(attrs);
+            return copy.downcast<ir::FunctionNode>();
+          },
+          py::arg("attr_key_or_dict"), py::arg("attr_value") = py::none());
 
   // TVM's *WithFields: a copy with new children that keeps the node's checked type and span.
   m.def("call_with_fields", [](const ir::Call& c, const Expr& op, const std::vector<Expr>& args) {

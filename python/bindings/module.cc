@@ -79,19 +79,19 @@ void BindModule(py::module_& m) {
              return mod;
            }),
            py::arg("functions") = py::none(), py::arg("type_definitions") = py::none())
-      .def_static("from_expr",
-                  [](const ir::Expr& e, const py::object& functions, const py::object&) {
-                    ir::IRModule mod = ir::IRModule::FromExpr(e);
-                    if (!functions.is_none()) {
-                      for (auto item : functions.cast<py::dict>()) {
-                        mod.Add(NameOf(py::reinterpret_borrow<py::object>(item.first)),
-                                item.second.cast<ir::Function>());
-                      }
-                    }
-                    return mod;
-                  },
-                  py::arg("expr"), py::arg("functions") = py::none(),
-                  py::arg("type_defs") = py::none())
+      .def_static(
+          "from_expr",
+          [](const ir::Expr& e, const py::object& functions, const py::object&) {
+            ir::IRModule mod = ir::IRModule::FromExpr(e);
+            if (!functions.is_none()) {
+              for (auto item : functions.cast<py::dict>()) {
+                mod.Add(NameOf(py::reinterpret_borrow<py::object>(item.first)),
+                        item.second.cast<ir::Function>());
+              }
+            }
+            return mod;
+          },
+          py::arg("expr"), py::arg("functions") = py::none(), py::arg("type_defs") = py::none())
       .def("__getitem__",
            [](const ir::IRModule& mod, const py::object& key) {
              std::string name = NameOf(key);
@@ -135,15 +135,17 @@ void BindModule(py::module_& m) {
            })
       .def("update_func", [](ir::IRModule& mod, const ir::GlobalVar& gv,
                              const ir::Function& f) { mod.Add(gv, f); })
-      .def("update", [](ir::IRModule& mod, const ir::IRModule& other) {
-        for (auto& [gv, f] : other.functions()) mod.Add(gv->name_hint, f);
-      })
+      .def("update",
+           [](ir::IRModule& mod, const ir::IRModule& other) {
+             for (auto& [gv, f] : other.functions()) mod.Add(gv->name_hint, f);
+           })
       .def("remove", [](ir::IRModule& mod, const py::object& key) { mod.Remove(NameOf(key)); })
-      .def("astext",
-           [](const ir::IRModule& mod, bool show_meta_data, const py::object&) {
-             return text::AsText(mod, show_meta_data);
-           },
-           py::arg("show_meta_data") = true, py::arg("annotate") = py::none())
+      .def(
+          "astext",
+          [](const ir::IRModule& mod, bool show_meta_data, const py::object&) {
+            return text::AsText(mod, show_meta_data);
+          },
+          py::arg("show_meta_data") = true, py::arg("annotate") = py::none())
       .def("__str__", [](const ir::IRModule& mod) { return text::PrettyPrint(mod); })
       .def("__repr__", [](const ir::IRModule& mod) { return text::PrettyPrint(mod); })
       .def("same_as", &ir::IRModule::same_as)
@@ -154,42 +156,45 @@ void BindModule(py::module_& m) {
   m.def("structural_equal", &Equal, py::arg("lhs"), py::arg("rhs"),
         py::arg("map_free_vars") = false);
   m.def("structural_hash", &Hash, py::arg("node"), py::arg("map_free_vars") = false);
-  m.def("assert_structural_equal",
-        [](const py::object& a, const py::object& b, bool map_free_vars) {
-          if (!Equal(a, b, map_free_vars)) {
-            throw py::value_error("StructuralEqual check failed:\nlhs:\n" + TextOf(a) +
-                                  "\nrhs:\n" + TextOf(b));
-          }
-        },
-        py::arg("lhs"), py::arg("rhs"), py::arg("map_free_vars") = false);
+  m.def(
+      "assert_structural_equal",
+      [](const py::object& a, const py::object& b, bool map_free_vars) {
+        if (!Equal(a, b, map_free_vars)) {
+          throw py::value_error("StructuralEqual check failed:\nlhs:\n" + TextOf(a) + "\nrhs:\n" +
+                                TextOf(b));
+        }
+      },
+      py::arg("lhs"), py::arg("rhs"), py::arg("map_free_vars") = false);
 
-  m.def("parse",
-        [](const std::string& source, const std::string& source_name, const py::object& init_mod,
-           const py::object& meta) {
-          text::ParseOptions options;
-          options.source_name = source_name;
-          if (!meta.is_none()) {
-            py::object constants = meta.attr("get")("relay.Constant", py::list());
-            for (py::handle c : constants) options.constants.push_back(c.cast<ir::Constant>());
-          }
-          ir::IRModule parsed;
-          {
-            py::gil_scoped_release release;
-            parsed = text::ParseModule(source, options);
-          }
-          if (init_mod.is_none()) return parsed;
-          auto mod = init_mod.cast<ir::IRModule>();
-          for (auto& [gv, f] : parsed.functions()) mod.Add(gv->name_hint, f);
-          return mod;
-        },
-        py::arg("source"), py::arg("source_name") = "from_string",
-        py::arg("init_module") = py::none(), py::arg("init_meta_table") = py::none());
-  m.def("parse_expr",
-        [](const std::string& source) {
+  m.def(
+      "parse",
+      [](const std::string& source, const std::string& source_name, const py::object& init_mod,
+         const py::object& meta) {
+        text::ParseOptions options;
+        options.source_name = source_name;
+        if (!meta.is_none()) {
+          py::object constants = meta.attr("get")("relay.Constant", py::list());
+          for (py::handle c : constants) options.constants.push_back(c.cast<ir::Constant>());
+        }
+        ir::IRModule parsed;
+        {
           py::gil_scoped_release release;
-          return text::ParseExpr(source);
-        },
-        py::arg("source"));
+          parsed = text::ParseModule(source, options);
+        }
+        if (init_mod.is_none()) return parsed;
+        auto mod = init_mod.cast<ir::IRModule>();
+        for (auto& [gv, f] : parsed.functions()) mod.Add(gv->name_hint, f);
+        return mod;
+      },
+      py::arg("source"), py::arg("source_name") = "from_string",
+      py::arg("init_module") = py::none(), py::arg("init_meta_table") = py::none());
+  m.def(
+      "parse_expr",
+      [](const std::string& source) {
+        py::gil_scoped_release release;
+        return text::ParseExpr(source);
+      },
+      py::arg("source"));
 }
 
 }  // namespace relaypass::python

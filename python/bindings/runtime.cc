@@ -79,7 +79,8 @@ void BindEvaluator(py::module_& m) {
   });
   m.def("bind_params_by_name", [](const ir::Function& func, const py::dict& params) {
     std::map<std::string, ir::NDArray> values;
-    for (auto item : params) values[item.first.cast<std::string>()] = item.second.cast<ir::NDArray>();
+    for (auto item : params)
+      values[item.first.cast<std::string>()] = item.second.cast<ir::NDArray>();
     return ir::BindParamsByName(func, values);
   });
   m.def("post_order_visit", [](const ir::Expr& expr, const py::object& fvisit) {
@@ -134,8 +135,8 @@ void BindLayoutHooks(py::module_& m) {
       .def("get_attr", [](const passes::Target& t, const std::string& k) { return t.GetAttr(k); })
       .def("__str__", &passes::Target::str)
       .def("__repr__", &passes::Target::str)
-      .def_static("current", [](bool) { return passes::Target::Current(); },
-                  py::arg("allow_none") = true)
+      .def_static(
+          "current", [](bool) { return passes::Target::Current(); }, py::arg("allow_none") = true)
       .def("__enter__",
            [](const passes::Target& t) {
              target_scopes.push_back(new passes::TargetScope(t));
@@ -150,22 +151,23 @@ void BindLayoutHooks(py::module_& m) {
   py::class_<passes::AlterOpLayoutHook>(m, "AlterOpLayoutHook")
       .def_property_readonly("registered", &passes::AlterOpLayoutHook::registered)
       .def("unregister", &passes::AlterOpLayoutHook::Unregister);
-  m.def("register_alter_op_layout",
-        [](const std::string& op_name, const py::object& fn, int level) {
-          PyRef hook(fn);
-          auto call = [hook](const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
-                             const std::vector<ir::Type>& tinfos,
-                             const ir::Type& out_type) -> ir::Expr {
-            py::gil_scoped_acquire gil;
-            return CallPython([&]() -> ir::Expr {
-              py::object result = hook.get()(attrs, inputs, tinfos, out_type);
-              if (result.is_none()) return nullptr;
-              return result.cast<ir::Expr>();
-            });
-          };
-          return passes::RegisterAlterOpLayout(op_name, call, level);
-        },
-        py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
+  m.def(
+      "register_alter_op_layout",
+      [](const std::string& op_name, const py::object& fn, int level) {
+        PyRef hook(fn);
+        auto call = [hook](const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
+                           const std::vector<ir::Type>& tinfos,
+                           const ir::Type& out_type) -> ir::Expr {
+          py::gil_scoped_acquire gil;
+          return CallPython([&]() -> ir::Expr {
+            py::object result = hook.get()(attrs, inputs, tinfos, out_type);
+            if (result.is_none()) return nullptr;
+            return result.cast<ir::Expr>();
+          });
+        };
+        return passes::RegisterAlterOpLayout(op_name, call, level);
+      },
+      py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
 }
 
 }  // namespace relaypass::python

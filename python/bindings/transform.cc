@@ -98,8 +98,7 @@ py::object OptionValueToPy(const transform::OptionValue& value);
 
 void BindTransform(py::module_& m) {
   py::class_<PassInfo>(m, "PassInfo")
-      .def(py::init([](int opt_level, const std::string& name, const py::object& required,
-                       bool) {
+      .def(py::init([](int opt_level, const std::string& name, const py::object& required, bool) {
              return PassInfo{opt_level, name, NamesOrEmpty(required)};
            }),
            py::arg("opt_level"), py::arg("name"), py::arg("required") = py::none(),
@@ -116,11 +115,15 @@ void BindTransform(py::module_& m) {
       .def_property_readonly("info", &Pass::info)
       .def_property_readonly("_kind", [](const Pass& p) { return KindName(p.kind()); })
       .def_property_readonly("spec", &Pass::spec)
-      .def("__call__", [](const Pass& p, const ir::IRModule& mod) { return p(mod); },
-           py::arg("mod"), py::call_guard<py::gil_scoped_release>())
-      .def("_run_in", [](const Pass& p, const ir::IRModule& mod, const PassContext& ctx) {
-        return p(mod, ctx);
-      }, py::call_guard<py::gil_scoped_release>())
+      .def(
+          "__call__", [](const Pass& p, const ir::IRModule& mod) { return p(mod); }, py::arg("mod"),
+          py::call_guard<py::gil_scoped_release>())
+      .def(
+          "_run_in",
+          [](const Pass& p, const ir::IRModule& mod, const PassContext& ctx) {
+            return p(mod, ctx);
+          },
+          py::call_guard<py::gil_scoped_release>())
       .def("__str__", [](const Pass& p) { return p.info().ToString(); })
       .def("same_as", [](const Pass& a, const Pass& b) { return a.get() == b.get(); });
 
@@ -128,13 +131,14 @@ void BindTransform(py::module_& m) {
         py::arg("name"), py::arg("required") = py::none());
   m.def("make_function_pass", &MakeFunctionPass, py::arg("pass_func"), py::arg("opt_level"),
         py::arg("name"), py::arg("required") = py::none());
-  m.def("sequential",
-        [](const std::vector<Pass>& passes, int opt_level, const std::string& name,
-           const py::object& required) {
-          return transform::Sequential(passes, name, opt_level, NamesOrEmpty(required));
-        },
-        py::arg("passes"), py::arg("opt_level") = 0, py::arg("name") = "sequential",
-        py::arg("required") = py::none());
+  m.def(
+      "sequential",
+      [](const std::vector<Pass>& passes, int opt_level, const std::string& name,
+         const py::object& required) {
+        return transform::Sequential(passes, name, opt_level, NamesOrEmpty(required));
+      },
+      py::arg("passes"), py::arg("opt_level") = 0, py::arg("name") = "sequential",
+      py::arg("required") = py::none());
   m.def("sequential_passes", [](const Pass& p) -> py::object {
     const std::vector<Pass>* members = transform::SequentialPasses(p);
     if (!members) return py::none();
@@ -178,15 +182,14 @@ void BindTransform(py::module_& m) {
                                for (auto& [k, v] : c.config()) out[py::str(k)] = OptionValueToPy(v);
                                return out;
                              })
-      .def("get_config",
-           [](const PassContext& c, const std::string& key) {
-             return OptionValueToPy(c.GetConfig(key));
-           })
-      .def("override_instruments",
-           [](PassContext& c, const py::object& instruments) {
-             c.override_instruments(InstrumentsFromPy(instruments));
-           },
-           py::arg("instruments"))
+      .def("get_config", [](const PassContext& c,
+                            const std::string& key) { return OptionValueToPy(c.GetConfig(key)); })
+      .def(
+          "override_instruments",
+          [](PassContext& c, const py::object& instruments) {
+            c.override_instruments(InstrumentsFromPy(instruments));
+          },
+          py::arg("instruments"))
       .def("__enter__",
            [](const PassContext& c) {
              EnterContext(c);

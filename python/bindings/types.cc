@@ -90,10 +90,12 @@ void BindTypes(py::module_& m) {
                  .downcast<ir::TensorTypeNode>();
            }),
            py::arg("shape"), py::arg("dtype") = "float32")
-      .def_property_readonly("shape", [](const ir::TensorTypeNode& t) { return ShapeTuple(t.shape); })
+      .def_property_readonly("shape",
+                             [](const ir::TensorTypeNode& t) { return ShapeTuple(t.shape); })
       .def_property_readonly("concrete_shape",
                              [](const ir::TensorTypeNode& t) { return ShapeTuple(t.shape); })
-      .def_property_readonly("dtype", [](const ir::TensorTypeNode& t) { return t.dtype.ToString(); });
+      .def_property_readonly("dtype",
+                             [](const ir::TensorTypeNode& t) { return t.dtype.ToString(); });
 
   py::class_<ir::TupleTypeNode, ir::TypeNode, ir::Ref<ir::TupleTypeNode>>(m, "TupleType")
       .def(py::init([](const std::vector<ir::Type>& fields) {
@@ -122,7 +124,8 @@ void BindTypes(py::module_& m) {
 
 void BindNDArray(py::module_& m) {
   py::class_<ir::NDArray>(m, "NDArray")
-      .def(py::init([](const py::array& a, const std::string& dtype) { return FromNumpy(a, dtype); }),
+      .def(py::init(
+               [](const py::array& a, const std::string& dtype) { return FromNumpy(a, dtype); }),
            py::arg("array"), py::arg("dtype") = "")
       .def_property_readonly("shape", [](const ir::NDArray& a) { return ShapeTuple(a.shape()); })
       .def_property_readonly("dtype", [](const ir::NDArray& a) { return a.dtype().ToString(); })

@@ -36,10 +36,13 @@ class OpNotImplemented(OpError, NotImplementedError):
     """The feature is not implemented by relaypass (tvm.error.OpNotImplemented)."""
 
 
-def ffi_error(exc):
-    """The exception to raise in place of ``exc``, which a Python callback raised under C++."""
+def ffi_error(exc, tb=None):
+    """The exception to raise in place of ``exc``, which a Python callback raised under C++
+    (``tb``: its traceback, when it is not attached to it)."""
     if not isinstance(exc, Exception) or getattr(exc, "_relaypass_ffi", False):
         return exc
+    if tb is not None and exc.__traceback__ is None:
+        exc = exc.with_traceback(tb)
     frames = "".join(traceback.format_tb(exc.__traceback__))
     message = "Traceback (most recent call last):\n{}{}: {}".format(
         frames, type(exc).__name__, exc
