@@ -121,6 +121,8 @@ def main():
     ap.add_argument("--eval")
     ap.add_argument("--doc", default="docs/performance.md")
     ap.add_argument("--stderr-log", default="")
+    # A Markdown section written by bench/python_bench.py (the Python package's costs).
+    ap.add_argument("--python", default="")
     args = ap.parse_args()
 
     context, runs = load(args.passes[0])
@@ -379,6 +381,12 @@ def main():
                 continue
             w(f"| {key.replace('/real_time', '').split('/')[-1]} | {fmt_ms(b.get('real_time'))} | {fmt_ms(b.get('cpu_ms'))} | "
               f"{100 * b.get('blas_share', 0):.0f} % |")
+        w("")
+
+    # --- the Python package's section, as bench/python_bench.py wrote it
+    if args.python and os.path.exists(args.python):
+        with open(args.python) as f:
+            w(f.read().rstrip("\n"))
         w("")
 
     # --- keep the hand-written part
