@@ -14,11 +14,12 @@ py::object AttrValueToPy(const ir::AttrValue& value) {
     case K::kNull:
       return py::none();
     case K::kInt:
-      return py::int_(value.as_int());
+      return py::module_::import("relaypass._values")
+          .attr(value.int_dtype() == ir::DataType::Int64() ? "IntImm64" : "IntImm")(value.as_int());
     case K::kBool:
       return py::bool_(value.as_bool());
     case K::kDouble:
-      return py::float_(value.as_double());
+      return py::module_::import("relaypass._values").attr("FloatImm")(value.as_double());
     case K::kString:
       return py::str(value.as_string());
     case K::kArray: {

@@ -41,19 +41,18 @@ class RebuildAll : public ir::ExprMutator {
 
 void BindBenchSupport(py::module_& m) {
   // Seconds per run of `pass(mod)` under `ctx`, timed in C++ (GIL released).
-  m.def("_bench_run_pass",
-        [](const transform::Pass& pass, const ir::IRModule& mod, const transform::PassContext& ctx,
-           int repeats) {
-          std::vector<double> out;
-          py::gil_scoped_release release;
-          transform::PassContextScope scope(ctx);
-          for (int i = 0; i < repeats; ++i) {
-            auto start = Clock::now();
-            ir::IRModule result = pass(mod);
-            out.push_back(Seconds(start, Clock::now()));
-          }
-          return out;
-        });
+  m.def("_bench_run_pass", [](const transform::Pass& pass, const ir::IRModule& mod,
+                              const transform::PassContext& ctx, int repeats) {
+    std::vector<double> out;
+    py::gil_scoped_release release;
+    transform::PassContextScope scope(ctx);
+    for (int i = 0; i < repeats; ++i) {
+      auto start = Clock::now();
+      ir::IRModule result = pass(mod);
+      out.push_back(Seconds(start, Clock::now()));
+    }
+    return out;
+  });
   // Seconds per run of the C++ rebuild-every-node mutator on `expr`.
   m.def("_bench_rebuild_all", [](const ir::Expr& expr, int repeats) {
     std::vector<double> out;

@@ -56,9 +56,11 @@ ir::NDArray FromNumpy(const py::array& input, const std::string& dtype_text) {
   return out;
 }
 
+// A shape as TVM's Python gives it: dimensions are IntImm (ints with `.value`).
 py::tuple ShapeTuple(const std::vector<int64_t>& shape) {
+  py::object int_imm = py::module_::import("relaypass._values").attr("IntImm");
   py::tuple out(shape.size());
-  for (size_t i = 0; i < shape.size(); ++i) out[i] = py::int_(shape[i]);
+  for (size_t i = 0; i < shape.size(); ++i) out[i] = int_imm(shape[i]);
   return out;
 }
 

@@ -109,3 +109,14 @@ def test_analysis():
     seen = []
     relay.analysis.post_order_visit(f, lambda n: seen.append(type(n).__name__))
     assert seen[-1] == "Function" and "Op" in seen
+
+
+def test_shapes_and_int_attrs_are_int_imms_like_tvms():
+    t = relay.TensorType((1, 3), "float32")
+    assert t.shape[1].value == 3 and t.shape[1] == 3 and int(t.shape[0]) == 1
+    call = relay.nn.conv2d(relay.var("x", shape=(1, 3, 8, 8)), relay.var("w", shape=(4, 3, 3, 3)))
+    assert call.attrs.strides[0].value == 1 and call.attrs["groups"].value == 1
+    typed = relay.testing.run_infer_type(relay.Function([], relay.const(1.5)))
+    assert str(typed.ret_type) == "float32"
+    body = relay.testing.run_infer_type(relay.add(relay.const(1.0), relay.const(2.0)))
+    assert isinstance(body, relay.Call)

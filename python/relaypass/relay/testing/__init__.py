@@ -1,2 +1,24 @@
 """relay.testing: the built-in workloads with TVM's structure and parameters."""
 from . import resnet, mobilenet  # noqa: F401
+
+
+def run_opt_pass(expr, opt_pass, import_prelude=False):
+    """``opt_pass`` applied to ``expr`` after InferType (relay.testing.run_opt_pass): the
+    function, or the body when ``expr`` is not a function."""
+    from ... import IRModule, transform
+    from .. import transform as relay_transform
+    from ..expr import Function
+
+    assert isinstance(opt_pass, transform.Pass)
+    mod = IRModule.from_expr(expr)
+    mod = relay_transform.InferType()(mod)
+    mod = opt_pass(mod)
+    entry = mod["main"]
+    return entry if isinstance(expr, Function) else entry.body
+
+
+def run_infer_type(expr):
+    """``expr`` with its types inferred (relay.testing.run_infer_type)."""
+    from .. import transform as relay_transform
+
+    return run_opt_pass(expr, relay_transform.InferType())
