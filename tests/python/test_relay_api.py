@@ -120,3 +120,22 @@ def test_shapes_and_int_attrs_are_int_imms_like_tvms():
     assert str(typed.ret_type) == "float32"
     body = relay.testing.run_infer_type(relay.add(relay.const(1.0), relay.const(2.0)))
     assert isinstance(body, relay.Call)
+
+
+def test_every_registered_operator_is_callable_from_python():
+    for name in relay.op.list_op_names():
+        target = relay.op
+        for part in name.split("."):
+            target = getattr(target, part)
+        assert callable(target), name
+
+
+def test_generic_wrapper_takes_inputs_then_attributes():
+    from relaypass.relay.op import _generic
+
+    wrapper = _generic._make_wrapper("nn.softmax", 1, [("axis", "int", True, -1)])
+    x = relay.var("x", shape=(2, 3))
+    assert wrapper(x, 0).attrs["axis"] == 0
+    assert wrapper(x, axis=1).attrs["axis"] == 1
+    with pytest.raises(TypeError):
+        wrapper(x, 0, axis=1)

@@ -8,6 +8,10 @@ from . import nn  # noqa: F401
 from . import annotation  # noqa: F401
 from . import _make  # noqa: F401
 from .registry import register_alter_op_layout, get, list_op_names  # noqa: F401
+from . import _generic
+
+# Operators registered in C++ without a hand-written wrapper above get a generic one.
+_generic.install(__name__)
 
 # `from relay.op import *` gives the operators, not this package's submodules (relay.transform
 # must stay the pass module).
