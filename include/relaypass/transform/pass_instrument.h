@@ -55,16 +55,16 @@ class PassInstrument {
   /// after one said no; the pass runs only if all return true. Not asked for a pass named in the
   /// context's required_pass. When the answer is no, the input module is returned unchanged
   /// and neither run_before_pass nor run_after_pass is called.
-  virtual bool should_run(const ir::IRModule& mod, const PassInfo& info) { return true; }
+  virtual bool should_run(const ir::IRModule& /*mod*/, const PassInfo& /*info*/) { return true; }
 
   /// Called, in list order, right before a pass that should run starts, with its input module.
   /// If it throws, the error propagates at once: the pass does not run and no later hook of
   /// this invocation is called (except run_after_pass_status, see there).
-  virtual void run_before_pass(const ir::IRModule& mod, const PassInfo& info) {}
+  virtual void run_before_pass(const ir::IRModule& /*mod*/, const PassInfo& /*info*/) {}
 
   /// Called, in list order, right after a pass returned, with the module it returned. Not called
   /// when the pass (or an earlier hook of the invocation) threw.
-  virtual void run_after_pass(const ir::IRModule& mod, const PassInfo& info) {}
+  virtual void run_after_pass(const ir::IRModule& /*mod*/, const PassInfo& /*info*/) {}
 
   /// Beyond TVM: the balanced end of an invocation. For every run_before_pass of this
   /// instrument that returned normally, called exactly once as this instrument's last hook of
@@ -76,8 +76,8 @@ class PassInstrument {
   /// when a pass is skipped: by should_run (kSkippedByInstrument), or by a Sequential because
   /// of disabled_pass (kSkippedDisabled) or opt_level (kSkippedOptLevel). An exception thrown
   /// from here with kFailed is swallowed (the pass's error propagates); otherwise it propagates.
-  virtual void run_after_pass_status(const ir::IRModule& mod, const PassInfo& info,
-                                     PassStatus status) {}
+  virtual void run_after_pass_status(const ir::IRModule& /*mod*/, const PassInfo& /*info*/,
+                                     PassStatus /*status*/) {}
 };
 
 }  // namespace relaypass::transform
