@@ -373,14 +373,12 @@ Token Lexer::LexAttribute(const Location& start) {
     Token token = Make(TokenKind::kMetadata, start);
     token.str_loc = Here();
     token.str_view = text_.substr(pos_, end_ - pos_);
-    // Nothing after the section is lexed: it belongs to the metadata.
-    while (!AtEnd()) {
-      if (Peek() == '\n') {
-        NewLine(1);
-      } else {
-        Advance();
-      }
+    // Nothing after the section is lexed: it belongs to the metadata (megabytes of base64 for
+    // bound weights, so only its line breaks are looked for).
+    for (size_t nl = text_.find('\n', pos_); nl < end_; nl = text_.find('\n', pos_)) {
+      NewLine(nl - pos_ + 1);
     }
+    Advance(end_ - pos_);
     return token;
   }
   if (word == "version" && Peek() == '=') {
