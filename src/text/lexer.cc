@@ -455,4 +455,23 @@ Token Lexer::LexPunctuation(const Location& start) {
   Fail(start, "unexpected character " + DescribeByte(c));
 }
 
+bool IsBareAttrKey(std::string_view key) {
+  try {
+    const Source source(key, "");
+    Lexer lexer(source);
+    std::string read;
+    while (true) {
+      const Token name = lexer.Next();
+      if (name.kind != TokenKind::kIdent) return false;
+      read += name.text;
+      const Token next = lexer.Next();
+      if (next.kind == TokenKind::kEnd) return read == key;
+      if (next.kind != TokenKind::kDot) return false;
+      read += '.';
+    }
+  } catch (const ParseError&) {
+    return false;
+  }
+}
+
 }  // namespace relaypass::text
