@@ -173,5 +173,18 @@ TEST(VerifyEachTest, CliWarnsAboutAWeakReference) {
             "pass compared against a weak reference only\n");
 }
 
+// Unbound workloads get TVM's parameter values by name, so the default pipeline on mobilenet is
+// verified against finite, informative results (it used to compare NaN with NaN).
+TEST(VerifyEachTest, CliMobileNetIsVerifiedOnFiniteResults) {
+  const relay_opt::testing::ToolResult r = relay_opt::testing::RunTool(
+      {"--workload=mobilenet", "--pipeline=default", "--verify-each", "--emit=none", "--run"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("relay-opt: verify-each: results unchanged by the ", 0), 0u) << r.err;
+  EXPECT_EQ(r.out.find("nan"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.rfind("output[0]: shape=(1, 1000) dtype=float32 min=0.000", 0), 0u) << r.out;
+}
+
 }  // namespace
 }  // namespace relaypass::tools
