@@ -56,7 +56,7 @@ double ElementAsDouble(const ir::NDArray& array, int64_t index) {
 }
 
 CloseResult AllClose(const ir::NDArray& actual, const ir::NDArray& expected,
-                     std::optional<Tolerance> tol) {
+                     std::optional<Tolerance> tol, bool equal_nan) {
   if (!actual.defined() || !expected.defined()) return Failure("an array is undefined");
   if (actual.dtype() != expected.dtype()) {
     return Failure("dtypes differ: actual " + actual.dtype().ToString() + ", expected " +
@@ -74,7 +74,7 @@ CloseResult AllClose(const ir::NDArray& actual, const ir::NDArray& expected,
     const double a = ElementAsDouble(actual, i), e = ElementAsDouble(expected, i);
     double diff, excess;
     if (std::isnan(a) || std::isnan(e)) {
-      const bool same = std::isnan(a) && std::isnan(e);
+      const bool same = equal_nan && std::isnan(a) && std::isnan(e);
       diff = same ? 0 : INFINITY;
       excess = same ? -INFINITY : INFINITY;
     } else if (std::isinf(a) || std::isinf(e)) {
@@ -108,7 +108,8 @@ CloseResult AllClose(const ir::NDArray& actual, const ir::NDArray& expected,
   return r;
 }
 
-CloseResult AllClose(const Value& actual, const Value& expected, std::optional<Tolerance> tol) {
+CloseResult AllClose(const Value& actual, const Value& expected, std::optional<Tolerance> tol,
+                     bool equal_nan) {
   // Iterative over nested tuples; `path` names the field being compared.
   struct Item {
     const Value* a;
@@ -122,7 +123,7 @@ CloseResult AllClose(const Value& actual, const Value& expected, std::optional<T
     const std::string where = item.path.empty() ? "" : "field " + item.path + ": ";
     if (item.a->kind() != item.e->kind()) return Failure(where + "value kinds differ");
     if (item.a->is_tensor()) {
-      CloseResult r = AllClose(item.a->tensor(), item.e->tensor(), tol);
+      CloseResult r = AllClose(item.a->tensor(), item.e->tensor(), tol, equal_nan);
       if (!r.ok) {
         r.message = where + r.message;
         return r;

@@ -1,5 +1,9 @@
 #include "relaypass/eval/random.h"
 
+#include <cmath>
+#include <optional>
+#include <string>
+
 #include "relaypass/eval/float16.h"
 #include "relaypass/support/error.h"
 
@@ -50,7 +54,71 @@ Value RandomValue(const ir::Type& type, uint64_t seed, const std::string& what) 
               "; run type inference first");
 }
 
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// `shape` filled with `value` (0 or 1, exact in every float dtype).
+ir::NDArray FilledTensor(const ir::Shape& shape, ir::DataType dtype, float value) {
+  ir::NDArray out = ir::NDArray::Empty(shape, dtype);
+  const int64_t n = out.size();
+  if (dtype.code() == ir::DataType::Code::kBFloat) {
+    auto* p = out.mutable_data<uint16_t>();
+    for (int64_t i = 0; i < n; ++i) p[i] = FloatToBFloat16(value);
+  } else if (dtype.bits() == 16) {
+    auto* p = out.mutable_data<uint16_t>();
+    for (int64_t i = 0; i < n; ++i) p[i] = FloatToHalf(value);
+  } else if (dtype.bits() == 64) {
+    double* p = out.mutable_data<double>();
+    for (int64_t i = 0; i < n; ++i) p[i] = value;
+  } else {
+    float* p = out.mutable_data<float>();
+    for (int64_t i = 0; i < n; ++i) p[i] = value;
+  }
+  return out;
+}
+
+// TVM's Xavier(rnd_type="uniform", factor_type="avg", magnitude=3) bound for a weight of
+// `shape` (src/workloads/init.cc draws the same bound from NumPy's stream): sqrt(3 / factor),
+// factor the mean of fan-in and fan-out, or the kernel area for a depthwise weight.
+double XavierBound(const std::string& name, const ir::Shape& shape) {
+  double hw = 1;
+  for (size_t i = 2; i < shape.size(); ++i) hw *= static_cast<double>(shape[i]);
+  double factor = (static_cast<double>(shape[0]) + static_cast<double>(shape[1])) * hw / 2.0;
+  if (name.find("depthwise") != std::string::npos) factor = hw;
+  return factor > 0 ? std::sqrt(3.0 / factor) : 1.0;
+}
+
+// `array` (floats of 16, 32 or 64 bits) times `scale`, in place.
+void Scale(ir::NDArray& array, double scale) {
+  const ir::DataType dtype = array.dtype();
+  const int64_t n = array.size();
+  if (dtype.code() == ir::DataType::Code::kBFloat) {
+    auto* p = array.mutable_data<uint16_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      p[i] = FloatToBFloat16(static_cast<float>(BFloat16ToFloat(p[i]) * scale));
+    }
+  } else if (dtype.bits() == 16) {
+    auto* p = array.mutable_data<uint16_t>();
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = FloatToHalf(static_cast<float>(HalfToFloat(p[i]) * scale));
+  } else if (dtype.bits() == 64) {
+    double* p = array.mutable_data<double>();
+    for (int64_t i = 0; i < n; ++i) p[i] *= scale;
+  } else {
+    float* p = array.mutable_data<float>();
+    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(p[i] * scale);
+  }
+}
+
 }  // namespace
+
+std::optional<float> BatchNormParamValue(const std::string& name) {
+  if (EndsWith(name, "moving_var") || EndsWith(name, "gamma")) return 1.0f;
+  if (EndsWith(name, "moving_mean") || EndsWith(name, "beta")) return 0.0f;
+  return std::nullopt;
+}
 
 ir::NDArray RandomTensor(const ir::Shape& shape, ir::DataType dtype, uint64_t seed) {
   ir::NDArray out = ir::NDArray::Empty(shape, dtype);
@@ -128,6 +196,21 @@ std::vector<Value> RandomInputs(const ir::Function& func, uint64_t seed) {
     const ir::Type& type = p->type_annotation ? p->type_annotation : p->checked_type;
     // A distinct, well-mixed seed per parameter.
     const uint64_t param_seed = SplitMix64(seed ^ (0x632be59bd9b4e019ULL * (i + 1))).Next();
+    const auto* tensor = type.as<ir::TensorTypeNode>();
+    const std::optional<float> fixed = BatchNormParamValue(p->name_hint);
+    const bool float_tensor =
+        tensor && tensor->is_static() && tensor->dtype.is_float() && tensor->dtype.lanes() == 1 &&
+        (tensor->dtype.bits() == 16 || tensor->dtype.bits() == 32 || tensor->dtype.bits() == 64);
+    if (fixed && float_tensor) {
+      out.push_back(Value(FilledTensor(tensor->shape, tensor->dtype, *fixed)));
+      continue;
+    }
+    if (float_tensor && tensor->ndim() >= 2 && EndsWith(p->name_hint, "weight")) {
+      ir::NDArray weight = RandomTensor(tensor->shape, tensor->dtype, param_seed);
+      Scale(weight, XavierBound(p->name_hint, tensor->shape));
+      out.push_back(Value(std::move(weight)));
+      continue;
+    }
     out.push_back(RandomValue(type, param_seed, "parameter %" + p->name_hint));
   }
   return out;

@@ -373,14 +373,12 @@ Token Lexer::LexAttribute(const Location& start) {
     Token token = Make(TokenKind::kMetadata, start);
     token.str_loc = Here();
     token.str_view = text_.substr(pos_, end_ - pos_);
-    // Nothing after the section is lexed: it belongs to the metadata.
-    while (!AtEnd()) {
-      if (Peek() == '\n') {
-        NewLine(1);
-      } else {
-        Advance();
-      }
+    // Nothing after the section is lexed: it belongs to the metadata (megabytes of base64 for
+    // bound weights, so only its line breaks are looked for).
+    for (size_t nl = text_.find('\n', pos_); nl < end_; nl = text_.find('\n', pos_)) {
+      NewLine(nl - pos_ + 1);
     }
+    Advance(end_ - pos_);
     return token;
   }
   if (word == "version" && Peek() == '=') {
@@ -455,6 +453,25 @@ Token Lexer::LexPunctuation(const Location& start) {
       break;
   }
   Fail(start, "unexpected character " + DescribeByte(c));
+}
+
+bool IsBareAttrKey(std::string_view key) {
+  try {
+    const Source source(key, "");
+    Lexer lexer(source);
+    std::string read;
+    while (true) {
+      const Token name = lexer.Next();
+      if (name.kind != TokenKind::kIdent) return false;
+      read += name.text;
+      const Token next = lexer.Next();
+      if (next.kind == TokenKind::kEnd) return read == key;
+      if (next.kind != TokenKind::kDot) return false;
+      read += '.';
+    }
+  } catch (const ParseError&) {
+    return false;
+  }
 }
 
 }  // namespace relaypass::text

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "source.h"
 #include "token.h"
@@ -51,5 +52,9 @@ class Lexer {
   // after a `.` is one tuple index (as in `%0.0.1`) rather than a fraction.
   TokenKind previous_ = TokenKind::kEnd;
 };
+
+// Whether `key` reads back as a function attribute key written bare: identifiers joined by dots
+// (`Primitive`, `relay.reshape_only`). The printer quotes any other key.
+bool IsBareAttrKey(std::string_view key);
 
 }  // namespace relaypass::text

@@ -30,37 +30,45 @@ void AppendBase64(const uint8_t* data, size_t n, std::string& out) {
   }
 }
 
-int Base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
+// The 6-bit value of each base64 character; -1 for any other byte.
+struct Base64Table {
+  int8_t value[256];
+  constexpr Base64Table() : value() {
+    for (int c = 0; c < 256; ++c) value[c] = -1;
+    for (int i = 0; i < 64; ++i) {
+      value[static_cast<unsigned char>(kBase64[i])] = static_cast<int8_t>(i);
+    }
+  }
+};
+constexpr Base64Table kBase64Values;
+
+// The number of bytes `text` decodes to (by its length and padding).
+size_t Base64DecodedSize(std::string_view text) {
+  if (text.size() % 4 != 0) throw ParseError("metadata: base64 data length is not a multiple of 4");
+  size_t pad = 0;
+  if (!text.empty() && text.back() == '=') pad = text[text.size() - 2] == '=' ? 2 : 1;
+  return text.size() / 4 * 3 - pad;
 }
 
-std::vector<uint8_t> DecodeBase64(std::string_view text) {
-  if (text.size() % 4 != 0) throw ParseError("metadata: base64 data length is not a multiple of 4");
-  std::vector<uint8_t> out;
-  out.reserve(text.size() / 4 * 3);
-  for (size_t i = 0; i < text.size(); i += 4) {
-    int v[4];
-    int pad = 0;
+// Decodes `text` into `out`, which holds Base64DecodedSize(text) bytes; throws ParseError for
+// text that is not base64.
+void DecodeBase64(std::string_view text, uint8_t* out) {
+  const size_t out_size = Base64DecodedSize(text);
+  const int pad = static_cast<int>(text.size() / 4 * 3 - out_size);
+  for (size_t i = 0, o = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    int32_t v[4];
     for (int k = 0; k < 4; ++k) {
-      char c = text[i + k];
-      if (c == '=' && i + 4 == text.size() && k >= 2) {
-        v[k] = 0;
-        ++pad;
-      } else if (pad > 0 || (v[k] = Base64Value(c)) < 0) {
-        throw ParseError("metadata: invalid base64 data");
-      }
+      const bool padding = last && k >= 4 - pad;
+      v[k] = padding ? 0 : kBase64Values.value[static_cast<unsigned char>(text[i + k])];
+      if (v[k] < 0) throw ParseError("metadata: invalid base64 data");
     }
-    uint32_t bits = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
-    out.push_back(static_cast<uint8_t>(bits >> 16));
-    if (pad < 2) out.push_back(static_cast<uint8_t>(bits >> 8));
-    if (pad < 1) out.push_back(static_cast<uint8_t>(bits));
+    const uint32_t bits =
+        (uint32_t(v[0]) << 18) | (uint32_t(v[1]) << 12) | (uint32_t(v[2]) << 6) | uint32_t(v[3]);
+    out[o++] = static_cast<uint8_t>(bits >> 16);
+    if (o < out_size) out[o++] = static_cast<uint8_t>(bits >> 8);
+    if (o < out_size) out[o++] = static_cast<uint8_t>(bits);
   }
-  return out;
 }
 
 // A reader for the subset of JSON the section uses: objects, arrays, strings, integers.
@@ -84,6 +92,14 @@ class JsonReader {
   }
   std::string String() {
     Expect('"');
+    // Fast path: no escapes up to the closing quote (the base64 data of a constant).
+    const size_t close = text_.find('"', pos_);
+    if (close != std::string_view::npos &&
+        text_.substr(pos_, close - pos_).find('\\') == std::string_view::npos) {
+      std::string out(text_.substr(pos_, close - pos_));
+      pos_ = close + 1;
+      return out;
+    }
     std::string out;
     while (pos_ < text_.size() && text_[pos_] != '"') {
       char c = text_[pos_++];
@@ -175,13 +191,13 @@ ir::Constant ReadConstant(JsonReader& in) {
       in.Fail("the constant's shape is too large");
     }
   }
-  std::vector<uint8_t> bytes = DecodeBase64(data);
-  if (bytes.size() != needed) {
-    in.Fail("constant data has " + std::to_string(bytes.size()) +
-            " bytes, its shape and dtype need " + std::to_string(needed));
+  const size_t size = Base64DecodedSize(data);
+  if (size != needed) {
+    in.Fail("constant data has " + std::to_string(size) + " bytes, its shape and dtype need " +
+            std::to_string(needed));
   }
   ir::NDArray array = ir::NDArray::Empty(shape, *dtype);
-  if (!bytes.empty()) std::memcpy(array.mutable_raw_data(), bytes.data(), bytes.size());
+  if (size > 0) DecodeBase64(data, static_cast<uint8_t*>(array.mutable_raw_data()));
   return ir::MakeConstant(std::move(array));
 }
 

@@ -5,12 +5,24 @@
 
 namespace relaypass::text {
 
+// The key is an identifier, dotted identifiers (`relay.reshape_only`, as TVM's parser reads
+// function attributes) or a string literal (a key that is neither, as the printer quotes it).
 Parser::NamedAttr Parser::ParseNamedAttr() {
-  Token name = Expect(TokenKind::kIdent);
+  const Location name_loc = Peek().loc;
+  std::string name;
+  if (Peek().kind == TokenKind::kString) {
+    name = Consume().str;
+  } else {
+    name = Expect(TokenKind::kIdent).text;
+    while (Accept(TokenKind::kDot)) {
+      name += '.';
+      name += Expect(TokenKind::kIdent).text;
+    }
+  }
   Expect(TokenKind::kEqual);
   Location value_loc = Peek().loc;
   ir::AttrValue value = ParseAttrValue();
-  return {std::string(name.text), std::move(value), name.loc, value_loc};
+  return {std::move(name), std::move(value), name_loc, value_loc};
 }
 
 // Literals keep their literal type as TVM's parser gives it (IntImm: int32 unless suffixed or too

@@ -86,7 +86,9 @@ ir::Function Parser::ParseFunction(const Location& start) {
         }
         ir::Type annotation = ParseOptionalAnnotation().value_or(nullptr);
         params.push_back(DeclareLocal(name, std::move(annotation)));
-      } else if (token.kind == TokenKind::kIdent && Peek(1).kind == TokenKind::kEqual) {
+      } else if ((token.kind == TokenKind::kIdent &&
+                  (Peek(1).kind == TokenKind::kEqual || Peek(1).kind == TokenKind::kDot)) ||
+                 (token.kind == TokenKind::kString && Peek(1).kind == TokenKind::kEqual)) {
         NamedAttr attr = ParseNamedAttr();
         if (attrs.find(attr.name))
           Fail(attr.name_loc, "duplicate function attribute '" + attr.name + "'");

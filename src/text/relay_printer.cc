@@ -2,6 +2,7 @@
 
 #include <span>
 
+#include "lexer.h"
 #include "scalar_text.h"
 
 namespace relaypass::text {
@@ -256,7 +257,8 @@ void RelayPrinter::PrintFunction(std::string_view prefix, uint32_t id, std::stri
   for (const auto& [key, value] : fn->attrs.entries()) {
     if (!first) out += ", ";
     first = false;
-    out += key;
+    // TVM prints keys bare; one that would not read back as a key is quoted.
+    out += IsBareAttrKey(key) ? key : ir::AttrValue::Str(key).ToString();
     out += '=';
     out += value.ToString();
   }

@@ -2,6 +2,7 @@
 
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/eval/random.h"
+#include "relaypass/eval/weak_reference.h"
 #include "relaypass/support/error.h"
 #include "relaypass/tools/module_stats.h"
 
@@ -47,10 +48,13 @@ void VerifyInstrument::run_after_pass_status(const ir::IRModule& mod,
   }
   eval::Value result = Evaluate(mod, "after pass " + pass);
   ++passes_checked_;
-  const eval::CloseResult close = eval::AllClose(result, reference_, options_.tolerance);
+  const eval::CloseResult close =
+      eval::AllClose(result, reference_, options_.tolerance, /*equal_nan=*/true);
   if (!close.ok) {
     throw PassError("pass " + pass + " changed the results of @main: " + close.message);
   }
+  std::string weak = eval::WeakReference(reference_);
+  if (!weak.empty()) weak_checks_.push_back({info.name, std::move(weak)});
   reference_ = std::move(result);
   reference_module_ = mod;
 }

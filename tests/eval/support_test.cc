@@ -74,11 +74,12 @@ TEST(AllCloseTest, ReportsTheWorstElement) {
   EXPECT_NE(r.message.find("actual 4.5, expected 4"), std::string::npos) << r.message;
   EXPECT_TRUE(AllClose(actual, expected, Tolerance{0.15, 0}).ok);
   EXPECT_FALSE(AllClose(actual, Array({3, 2}, {1, 2, 3, 4, 5, 6})).ok);
-  // Integers compare exactly; NaN matches NaN.
+  // Integers compare exactly; NaN matches NaN only when asked (numpy's equal_nan).
   EXPECT_FALSE(AllClose(Array<int32_t>({1}, {1}, DataType::Int32()),
                         Array<int32_t>({1}, {2}, DataType::Int32()))
                    .ok);
-  EXPECT_TRUE(AllClose(Array({2}, {NAN, 1}), Array({2}, {NAN, 1})).ok);
+  EXPECT_FALSE(AllClose(Array({2}, {NAN, 1}), Array({2}, {NAN, 1})).ok);
+  EXPECT_TRUE(AllClose(Array({2}, {NAN, 1}), Array({2}, {NAN, 1}), std::nullopt, true).ok);
   EXPECT_FALSE(AllClose(Array({1}, {NAN}), Array({1}, {1})).ok);
   CloseResult field = AllClose(Value::Tuple({Value(expected), Value(actual)}),
                                Value::Tuple({Value(expected), Value(expected)}));

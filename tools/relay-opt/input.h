@@ -1,6 +1,7 @@
 // Reading relay-opt's input: a Relay text file, stdin, or a built-in workload.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 
 #include "options.h"
@@ -8,12 +9,18 @@
 
 namespace relay_opt {
 
+/// The whole content of `in`, read in pieces of at most 1 MiB; relaypass::Error naming `what`
+/// if reading fails.
+std::string ReadStream(std::istream& in, const std::string& what);
+
 /// The whole content of `path`, or of stdin for "-"; relaypass::Error if it cannot be read.
 std::string ReadText(const std::string& path);
 
-/// The module named by the options: INPUT parsed (and type-checked) as Relay text, or
-/// --workload (with --layout and --batch-size, its parameters bound as constants with
-/// --bind-params). Errors are relaypass::Error with the source location.
+/// The module named by the options: INPUT parsed (and type-checked) as Relay text ("-" is
+/// stdin); without INPUT, stdin when it is not a terminal and neither --workload nor
+/// --bind-params was given (an empty stdin, such as /dev/null, falls back to the default
+/// workload); otherwise --workload (with --layout and --batch-size, its parameters bound as
+/// constants with --bind-params). Errors are relaypass::Error with the source location.
 relaypass::ir::IRModule LoadModule(const Options& options);
 
 }  // namespace relay_opt

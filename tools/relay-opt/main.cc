@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   relay_opt::Options options;
   relay_opt::DefineOptions(app, options);
   try {
-    app.parse(argc, argv);
+    relay_opt::ParseCommandLine(app, options, argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     std::cerr << "relay-opt: error: " << e.what() << "\n";

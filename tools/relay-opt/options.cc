@@ -132,6 +132,26 @@ void DefineOptions(CLI::App& app, Options& o) {
       Join(DefaultPipelineNames()) + "\n(see docs/cli.md)");
 }
 
+void ParseCommandLine(CLI::App& app, Options& o, int argc, const char* const* argv) {
+  // CLI11 wants the arguments in reverse order.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) {
+    const std::string arg = argv[i];
+    const CLI::Option* option = nullptr;
+    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
+      option = app.get_option_no_throw(arg.substr(0, arg.size() - 1));
+    }
+    if (option && option->get_type_size_max() > 0) {
+      args.emplace_back();  // the empty value, as its own argument
+      args.push_back(arg.substr(0, arg.size() - 1));
+    } else {
+      args.push_back(arg);
+    }
+  }
+  app.parse(args);
+  o.workload_given = app.count("--workload") > 0;
+}
+
 void CheckOptions(const Options& o) {
   if (!o.inputs.empty() && !o.run && !o.verify_each) {
     throw relaypass::Error("--input applies to --run and --verify-each; give one of them");

@@ -15,6 +15,7 @@ struct Options {
   // Input: a file, "-" for stdin, or a built-in workload.
   std::string input;
   std::string workload = "example";
+  bool workload_given = false;  // --workload was on the command line
   std::string layout = "NCHW";
   int batch_size = 1;
   bool bind_params = false;
@@ -55,6 +56,11 @@ struct Options {
 /// Defines every option on `app`, writing into `options`. The help footer names the passes of
 /// `--pipeline=default` as registered in this build.
 void DefineOptions(CLI::App& app, Options& options);
+
+/// Parses the command line into `app`'s options. `--NAME=` with nothing after the `=` gives
+/// option NAME the empty value (CLI11 alone would take the next argument as the value); sets
+/// Options::workload_given. Throws CLI::ParseError as App::parse does.
+void ParseCommandLine(CLI::App& app, Options& options, int argc, const char* const* argv);
 
 /// Checks what CLI11 cannot express; throws relaypass::Error with the option's name.
 void CheckOptions(const Options& options);

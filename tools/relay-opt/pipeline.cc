@@ -126,6 +126,24 @@ Instruments MakeInstruments(const Options& o, const std::set<std::string>& conta
   return out;
 }
 
+// One warning per pass checked against a weak reference (NaN or constant outputs), then the
+// count of passes verified: a weak check is not counted as one.
+void ReportVerification(const tools::VerifyInstrument& verify) {
+  for (const tools::WeakCheck& weak : verify.weak_checks()) {
+    std::cerr << "relay-opt: warning: verify-each: pass \"" << weak.pass
+              << "\" not verified: weak reference (" << weak.reason << ")\n";
+  }
+  const int64_t weak = static_cast<int64_t>(verify.weak_checks().size());
+  const int64_t verified = verify.passes_checked() - weak;
+  std::cerr << "relay-opt: verify-each: results unchanged by the " << verified
+            << (verified == 1 ? " pass that" : " passes that") << " changed the module";
+  if (weak > 0) {
+    std::cerr << "; " << weak << (weak == 1 ? " pass" : " passes")
+              << " compared against a weak reference only";
+  }
+  std::cerr << "\n";
+}
+
 }  // namespace
 
 const std::vector<std::string>& BuildPrefixNames() {
@@ -258,11 +276,7 @@ IRModule RunPasses(const Options& o, const PassPlan& plan, IRModule mod,
       std::cerr << tools::RenderOpCountTable(counts, counts);
     }
   }
-  if (instruments.verify) {
-    const int64_t checked = instruments.verify->passes_checked();
-    std::cerr << "relay-opt: verify-each: results unchanged by the " << checked
-              << (checked == 1 ? " pass that" : " passes that") << " changed the module\n";
-  }
+  if (instruments.verify) ReportVerification(*instruments.verify);
   return mod;
 }
 

@@ -33,14 +33,15 @@ struct CloseResult {
   explicit operator bool() const { return ok; }
 };
 
-// |actual - expected| <= atol + rtol * |expected| for every element; NaN matches NaN and an
-// infinity matches the same infinity. Shapes and dtypes must be equal. Without `tol`, the
-// default of the dtype.
+// |actual - expected| <= atol + rtol * |expected| for every element, as numpy.allclose: a NaN
+// differs from every number and, unless `equal_nan` (numpy's equal_nan=True), from NaN too; an
+// infinity matches only the infinity of the same sign, whatever the tolerance. Shapes and dtypes
+// must be equal. Without `tol`, the default of the dtype.
 CloseResult AllClose(const ir::NDArray& actual, const ir::NDArray& expected,
-                     std::optional<Tolerance> tol = std::nullopt);
+                     std::optional<Tolerance> tol = std::nullopt, bool equal_nan = false);
 // Tensors compared as above; tuples field by field (the message names the field path).
 CloseResult AllClose(const Value& actual, const Value& expected,
-                     std::optional<Tolerance> tol = std::nullopt);
+                     std::optional<Tolerance> tol = std::nullopt, bool equal_nan = false);
 
 // Element `index` (row-major) as a double, for every dtype including float16 and bfloat16.
 double ElementAsDouble(const ir::NDArray& array, int64_t index);
