@@ -28,7 +28,8 @@ const ir::NDArray* NodeContext::value(size_t i) const {
   return &*inputs_[i].value;
 }
 
-const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what) const {
+const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what,
+                                             bool bindable) const {
   const ir::NDArray* v = value(i);
   if (v) return *v;
   input(i);
@@ -37,13 +38,13 @@ const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what) 
   OnnxError error(
       "node #" + std::to_string(index_) + " '" + node_.name() + "' (" + op_type() + "): " + message,
       index_, node_.name(), op_type(), true);
-  error.needs_input_value = inputs_[i].is_graph_input;
+  error.needs_input_value = bindable && inputs_[i].is_graph_input;
   error.input_name = inputs_[i].name;
   throw error;
 }
 
-Ints NodeContext::IntsValue(size_t i, const std::string& what) const {
-  const ir::NDArray& v = RequireValue(i, what);
+Ints NodeContext::IntsValue(size_t i, const std::string& what, bool bindable) const {
+  const ir::NDArray& v = RequireValue(i, what, bindable);
   Ints out(static_cast<size_t>(v.size()));
   for (int64_t k = 0; k < v.size(); ++k) out[k] = static_cast<int64_t>(v.GetAsDouble(k));
   if (v.dtype() == ir::DataType::Int64()) {  // exact beyond 2^53

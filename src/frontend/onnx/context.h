@@ -48,10 +48,12 @@ class NodeContext {
   ir::DataType dtype(size_t i) const;
   // The input's value if known at import, else null.
   const ir::NDArray* value(size_t i) const;
-  // The value, or an error saying that input `what` must be known at import.
-  const ir::NDArray& RequireValue(size_t i, const std::string& what) const;
+  // The value, or an error saying that input `what` must be known at import. `bindable`: the
+  // input is a parameter of the op (shape, axes, pads) that a caller may bind when it is a graph
+  // input (OnnxError::needs_input_value), not data the op computes on.
+  const ir::NDArray& RequireValue(size_t i, const std::string& what, bool bindable = true) const;
   // An integer (or float, truncated) tensor input known at import, as int64 values.
-  Ints IntsValue(size_t i, const std::string& what) const;
+  Ints IntsValue(size_t i, const std::string& what, bool bindable = true) const;
   // A scalar (or 1-element) input known at import, as double.
   double ScalarValue(size_t i, const std::string& what) const;
 

@@ -125,8 +125,8 @@ Outputs Tile(const NodeContext& ctx) {
 
 Outputs Gather(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
-  const ir::NDArray& data = ctx.RequireValue(0, "data (Gather at run time needs take)");
-  Ints indices = ctx.IntsValue(1, "indices");
+  const ir::NDArray& data = ctx.RequireValue(0, "data (Gather at run time needs take)", false);
+  Ints indices = ctx.IntsValue(1, "indices (Gather at run time needs take)", false);
   const ir::Shape& ishape = ctx.shape(1);
   const int64_t axis = NormalizeAxis(ctx, ctx.attr_int("axis", 0), data.ndim());
   const ir::Shape& ds = data.shape();
@@ -153,7 +153,8 @@ Outputs Gather(const NodeContext& ctx) {
 }
 
 Outputs Slice(const NodeContext& ctx) {
-  const ir::NDArray& data = ctx.RequireValue(0, "data (Slice at run time needs strided_slice)");
+  const ir::NDArray& data =
+      ctx.RequireValue(0, "data (Slice at run time needs strided_slice)", false);
   const int64_t r = data.ndim();
   Ints starts, ends, axes, steps;
   if (ctx.opset() < 10) {
