@@ -79,6 +79,7 @@ void BindPassRegistry(py::module_& m);
 void BindEvaluator(py::module_& m);
 void BindWorkloads(py::module_& m);
 void BindLayoutHooks(py::module_& m);
+void BindFrontend(py::module_& m);
 
 }  // namespace relaypass::python
 

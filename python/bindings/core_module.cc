@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   BindEvaluator(m);
   BindWorkloads(m);
   BindLayoutHooks(m);
+  BindFrontend(m);
 }
