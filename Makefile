@@ -8,7 +8,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 # The sanitizer and fuzz builds use -g, for which ccache would also key objects by directory.
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps configure build run test clean test-sanitize test-asan test-tsan fuzz bench
+.PHONY: all deps configure build run test test-onnx clean test-sanitize test-asan test-tsan fuzz bench
 
 all: build
 
@@ -39,6 +39,16 @@ run: build
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# ONNX's backend test suite (Debian's libonnx-testdata) through the importer and the evaluator:
+# prints every failure, rewrites the generated part of docs/onnx.md, and fails if a test listed
+# in tests/data/onnx/backend_expected_pass.txt no longer passes. ONNX_FLAGS=--update-expected
+# records the current passes as the expectation.
+ONNX_FLAGS ?=
+test-onnx: deps configure
+	cmake --build $(BUILD) -j $(JOBS) --target onnx-backend-test
+	$(BUILD)/onnx-backend-test --expected=tests/data/onnx/backend_expected_pass.txt \
+	  --doc=docs/onnx.md $(ONNX_FLAGS)
 
 # Sanitizers (docs/reliability.md). ASan+UBSan: the whole ctest suite, built at -O1 -g into
 # build-sanitize; any report fails the run. The deep-graph tests use 100,000-node chains there

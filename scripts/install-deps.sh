@@ -4,7 +4,8 @@ set -euo pipefail
 # With --fuzz: also clang and its runtime libraries, for `make fuzz` (libFuzzer) only.
 packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-dev
           libopenblas-dev libcli11-dev libfmt-dev python3
-          pybind11-dev python3-dev python3-numpy python3-pytest pkg-config)
+          pybind11-dev python3-dev python3-numpy python3-pytest pkg-config
+          libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx)
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do

@@ -80,6 +80,7 @@ void BindEvaluator(py::module_& m);
 void BindWorkloads(py::module_& m);
 void BindLayoutHooks(py::module_& m);
 void BindBenchSupport(py::module_& m);
+void BindFrontend(py::module_& m);
 
 }  // namespace relaypass::python
 

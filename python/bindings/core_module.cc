@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   BindWorkloads(m);
   BindLayoutHooks(m);
   BindBenchSupport(m);
+  BindFrontend(m);
 }

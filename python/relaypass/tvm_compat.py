@@ -25,7 +25,6 @@ _ALIASES = {
     "tvm.relay.op.nn.nn": "relaypass.relay.op.nn.nn",
     "tvm.relay.expr_functor": "relaypass.relay.expr_functor",
     "tvm.runtime.ndarray": "relaypass.nd",
-    "tvm.relay.frontend": None,  # not implemented yet: a placeholder module
 }
 
 

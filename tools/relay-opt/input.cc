@@ -7,6 +7,7 @@
 #include <iostream>
 #include <vector>
 
+#include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/support/error.h"
@@ -48,9 +49,41 @@ ir::IRModule ParseText(const std::string& text, const std::string& source_name) 
   return relaypass::text::ParseModule(text, parse);
 }
 
+// "NAME=D1,D2,..." (a scalar is "NAME=").
+std::pair<std::string, std::vector<int64_t>> ParseInputShape(const std::string& spec) {
+  const size_t eq = spec.rfind('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw relaypass::Error("--input-shape: expected NAME=D1,D2,..., got '" + spec + "'");
+  }
+  std::vector<int64_t> dims;
+  std::stringstream ss(spec.substr(eq + 1));
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    try {
+      size_t used = 0;
+      const long long d = std::stoll(item, &used);
+      if (used != item.size() || d < 0) throw std::invalid_argument(item);
+      dims.push_back(d);
+    } catch (const std::exception&) {
+      throw relaypass::Error("--input-shape: '" + item + "' in '" + spec +
+                             "' is not a non-negative dimension");
+    }
+  }
+  return {spec.substr(0, eq), dims};
+}
+
+ir::IRModule LoadOnnx(const Options& o) {
+  relaypass::frontend::OnnxOptions options;
+  for (const std::string& spec : o.input_shapes) options.shape.insert(ParseInputShape(spec));
+  options.freeze_params = o.bind_params;
+  if (o.input != "-") return relaypass::frontend::FromOnnxFile(o.input, options).mod;
+  return relaypass::frontend::FromOnnxBytes(ReadText(o.input), options, "<stdin>").mod;
+}
+
 }  // namespace
 
 ir::IRModule LoadModule(const Options& o) {
+  if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
   if (!o.input.empty()) return ParseText(ReadText(o.input), o.input == "-" ? "<stdin>" : o.input);
   // `cat model.relay | relay-opt`, as opt reads a pipe.
   if (!o.workload_given && !o.bind_params && !isatty(STDIN_FILENO)) {

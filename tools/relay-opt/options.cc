@@ -25,7 +25,8 @@ std::string Join(const std::vector<std::string>& names) {
 void DefineOptions(CLI::App& app, Options& o) {
   // Input.
   auto* input = app.add_option("input", o.input,
-                               "Relay text file to read ('-' for stdin); default: --workload")
+                               "Relay text file or ONNX model (.onnx) to read ('-' for stdin); "
+                               "default: --workload")
                     ->type_name("FILE");
   auto* workload =
       app.add_option("--workload", o.workload,
@@ -41,8 +42,15 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("N")
       ->capture_default_str();
   app.add_flag("--bind-params", o.bind_params,
-               "bind the workload's parameters into main as constants")
-      ->excludes(input);
+               "bind the workload's (or the ONNX model's initializers) into main as constants");
+  app.add_option("--input-format", o.input_format,
+                 "format of INPUT: relay text, onnx, or auto (onnx for a .onnx file)")
+      ->check(CLI::IsMember({"auto", "relay", "onnx"}))
+      ->type_name("FORMAT")
+      ->capture_default_str();
+  Repeatable(app.add_option("--input-shape", o.input_shapes,
+                            "shape of an ONNX graph input (repeatable); fixes dynamic dims"))
+      ->type_name("NAME=D1,D2,...");
 
   // Passes and their context.
   auto* passes = app.add_option("--passes", o.passes,
@@ -153,9 +161,23 @@ void ParseCommandLine(CLI::App& app, Options& o, int argc, const char* const* ar
 }
 
 void CheckOptions(const Options& o) {
+  if (o.bind_params && !o.input.empty() && !IsOnnxInput(o)) {
+    throw relaypass::Error("--bind-params applies to --workload and ONNX models, not Relay text");
+  }
+  if (!o.input_shapes.empty() && !IsOnnxInput(o)) {
+    throw relaypass::Error(
+        "--input-shape applies to ONNX models (INPUT.onnx or --input-format=onnx)");
+  }
   if (!o.inputs.empty() && !o.run && !o.verify_each) {
     throw relaypass::Error("--input applies to --run and --verify-each; give one of them");
   }
+}
+
+bool IsOnnxInput(const Options& o) {
+  if (o.input_format != "auto") return o.input_format == "onnx";
+  const std::string ext = ".onnx";
+  return o.input.size() > ext.size() &&
+         o.input.compare(o.input.size() - ext.size(), ext.size(), ext) == 0;
 }
 
 }  // namespace relay_opt

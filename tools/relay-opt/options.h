@@ -19,6 +19,9 @@ struct Options {
   std::string layout = "NCHW";
   int batch_size = 1;
   bool bind_params = false;
+  // ONNX input (docs/onnx.md): the format ("auto": by the .onnx extension), and NAME=D1,D2,...
+  std::string input_format = "auto";
+  std::vector<std::string> input_shapes;
 
   // What to run: passes called one by one, or a pipeline under the context.
   std::string passes;
@@ -64,5 +67,8 @@ void ParseCommandLine(CLI::App& app, Options& options, int argc, const char* con
 
 /// Checks what CLI11 cannot express; throws relaypass::Error with the option's name.
 void CheckOptions(const Options& options);
+
+/// True when INPUT is read as an ONNX model (--input-format=onnx, or auto and a .onnx name).
+bool IsOnnxInput(const Options& options);
 
 }  // namespace relay_opt

@@ -1,0 +1,2 @@
+"""tvm.relay.frontend: model importers (ONNX)."""
+from .onnx import from_onnx  # noqa: F401

@@ -1,0 +1,196 @@
+#include "context.h"
+
+#include <algorithm>
+
+#include "relaypass/frontend/onnx.h"
+#include "relaypass/ir/expr.h"
+
+namespace relaypass::frontend::onnx_import {
+
+NodeContext::NodeContext(const onnx::NodeProto& node, int64_t index, int64_t opset,
+                         std::vector<InputInfo> inputs)
+    : node_(node), index_(index), opset_(opset), inputs_(std::move(inputs)) {}
+
+const ir::Expr& NodeContext::input(size_t i) const {
+  if (!has_input(i)) Fail("input " + std::to_string(i) + " is missing");
+  return inputs_[i].expr;
+}
+const ir::Shape& NodeContext::shape(size_t i) const {
+  input(i);
+  return inputs_[i].shape;
+}
+ir::DataType NodeContext::dtype(size_t i) const {
+  input(i);
+  return inputs_[i].dtype;
+}
+const ir::NDArray* NodeContext::value(size_t i) const {
+  if (!has_input(i) || !inputs_[i].value) return nullptr;
+  return &*inputs_[i].value;
+}
+
+const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what,
+                                             bool bindable) const {
+  const ir::NDArray* v = value(i);
+  if (v) return *v;
+  input(i);
+  std::string message = "input " + std::to_string(i) + " ('" + inputs_[i].name + "', " + what +
+                        ") must be known at import (a constant or an initializer)";
+  OnnxError error(
+      "node #" + std::to_string(index_) + " '" + node_.name() + "' (" + op_type() + "): " + message,
+      index_, node_.name(), op_type(), true);
+  error.needs_input_value = bindable && inputs_[i].is_graph_input;
+  error.input_name = inputs_[i].name;
+  throw error;
+}
+
+Ints NodeContext::IntsValue(size_t i, const std::string& what, bool bindable) const {
+  const ir::NDArray& v = RequireValue(i, what, bindable);
+  Ints out(static_cast<size_t>(v.size()));
+  for (int64_t k = 0; k < v.size(); ++k) out[k] = static_cast<int64_t>(v.GetAsDouble(k));
+  if (v.dtype() == ir::DataType::Int64()) {  // exact beyond 2^53
+    std::copy(v.data<int64_t>(), v.data<int64_t>() + v.size(), out.begin());
+  }
+  return out;
+}
+
+double NodeContext::ScalarValue(size_t i, const std::string& what) const {
+  const ir::NDArray& v = RequireValue(i, what);
+  if (v.size() != 1) Fail(what + " must have one element");
+  return v.GetAsDouble(0);
+}
+
+const onnx::AttributeProto* NodeContext::attr(const std::string& name) const {
+  for (const onnx::AttributeProto& a : node_.attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+bool NodeContext::has_attr(const std::string& name) const {
+  return attr(name) != nullptr;
+}
+
+int64_t NodeContext::attr_int(const std::string& name, int64_t fallback) const {
+  const onnx::AttributeProto* a = attr(name);
+  return a ? a->i() : fallback;
+}
+double NodeContext::attr_float(const std::string& name, double fallback) const {
+  const onnx::AttributeProto* a = attr(name);
+  return a ? a->f() : fallback;
+}
+std::string NodeContext::attr_string(const std::string& name, const std::string& fallback) const {
+  const onnx::AttributeProto* a = attr(name);
+  return a ? a->s() : fallback;
+}
+Ints NodeContext::attr_ints(const std::string& name, const Ints& fallback) const {
+  const onnx::AttributeProto* a = attr(name);
+  if (!a) return fallback;
+  return Ints(a->ints().begin(), a->ints().end());
+}
+std::vector<float> NodeContext::attr_floats(const std::string& name) const {
+  const onnx::AttributeProto* a = attr(name);
+  if (!a) return {};
+  return std::vector<float>(a->floats().begin(), a->floats().end());
+}
+
+void NodeContext::Fail(const std::string& message) const {
+  throw OnnxError(
+      "node #" + std::to_string(index_) + " '" + node_.name() + "' (" + op_type() + "): " + message,
+      index_, node_.name(), op_type(), false);
+}
+void NodeContext::Unsupported(const std::string& message) const {
+  throw OnnxError("node #" + std::to_string(index_) + " '" + node_.name() + "' (" + op_type() +
+                      "): not supported: " + message,
+                  index_, node_.name(), op_type(), true);
+}
+void NodeContext::CheckInputs(size_t min, size_t max) const {
+  size_t n = 0;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (has_input(i)) n = i + 1;
+  }
+  if (n < min || inputs_.size() > max) {
+    Fail("expects " + std::to_string(min) + (min == max ? "" : " to " + std::to_string(max)) +
+         " inputs, got " + std::to_string(inputs_.size()));
+  }
+  for (size_t i = 0; i < min; ++i) input(i);
+}
+
+void ConverterTable::Add(const std::string& op_type, int64_t since_version, Converter converter) {
+  table_[op_type][since_version] = std::move(converter);
+}
+
+const Converter* ConverterTable::Find(const std::string& op_type, int64_t opset) const {
+  auto it = table_.find(op_type);
+  if (it == table_.end()) return nullptr;
+  auto v = it->second.upper_bound(opset);
+  if (v == it->second.begin()) return nullptr;
+  return &std::prev(v)->second;
+}
+
+std::vector<std::string> ConverterTable::OpTypes() const {
+  std::vector<std::string> out;
+  for (const auto& [name, versions] : table_) out.push_back(name);
+  return out;
+}
+
+const ConverterTable& ConverterTable::Global() {
+  static const ConverterTable table = [] {
+    ConverterTable t;
+    RegisterElementwise(t);
+    RegisterActivations(t);
+    RegisterConv(t);
+    RegisterPooling(t);
+    RegisterNorm(t);
+    RegisterMatMul(t);
+    RegisterShapeOps(t);
+    RegisterTensorOps(t);
+    RegisterReduce(t);
+    RegisterLoss(t);
+    return t;
+  }();
+  return table;
+}
+
+ir::Expr ScalarConst(double value, ir::DataType dtype) {
+  ir::NDArray a = ir::NDArray::Empty({}, dtype);
+  switch (dtype.code()) {
+    case ir::DataType::Code::kFloat:
+      if (dtype.bits() == 64) {
+        *a.mutable_data<double>() = value;
+        return ir::MakeConstant(a);
+      }
+      if (dtype.bits() == 32) {
+        *a.mutable_data<float>() = static_cast<float>(value);
+        return ir::MakeConstant(a);
+      }
+      break;
+    case ir::DataType::Code::kInt:
+      if (dtype.bits() == 64) *a.mutable_data<int64_t>() = static_cast<int64_t>(value);
+      if (dtype.bits() == 32) *a.mutable_data<int32_t>() = static_cast<int32_t>(value);
+      if (dtype.bits() == 16) *a.mutable_data<int16_t>() = static_cast<int16_t>(value);
+      if (dtype.bits() == 8) *a.mutable_data<int8_t>() = static_cast<int8_t>(value);
+      return ir::MakeConstant(a);
+    case ir::DataType::Code::kUInt:
+      if (dtype.bits() == 64) *a.mutable_data<uint64_t>() = static_cast<uint64_t>(value);
+      if (dtype.bits() == 32) *a.mutable_data<uint32_t>() = static_cast<uint32_t>(value);
+      if (dtype.bits() == 16) *a.mutable_data<uint16_t>() = static_cast<uint16_t>(value);
+      if (dtype.bits() == 8) *a.mutable_data<uint8_t>() = static_cast<uint8_t>(value);
+      return ir::MakeConstant(a);
+    case ir::DataType::Code::kBool:
+      *a.mutable_data<bool>() = value != 0;
+      return ir::MakeConstant(a);
+    default:
+      break;
+  }
+  throw OnnxError("a scalar constant of dtype " + dtype.ToString() + " is not supported", -1, "",
+                  "", true);
+}
+
+int64_t NormalizeAxis(const NodeContext& ctx, int64_t axis, int64_t ndim, bool inclusive) {
+  const int64_t hi = inclusive ? ndim + 1 : ndim;
+  if (axis < -hi || axis >= hi) {
+    ctx.Fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(ndim));
+  }
+  return axis < 0 ? axis + hi : axis;
+}
+
+}  // namespace relaypass::frontend::onnx_import

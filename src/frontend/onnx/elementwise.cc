@@ -1,0 +1,162 @@
+// Elementwise math and comparisons: TVM's Elemwise (Add, Sub, Mul, Div), Pow, the unary math
+// ops, Reciprocal, the variadic Max/Min/Sum/Mean, the comparisons, and (composed) Not, And, Or,
+// Xor, Sign, Tan, Sinh and Cosh.
+#include "../../op/op_common.h"
+#include "context.h"
+#include "relaypass/relay.h"
+
+namespace relaypass::frontend::onnx_import {
+
+namespace {
+
+namespace relay = relaypass::relay;
+using op::CallOp;
+
+// Opset < 7 broadcasting: `broadcast=1` aligns B with A starting at `axis`.
+ir::Expr LegacyBroadcast(const NodeContext& ctx, ir::Expr b) {
+  if (ctx.opset() >= 7 || !ctx.attr_int("broadcast", 0) || !ctx.has_attr("axis")) return b;
+  const int64_t ra = ctx.ndim(0), rb = ctx.ndim(1);
+  const int64_t axis = NormalizeAxis(ctx, ctx.attr_int("axis", 0), ra);
+  const int64_t trailing = ra - axis - rb;
+  if (trailing <= 0) return b;
+  return relay::expand_dims(std::move(b), static_cast<int>(rb), static_cast<int>(trailing));
+}
+
+Converter Binary(const std::string& relay_op) {
+  return [relay_op](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(2, 2);
+    return {CallOp(relay_op, {ctx.input(0), LegacyBroadcast(ctx, ctx.input(1))})};
+  };
+}
+
+Converter Unary(const std::string& relay_op) {
+  return [relay_op](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(1, 1);
+    return {CallOp(relay_op, {ctx.input(0)})};
+  };
+}
+
+// TVM's Pow: integer bases are computed in float32 and cast back; the exponent takes the
+// base's dtype.
+Outputs Pow(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 2);
+  ir::Expr x = ctx.input(0), y = ctx.input(1);
+  const ir::DataType out_type = ctx.dtype(0);
+  ir::DataType x_type = out_type;
+  if (!x_type.is_float()) {
+    x_type = ir::DataType::Float32();
+    x = relay::cast(x, "float32");
+  }
+  if (x_type != ctx.dtype(1)) y = relay::cast(y, x_type.ToString());
+  ir::Expr result = relay::power(x, y);
+  if (x_type != out_type) result = relay::cast(result, out_type.ToString());
+  return {result};
+}
+
+Outputs Reciprocal(const NodeContext& ctx) {
+  ctx.CheckInputs(1, 1);
+  return {relay::divide(ScalarConst(1.0, ctx.dtype(0)), ctx.input(0))};
+}
+
+// TVM's Maximum / Minimum / Sum: a left fold of the binary op.
+Converter Variadic(const std::string& relay_op) {
+  return [relay_op](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(1, ctx.num_inputs());
+    ir::Expr acc = ctx.input(0);
+    for (size_t i = 1; i < ctx.num_inputs(); ++i) acc = CallOp(relay_op, {acc, ctx.input(i)});
+    return {acc};
+  };
+}
+
+// TVM's Mean: the inputs stacked on a new axis 0 and averaged over it; with broadcasting shapes
+// (which TVM rejects) the sum divided by the count.
+Outputs Mean(const NodeContext& ctx) {
+  ctx.CheckInputs(1, ctx.num_inputs());
+  const size_t n = ctx.num_inputs();
+  bool same = true;
+  for (size_t i = 1; i < n; ++i) same = same && ctx.shape(i) == ctx.shape(0);
+  if (n == 1) return {ctx.input(0)};
+  if (same) {
+    std::vector<ir::Expr> fields;
+    for (size_t i = 0; i < n; ++i) fields.push_back(relay::expand_dims(ctx.input(i), 0));
+    return {relay::mean(relay::concatenate(fields, 0), relay::Ints{0}, false)};
+  }
+  ir::Expr acc = ctx.input(0);
+  for (size_t i = 1; i < n; ++i) acc = relay::add(acc, ctx.input(i));
+  return {relay::divide(acc, ScalarConst(static_cast<double>(n), ctx.dtype(0)))};
+}
+
+// Logical ops on bool tensors through the arithmetic relaypass has (TVM emits logical_*).
+Outputs Not(const NodeContext& ctx) {
+  ctx.CheckInputs(1, 1);
+  return {CallOp("equal", {ctx.input(0), ScalarConst(0, ctx.dtype(0))})};
+}
+Converter Logical(const std::string& relay_op) {
+  return [relay_op](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(2, 2);
+    if (!ctx.dtype(0).is_bool()) ctx.Fail("takes bool tensors");
+    return {CallOp(relay_op, {ctx.input(0), ctx.input(1)})};
+  };
+}
+// sign(x) = (x > 0) - (x < 0).
+Outputs Sign(const NodeContext& ctx) {
+  ctx.CheckInputs(1, 1);
+  const std::string dt = ctx.dtype(0).ToString();
+  ir::Expr zero = ScalarConst(0, ctx.dtype(0));
+  return {relay::subtract(relay::cast(CallOp("greater", {ctx.input(0), zero}), dt),
+                          relay::cast(CallOp("less", {ctx.input(0), zero}), dt))};
+}
+Outputs Tan(const NodeContext& ctx) {
+  ctx.CheckInputs(1, 1);
+  return {relay::divide(CallOp("sin", {ctx.input(0)}), CallOp("cos", {ctx.input(0)}))};
+}
+// sinh / cosh = (exp(x) -/+ exp(-x)) / 2.
+Converter Hyperbolic(bool cosh) {
+  return [cosh](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(1, 1);
+    ir::Expr a = relay::exp(ctx.input(0)), b = relay::exp(relay::negative(ctx.input(0)));
+    ir::Expr sum = cosh ? relay::add(a, b) : relay::subtract(a, b);
+    return {relay::divide(sum, ScalarConst(2, ctx.dtype(0)))};
+  };
+}
+
+}  // namespace
+
+void RegisterElementwise(ConverterTable& t) {
+  t.Add("Add", 1, Binary("add"));
+  t.Add("Sub", 1, Binary("subtract"));
+  t.Add("Mul", 1, Binary("multiply"));
+  t.Add("Div", 1, Binary("divide"));
+  t.Add("Pow", 1, Pow);
+  t.Add("Equal", 1, Binary("equal"));
+  t.Add("Greater", 1, Binary("greater"));
+  t.Add("Less", 1, Binary("less"));
+  t.Add("GreaterOrEqual", 12, Binary("greater_equal"));
+  t.Add("LessOrEqual", 12, Binary("less_equal"));
+  t.Add("Max", 1, Variadic("maximum"));
+  t.Add("Min", 1, Variadic("minimum"));
+  t.Add("Sum", 1, Variadic("add"));
+  t.Add("Mean", 1, Mean);
+  t.Add("Sqrt", 1, Unary("sqrt"));
+  t.Add("Exp", 1, Unary("exp"));
+  t.Add("Log", 1, Unary("log"));
+  t.Add("Neg", 1, Unary("negative"));
+  t.Add("Abs", 1, Unary("abs"));
+  t.Add("Floor", 1, Unary("floor"));
+  t.Add("Ceil", 1, Unary("ceil"));
+  t.Add("Round", 11, Unary("round"));
+  t.Add("Erf", 9, Unary("erf"));
+  t.Add("Sin", 7, Unary("sin"));
+  t.Add("Cos", 7, Unary("cos"));
+  t.Add("Reciprocal", 1, Reciprocal);
+  t.Add("Not", 1, Not);
+  t.Add("And", 1, Logical("minimum"));
+  t.Add("Or", 1, Logical("maximum"));
+  t.Add("Xor", 1, Logical("not_equal"));
+  t.Add("Sign", 9, Sign);
+  t.Add("Tan", 7, Tan);
+  t.Add("Sinh", 9, Hyperbolic(false));
+  t.Add("Cosh", 9, Hyperbolic(true));
+}
+
+}  // namespace relaypass::frontend::onnx_import

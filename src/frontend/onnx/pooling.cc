@@ -1,0 +1,69 @@
+// MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool as TVM's Pool converters (2-D, 1-D
+// as 2-D over a height of 1:
+// nn.max_pool2d / nn.avg_pool2d with pool_size, strides, padding, dilation, ceil_mode and
+// count_include_pad). SAME auto_pad becomes the explicit padding it implies.
+#include "context.h"
+#include "relaypass/relay.h"
+#include "spatial.h"
+
+namespace relaypass::frontend::onnx_import {
+
+namespace {
+
+namespace relay = relaypass::relay;
+
+Converter Pool(bool max) {
+  return [max](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(1, 1);
+    const int n = ctx.ndim(0) - 2;
+    if (n != 2 && n != 1)
+      ctx.Unsupported(std::to_string(n) + "-D pooling (2-D, and 1-D through it)");
+    if (max && ctx.num_outputs() > 1 && !ctx.node().output(1).empty()) {
+      ctx.Unsupported("MaxPool's Indices output");
+    }
+    if (max && ctx.attr_int("storage_order", 0) != 0) ctx.Unsupported("storage_order=1");
+    relay::nn::Pool2DArgs args;
+    args.pool_size = ctx.attr_ints("kernel_shape");
+    if (static_cast<int>(args.pool_size.size()) != n)
+      ctx.Fail("kernel_shape needs a value per axis");
+    args.strides = ctx.attr_ints("strides", Ints(n, 1));
+    args.dilation = ctx.attr_ints("dilations", Ints(n, 1));
+    const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
+    args.padding = ResolvePads(ctx, spatial, args.pool_size, args.strides, args.dilation);
+    ir::Expr data = ctx.input(0);
+    if (n == 1) {  // 1-D as 2-D over (1, W)
+      data = relay::expand_dims(data, 2);
+      args.pool_size.insert(args.pool_size.begin(), 1);
+      args.strides.insert(args.strides.begin(), 1);
+      args.dilation.insert(args.dilation.begin(), 1);
+      args.padding = {0, args.padding[0], 0, args.padding[1]};
+    }
+    args.ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
+    args.count_include_pad = ctx.attr_int("count_include_pad", 0) != 0;
+    ir::Expr out = max ? relay::nn::max_pool2d(data, args) : relay::nn::avg_pool2d(data, args);
+    if (n == 1) out = relay::squeeze(out, relay::Ints{2});
+    return {out};
+  };
+}
+
+Converter GlobalPool(bool max) {
+  return [max](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(1, 1);
+    if (ctx.ndim(0) != 4) {
+      ctx.Unsupported(std::to_string(ctx.ndim(0) - 2) + "-D global pooling (only 2-D)");
+    }
+    return {max ? relay::nn::global_max_pool2d(ctx.input(0))
+                : relay::nn::global_avg_pool2d(ctx.input(0))};
+  };
+}
+
+}  // namespace
+
+void RegisterPooling(ConverterTable& t) {
+  t.Add("MaxPool", 1, Pool(true));
+  t.Add("AveragePool", 1, Pool(false));
+  t.Add("GlobalMaxPool", 1, GlobalPool(true));
+  t.Add("GlobalAveragePool", 1, GlobalPool(false));
+}
+
+}  // namespace relaypass::frontend::onnx_import

@@ -1,0 +1,170 @@
+#include "tensor.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "relaypass/frontend/onnx.h"
+
+namespace relaypass::frontend::onnx_import {
+
+namespace {
+
+using TP = onnx::TensorProto;
+
+[[noreturn]] void Fail(const std::string& what, const std::string& why) {
+  throw OnnxError(what + ": " + why);
+}
+
+// Copies n elements of the repeated field `src` converted to T.
+template <typename T, typename Field>
+void CopyField(const Field& src, int64_t n, ir::NDArray& out, const std::string& what) {
+  if (src.size() != n) {
+    Fail(what,
+         "has " + std::to_string(src.size()) + " values for " + std::to_string(n) + " elements");
+  }
+  T* dst = out.mutable_data<T>();
+  for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(src.Get(static_cast<int>(i)));
+}
+
+std::string ReadExternal(const TP& tensor, const std::string& base_dir, const std::string& what) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& kv : tensor.external_data()) {
+    if (kv.key() == "location") location = kv.value();
+    if (kv.key() == "offset") offset = std::stoll(kv.value());
+    if (kv.key() == "length") length = std::stoll(kv.value());
+  }
+  if (location.empty()) Fail(what, "external data without a location");
+  std::filesystem::path path = std::filesystem::path(base_dir) / location;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) Fail(what, "cannot open external data file '" + path.string() + "'");
+  in.seekg(0, std::ios::end);
+  const int64_t size = in.tellg();
+  if (offset < 0 || offset > size) Fail(what, "external data offset beyond the file's end");
+  if (length < 0) length = size - offset;
+  if (offset + length > size) Fail(what, "external data runs past the file's end");
+  std::string bytes(static_cast<size_t>(length), '\0');
+  in.seekg(offset);
+  in.read(bytes.data(), length);
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<ir::DataType> DTypeFromOnnx(int elem_type) {
+  switch (elem_type) {
+    case TP::FLOAT:
+      return ir::DataType::Float(32);
+    case TP::DOUBLE:
+      return ir::DataType::Float(64);
+    case TP::FLOAT16:
+      return ir::DataType::Float(16);
+    case TP::BFLOAT16:
+      return ir::DataType::BFloat16();
+    case TP::INT8:
+      return ir::DataType::Int(8);
+    case TP::INT16:
+      return ir::DataType::Int(16);
+    case TP::INT32:
+      return ir::DataType::Int(32);
+    case TP::INT64:
+      return ir::DataType::Int(64);
+    case TP::UINT8:
+      return ir::DataType::UInt(8);
+    case TP::UINT16:
+      return ir::DataType::UInt(16);
+    case TP::UINT32:
+      return ir::DataType::UInt(32);
+    case TP::UINT64:
+      return ir::DataType::UInt(64);
+    case TP::BOOL:
+      return ir::DataType::Bool();
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string OnnxTypeName(int elem_type) {
+  if (TP::DataType_IsValid(elem_type))
+    return TP::DataType_Name(static_cast<TP::DataType>(elem_type));
+  return "data type " + std::to_string(elem_type);
+}
+
+ir::NDArray TensorFromProto(const TP& tensor, const std::string& base_dir,
+                            const std::string& what) {
+  std::optional<ir::DataType> dtype = DTypeFromOnnx(tensor.data_type());
+  if (!dtype) {
+    throw OnnxError(
+        what + ": tensors of type " + OnnxTypeName(tensor.data_type()) + " are not supported", -1,
+        "", "", true);
+  }
+  ir::Shape shape;
+  int64_t n = 1;
+  for (int64_t d : tensor.dims()) {
+    if (d < 0) Fail(what, "negative dimension " + std::to_string(d));
+    shape.push_back(d);
+    if (d != 0 && n > std::numeric_limits<int32_t>::max() / d) Fail(what, "is too large");
+    n *= d;
+  }
+  ir::NDArray out = ir::NDArray::Empty(shape, *dtype);
+  const size_t nbytes = out.nbytes();
+  const bool external = tensor.data_location() == TP::EXTERNAL;
+  if (external || tensor.has_raw_data()) {
+    const std::string raw = external ? ReadExternal(tensor, base_dir, what) : tensor.raw_data();
+    if (raw.size() != nbytes) {
+      Fail(what, "has " + std::to_string(raw.size()) + " bytes of data for " + std::to_string(n) +
+                     " elements of " + dtype->ToString());
+    }
+    if (nbytes) std::memcpy(out.mutable_raw_data(), raw.data(), nbytes);
+    return out;
+  }
+  switch (tensor.data_type()) {
+    case TP::FLOAT:
+      CopyField<float>(tensor.float_data(), n, out, what);
+      break;
+    case TP::DOUBLE:
+      CopyField<double>(tensor.double_data(), n, out, what);
+      break;
+    case TP::INT64:
+      CopyField<int64_t>(tensor.int64_data(), n, out, what);
+      break;
+    case TP::UINT64:
+      CopyField<uint64_t>(tensor.uint64_data(), n, out, what);
+      break;
+    case TP::UINT32:
+      CopyField<uint32_t>(tensor.uint64_data(), n, out, what);
+      break;
+    case TP::INT32:
+      CopyField<int32_t>(tensor.int32_data(), n, out, what);
+      break;
+    case TP::INT16:
+      CopyField<int16_t>(tensor.int32_data(), n, out, what);
+      break;
+    case TP::INT8:
+      CopyField<int8_t>(tensor.int32_data(), n, out, what);
+      break;
+    case TP::UINT16:
+      CopyField<uint16_t>(tensor.int32_data(), n, out, what);
+      break;
+    case TP::UINT8:
+      CopyField<uint8_t>(tensor.int32_data(), n, out, what);
+      break;
+    case TP::BOOL:
+      CopyField<bool>(tensor.int32_data(), n, out, what);
+      break;
+    case TP::FLOAT16:
+    case TP::BFLOAT16: {  // the 16 bits of each value in int32_data
+      if (tensor.int32_data().size() != n) Fail(what, "has the wrong number of values");
+      uint16_t* dst = out.mutable_data<uint16_t>();
+      for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<uint16_t>(tensor.int32_data(i));
+      break;
+    }
+    default:
+      Fail(what, "has no data");
+  }
+  return out;
+}
+
+}  // namespace relaypass::frontend::onnx_import
