@@ -13,7 +13,8 @@ def test_cmake_install_gives_an_importable_package(tmp_path):
     env = dict(os.environ, DESTDIR=str(tmp_path))
     subprocess.run(["cmake", "--install", build, "--prefix", "/usr/local"], check=True, env=env,
                    capture_output=True)
-    sites = [root for root, dirs, _ in os.walk(tmp_path) if "relaypass" in dirs]
+    sites = [root for root, dirs, _ in os.walk(tmp_path)
+             if "relaypass" in dirs and os.path.exists(os.path.join(root, "relaypass", "__init__.py"))]
     assert len(sites) == 1, sites
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = sites[0]
