@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common.h"
+#include "relaypass/tools/report_instrument.h"
 #include "relaypass/transform.h"
 
 namespace relaypass::python {
@@ -96,6 +97,19 @@ void BindInstruments(py::module_& m) {
              std::shared_ptr<transform::PassTimingInstrument>>(m, "NativePassTimingInstrument")
       .def(py::init([] { return std::make_shared<transform::PassTimingInstrument>(); }))
       .def("render", &transform::PassTimingInstrument::render);
+  py::class_<tools::ReportInstrument, transform::PassInstrument,
+             std::shared_ptr<tools::ReportInstrument>>(m, "NativeReportInstrument")
+      .def(py::init([](const std::string& input, const std::string& command_line) {
+             tools::ReportOptions options;
+             options.input = input;
+             options.command_line = command_line;
+             options.containers = {"sequential"};
+             return std::make_shared<tools::ReportInstrument>(std::move(options));
+           }),
+           py::arg("input") = "", py::arg("command_line") = "")
+      .def("render", &tools::ReportInstrument::RenderHtml, py::call_guard<py::gil_scoped_release>())
+      .def("write", &tools::ReportInstrument::WriteFile, py::arg("path"),
+           py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace relaypass::python

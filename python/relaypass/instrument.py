@@ -88,3 +88,21 @@ class PassPrintingInstrument(PassInstrument):
     def run_after_pass(self, mod, info):
         if info.name in self.print_after_pass_names:
             sys.stderr.write("Print IR after: {}\n{}\n\n".format(info.name, mod))
+
+
+class ReportInstrument(PassInstrument):
+    """Records what every pass did; ``write(path)`` saves the pass explorer, one self-contained
+    HTML page (the same page as ``relay-opt --report``): passes with their times, skip reasons,
+    operator and node changes and diffs, and the final graph. Sequentials named "sequential"
+    are shown as groups."""
+
+    def __init__(self, input="", command_line=""):
+        self._native_instrument = _core.NativeReportInstrument(input, command_line or " ".join(sys.argv))
+
+    def render(self):
+        """The page as a string."""
+        return self._native_instrument.render()
+
+    def write(self, path):
+        """Write the page to ``path``."""
+        self._native_instrument.write(str(path))

@@ -1,5 +1,6 @@
 #include "relaypass/eval/allclose.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -117,6 +118,7 @@ CloseResult AllClose(const Value& actual, const Value& expected, std::optional<T
     std::string path;
   };
   std::vector<Item> stack = {{&actual, &expected, ""}};
+  double max_abs_diff = 0;  // over every tensor compared
   while (!stack.empty()) {
     Item item = stack.back();
     stack.pop_back();
@@ -124,8 +126,10 @@ CloseResult AllClose(const Value& actual, const Value& expected, std::optional<T
     if (item.a->kind() != item.e->kind()) return Failure(where + "value kinds differ");
     if (item.a->is_tensor()) {
       CloseResult r = AllClose(item.a->tensor(), item.e->tensor(), tol, equal_nan);
+      max_abs_diff = std::max(max_abs_diff, r.max_abs_diff);
       if (!r.ok) {
         r.message = where + r.message;
+        r.max_abs_diff = max_abs_diff;
         return r;
       }
     } else if (item.a->is_tuple()) {
@@ -139,7 +143,9 @@ CloseResult AllClose(const Value& actual, const Value& expected, std::optional<T
       return Failure(where + "closures cannot be compared");
     }
   }
-  return CloseResult{};
+  CloseResult ok;
+  ok.max_abs_diff = max_abs_diff;
+  return ok;
 }
 
 }  // namespace relaypass::eval

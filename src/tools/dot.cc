@@ -267,6 +267,7 @@ class DotBuilder {
   void Visible(const ir::Expr& e, std::string label, std::string style, int cluster) {
     const size_t index = AddNode(std::move(label), std::move(style), cluster);
     visible_.emplace(e.get(), index);
+    if (options_.on_node) options_.on_node("n" + std::to_string(index), e.get());
   }
 
   Source Resolve(const ir::Expr& start) const {

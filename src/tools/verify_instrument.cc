@@ -50,6 +50,7 @@ void VerifyInstrument::run_after_pass_status(const ir::IRModule& mod,
   ++passes_checked_;
   const eval::CloseResult close =
       eval::AllClose(result, reference_, options_.tolerance, /*equal_nan=*/true);
+  checks_.push_back({info.name, close.max_abs_diff, close.ok});
   if (!close.ok) {
     throw PassError("pass " + pass + " changed the results of @main: " + close.message);
   }

@@ -204,3 +204,15 @@ def test_a_context_stays_usable_after_failures():
     # the default context is current again and works
     assert tvm.transform.PassContext.current().opt_level == 2
     relay.transform.FoldConstant()(module())
+
+
+def test_report_instrument_writes_the_pass_explorer(tmp_path):
+    report = tvm.instrument.ReportInstrument(input="test module")
+    seq = tvm.transform.Sequential([relay.transform.FoldConstant(), relay.transform.FuseOps()])
+    with tvm.transform.PassContext(opt_level=3, instruments=[report]):
+        seq(module())
+    path = tmp_path / "report.html"
+    report.write(path)
+    page = path.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page
+    assert '"name":"FoldConstant"' in page and '"name":"FuseOps"' in page

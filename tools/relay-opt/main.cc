@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
   relay_opt::DefineOptions(app, options);
   try {
     relay_opt::ParseCommandLine(app, options, argc, argv);
+    for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     std::cerr << "relay-opt: error: " << e.what() << "\n";

@@ -91,6 +91,11 @@ void DefineOptions(CLI::App& app, Options& o) {
                "print after a pass only if it changed the module (after every pass unless "
                "--print-ir-after names some)");
   app.add_flag("--time-passes", o.time_passes, "print the pass timing tree to stderr");
+  app.add_option("--report", o.report,
+                 "write the pass explorer to FILE: one self-contained HTML page with every pass "
+                 "as it ran (time, skip reason, operator and node changes, diff of the module, "
+                 "with --verify-each the largest numeric difference) and the final graph")
+      ->type_name("FILE");
   app.add_option("--time-trace", o.time_trace,
                  "write a Chrome trace JSON of every pass invocation (Perfetto, chrome://tracing)")
       ->type_name("FILE");

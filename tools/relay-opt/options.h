@@ -40,6 +40,8 @@ struct Options {
   bool op_counts = false;
   bool verify_each = false;
   std::string verify_tolerance;  // "RTOL[,ATOL]"
+  std::string report;            // --report=FILE: the pass explorer page
+  std::string command_line;      // argv joined, for the report's header
 
   // Output.
   std::string emit = "text";

@@ -10,6 +10,7 @@
 #include "relaypass/tools/module_stats.h"
 #include "relaypass/tools/op_count.h"
 #include "relaypass/tools/print_ir_instrument.h"
+#include "relaypass/tools/report_instrument.h"
 #include "relaypass/tools/verify_instrument.h"
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/pass_context.h"
@@ -81,6 +82,7 @@ struct Instruments {
   std::shared_ptr<transform::PassTimingInstrument> timing;
   std::shared_ptr<tools::VerifyInstrument> verify;
   std::shared_ptr<tools::OpCountInstrument> op_counts;
+  std::shared_ptr<tools::ReportInstrument> report;
   transform::PassInstruments list;
 };
 
@@ -103,6 +105,16 @@ Instruments MakeInstruments(const Options& o, const std::set<std::string>& conta
     out.timing = std::make_shared<transform::PassTimingInstrument>();
     out.list.push_back(out.timing);
   }
+  // Right after the timer: its after-hook is then the first after the pass (its own times leave
+  // the other instruments out); verification results are matched to passes when it renders.
+  if (!o.report.empty()) {
+    tools::ReportOptions report;
+    report.input = o.input.empty() ? "--workload=" + o.workload : o.input;
+    report.command_line = o.command_line;
+    report.containers = containers;
+    out.report = std::make_shared<tools::ReportInstrument>(std::move(report));
+    out.list.push_back(out.report);
+  }
   if (!o.print_ir_after.empty() || o.print_changed) {
     tools::PrintIROptions after;
     after.after = o.print_ir_after;
@@ -118,6 +130,7 @@ Instruments MakeInstruments(const Options& o, const std::set<std::string>& conta
     if (!o.verify_tolerance.empty()) verify.tolerance = ParseTolerance(o.verify_tolerance);
     out.verify = std::make_shared<tools::VerifyInstrument>(std::move(verify));
     out.list.push_back(out.verify);
+    if (out.report) out.report->SetVerify(out.verify);
   }
   if (o.op_counts) {
     out.op_counts = std::make_shared<tools::OpCountInstrument>();
@@ -258,16 +271,23 @@ IRModule RunPasses(const Options& o, const PassPlan& plan, IRModule mod,
     // PassTimingInstrument forgets its records when the context exits: render inside.
     if (instruments.timing) std::cerr << instruments.timing->render();
   } catch (...) {
-    // The trace shows where it failed (the failing pass has status "failed").
+    // The trace and the report show where it failed (the failing pass has status "failed").
     if (instruments.trace) {
       try {
         instruments.trace->WriteFile(o.time_trace);
       } catch (...) {
       }
     }
+    if (instruments.report) {
+      try {
+        instruments.report->WriteFile(o.report);
+      } catch (...) {
+      }
+    }
     throw;
   }
   if (instruments.trace) instruments.trace->WriteFile(o.time_trace);
+  if (instruments.report) instruments.report->WriteFile(o.report);
   if (instruments.op_counts) {
     if (instruments.op_counts->has_result()) {
       std::cerr << instruments.op_counts->Render();

@@ -4,6 +4,7 @@
 // `dot -Tsvg`.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "relaypass/ir/module.h"
@@ -16,6 +17,9 @@ struct DotOptions {
   std::string rankdir = "TB";
   /// Show output shapes (from the checked types) under the operator names.
   bool shapes = true;
+  /// Called for each drawn node with its DOT name (`n12`) and the expression it stands for
+  /// (the pass explorer uses it to show a node's details when it is clicked).
+  std::function<void(const std::string& dot_name, const ir::ExprNode* node)> on_node = {};
 };
 
 /// The module as a `digraph`. Each global function is drawn (as a cluster when there are

@@ -45,6 +45,13 @@ struct WeakCheck {
 /// but the same infinity, is a difference at any tolerance). The error thrown from
 /// run_after_pass_status reads: `pass "FoldConstant" changed the results of @main: ...` with
 /// AllClose's message. Equal results against a weak reference are recorded in weak_checks().
+/// One comparison of a checked pass's results with its input's.
+struct VerifyCheck {
+  std::string pass;
+  double max_abs_diff = 0;  // over every output element (AllClose's)
+  bool passed = true;
+};
+
 class VerifyInstrument final : public transform::PassInstrument {
  public:
   explicit VerifyInstrument(VerifyOptions options = {});
@@ -58,6 +65,8 @@ class VerifyInstrument final : public transform::PassInstrument {
   /// The checked passes whose reference was weak, in order; passes_checked() minus their number
   /// passes were verified.
   const std::vector<WeakCheck>& weak_checks() const { return weak_checks_; }
+  /// Every comparison so far, in order (the failing one last, when a pass changed results).
+  const std::vector<VerifyCheck>& checks() const { return checks_; }
 
   void run_before_pass(const ir::IRModule& mod, const transform::PassInfo& info) override;
   void run_after_pass_status(const ir::IRModule& mod, const transform::PassInfo& info,
@@ -76,6 +85,7 @@ class VerifyInstrument final : public transform::PassInstrument {
   int64_t passes_checked_ = 0;
   int64_t evaluations_ = 0;
   std::vector<WeakCheck> weak_checks_;
+  std::vector<VerifyCheck> checks_;
 };
 
 }  // namespace relaypass::tools
