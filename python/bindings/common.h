@@ -12,10 +12,23 @@
 
 #include "relaypass/ir/object.h"
 
-// IR nodes are held by Ref<T> (intrusive count, so a node may be wrapped many times).
-PYBIND11_DECLARE_HOLDER_TYPE(T, relaypass::ir::Ref<T>, true)
-
+// IR nodes are held by Ref<T> (intrusive count, so a node may be wrapped many times): what
+// PYBIND11_DECLARE_HOLDER_TYPE(T, Ref<T>, true) declares, except that None is refused. pybind11
+// would pass None as a null Ref, which the C++ API never expects; parameters that may be absent
+// are std::optional<Ref<T>> instead, which takes None.
 namespace pybind11::detail {
+template <typename T>
+struct always_construct_holder<relaypass::ir::Ref<T>> : always_construct_holder<void, true> {};
+
+template <typename T>
+class type_caster<relaypass::ir::Ref<T>> : public type_caster_holder<T, relaypass::ir::Ref<T>> {
+ public:
+  bool load(handle src, bool convert) {
+    if (src.is_none()) return false;
+    return type_caster_holder<T, relaypass::ir::Ref<T>>::load(src, convert);
+  }
+};
+
 // Ref<T> hands out const pointers (nodes are immutable); pybind11 stores them untyped.
 template <typename T>
 struct holder_helper<relaypass::ir::Ref<T>> {

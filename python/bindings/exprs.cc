@@ -1,6 +1,7 @@
 // Relay expressions (relay.Var, Constant, Call, Tuple, TupleGetItem, Function, Let, If,
 // GlobalVar, Op). pybind11 returns every node as the Python class of its kind, so
 // `isinstance(node, relay.expr.Call)` works on nodes that come out of C++ passes.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,10 +55,10 @@ void BindExprs(py::module_& m) {
           py::arg("show_meta_data") = true, py::arg("annotate") = py::none());
 
   NodeClass<ir::VarNode>(m, "Var")
-      .def(py::init([](const std::string& name, const ir::Type& type, const py::object&) {
-             return ir::MakeVar(name, type);
-           }),
-           py::arg("name_hint"), py::arg("type_annotation") = nullptr, py::arg("span") = py::none())
+      .def(py::init([](const std::string& name, const std::optional<ir::Type>& type,
+                       const py::object&) { return ir::MakeVar(name, type.value_or(nullptr)); }),
+           py::arg("name_hint"), py::arg("type_annotation") = py::none(),
+           py::arg("span") = py::none())
       .def_property_readonly("name_hint", [](const ir::VarNode& v) { return v.name_hint; })
       .def_property_readonly("type_annotation",
                              [](const ir::VarNode& v) { return v.type_annotation; });
@@ -121,11 +122,12 @@ void BindExprs(py::module_& m) {
       .def_property_readonly("index", [](const ir::TupleGetItemNode& t) { return t.index; });
 
   NodeClass<ir::FunctionNode>(m, "Function")
-      .def(py::init([](const std::vector<ir::Var>& params, const Expr& body, const ir::Type& ret,
-                       const py::object&, const py::object& attrs, const py::object&) {
-             return ir::MakeFunction(params, body, ret, DictAttrsFromPy(attrs));
+      .def(py::init([](const std::vector<ir::Var>& params, const Expr& body,
+                       const std::optional<ir::Type>& ret, const py::object&,
+                       const py::object& attrs, const py::object&) {
+             return ir::MakeFunction(params, body, ret.value_or(nullptr), DictAttrsFromPy(attrs));
            }),
-           py::arg("params"), py::arg("body"), py::arg("ret_type") = nullptr,
+           py::arg("params"), py::arg("body"), py::arg("ret_type") = py::none(),
            py::arg("type_params") = py::none(), py::arg("attrs") = py::none(),
            py::arg("span") = py::none())
       .def_property_readonly("params", [](const ir::FunctionNode& f) { return f.params; })

@@ -71,6 +71,17 @@ transform::PassInstruments InstrumentsFromPy(const py::object& instruments) {
       out.push_back(
           item.attr("_native_instrument").cast<std::shared_ptr<transform::PassInstrument>>());
     } else {
+      bool has_hook = false;
+      for (const char* hook :
+           {"enter_pass_ctx", "exit_pass_ctx", "should_run", "run_before_pass", "run_after_pass"}) {
+        has_hook = has_hook || py::hasattr(item, hook);
+      }
+      if (!has_hook) {
+        throw py::type_error(
+            "a pass instrument needs one of the hooks enter_pass_ctx, "
+            "exit_pass_ctx, should_run, run_before_pass, run_after_pass; got " +
+            std::string(py::repr(item)));
+      }
       out.push_back(std::make_shared<PyInstrument>(py::reinterpret_borrow<py::object>(item)));
     }
   }

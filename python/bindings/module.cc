@@ -72,6 +72,10 @@ void BindModule(py::module_& m) {
              ir::IRModule mod;
              if (!functions.is_none()) {
                for (auto item : functions.cast<py::dict>()) {
+                 if (!py::isinstance<ir::FunctionNode>(item.second)) {
+                   throw py::type_error("IRModule values are Relay functions, not " +
+                                        std::string(py::repr(item.second)));
+                 }
                  mod.Add(NameOf(py::reinterpret_borrow<py::object>(item.first)),
                          item.second.cast<ir::Function>());
                }

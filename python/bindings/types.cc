@@ -82,9 +82,14 @@ void BindTypes(py::module_& m) {
   py::class_<ir::TypeNode, ir::Type>(m, "Type")
       .def("__str__", [](const ir::Type& t) { return ir::TypeToString(t); })
       .def("__repr__", [](const ir::Type& t) { return ir::TypeToString(t); })
-      .def("__eq__", [](const ir::Type& a, const ir::Type& b) { return ir::TypeEqual(a, b); })
+      .def("__eq__",
+           [](const ir::Type& a, const py::object& b) {
+             return py::isinstance<ir::TypeNode>(b) && ir::TypeEqual(a, b.cast<ir::Type>());
+           })
       .def("__hash__", [](const ir::Type& t) { return ir::TypeHash(t); })
-      .def("same_as", [](const ir::Type& a, const ir::Type& b) { return a.same_as(b); });
+      .def("same_as", [](const ir::Type& a, const py::object& b) {
+        return py::isinstance<ir::TypeNode>(b) && a.same_as(b.cast<ir::Type>());
+      });
 
   py::class_<ir::TensorTypeNode, ir::TypeNode, ir::Ref<ir::TensorTypeNode>>(m, "TensorType")
       .def(py::init([](const py::iterable& shape, const std::string& dtype) {

@@ -15,6 +15,22 @@ def _as_ndarray(value):
     return _nd.array(_np.asarray(value))
 
 
+def _check_argument(param, array):
+    """An argument must have the shape and dtype its parameter declares (as TVM's executors
+    check): the evaluator itself trusts its inputs."""
+    declared = param.type_annotation
+    if not isinstance(declared, _core.TensorType):
+        return
+    shape = tuple(int(d) for d in declared.shape)
+    if any(d < 0 for d in shape):
+        return
+    if tuple(array.shape) != shape or array.dtype != declared.dtype:
+        raise ValueError(
+            "argument '{}' has shape {} and dtype {}, but main declares {}".format(
+                param.name_hint, tuple(array.shape), array.dtype, declared)
+        )
+
+
 def bind_params_by_name(func, params):
     """Parameters of ``func`` named in ``params`` become constants (TVM's function)."""
     return _core.bind_params_by_name(func, {k: _as_ndarray(v) for k, v in params.items()})
@@ -40,11 +56,16 @@ class Executor:
 
         def run(*args, **kwargs):
             values = list(args)
+            if len(values) > len(names):
+                raise ValueError("main takes {} arguments, got {}".format(len(names), len(values)))
             for name in names[len(values):]:
                 if name not in kwargs:
                     raise ValueError("missing argument '{}' of main".format(name))
                 values.append(kwargs[name])
-            return _core.run_main(mod, [_as_ndarray(v) for v in values])
+            arrays = [_as_ndarray(v) for v in values]
+            for param, array in zip(main.params, arrays):
+                _check_argument(param, array)
+            return _core.run_main(mod, arrays)
 
         return run
 
