@@ -89,11 +89,13 @@ void BindExprs(py::module_& m) {
       });
 
   NodeClass<ir::CallNode>(m, "Call")
-      .def(py::init([](const Expr& op, const std::vector<Expr>& args, const ir::Attrs& attrs,
-                       const py::object&,
-                       const py::object&) { return ir::MakeCall(op, args, attrs); }),
-           py::arg("op"), py::arg("args"), py::arg("attrs") = nullptr,
-           py::arg("type_args") = py::none(), py::arg("span") = py::none())
+      .def(
+          py::init([](const Expr& op, const std::vector<Expr>& args,
+                      const std::optional<ir::Attrs>& attrs, const py::object&, const py::object&) {
+            return ir::MakeCall(op, args, attrs.value_or(nullptr));
+          }),
+          py::arg("op"), py::arg("args"), py::arg("attrs") = py::none(),
+          py::arg("type_args") = py::none(), py::arg("span") = py::none())
       .def_property_readonly("op", [](const ir::CallNode& c) { return c.op; })
       .def_property_readonly("args", [](const ir::CallNode& c) { return c.args; })
       .def_property_readonly("attrs", [](const ir::CallNode& c) { return c.attrs; })
