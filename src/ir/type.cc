@@ -1,9 +1,58 @@
 #include "relaypass/ir/type.h"
 
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace relaypass::ir {
+
+namespace {
+
+size_t Combine(size_t seed, size_t v) {
+  return seed ^ (v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+size_t ChildHash(const Type& t) {
+  return t ? t->hash : 0;
+}
+bool ChildComplete(const Type& t) {
+  return t && t->complete;
+}
+
+}  // namespace
+
+TensorTypeNode::TensorTypeNode(std::vector<Dim> s, DataType d)
+    : TypeNode(kKind), shape(std::move(s)), dtype(d) {
+  complete = true;
+  hash = static_cast<size_t>(kind) + 1;
+  hash = Combine(hash, std::hash<std::string>()(dtype.ToString()));
+  for (Dim dim : shape) hash = Combine(hash, std::hash<int64_t>()(dim));
+}
+
+TupleTypeNode::TupleTypeNode(std::vector<Type> f) : TypeNode(kKind), fields(std::move(f)) {
+  complete = true;
+  hash = static_cast<size_t>(kind) + 1;
+  for (const Type& field : fields) {
+    complete = complete && ChildComplete(field);
+    hash = Combine(hash, ChildHash(field));
+  }
+}
+
+FuncTypeNode::FuncTypeNode(std::vector<Type> a, Type r)
+    : TypeNode(kKind), arg_types(std::move(a)), ret_type(std::move(r)) {
+  complete = ChildComplete(ret_type);
+  hash = static_cast<size_t>(kind) + 1;
+  for (const Type& arg : arg_types) {
+    complete = complete && ChildComplete(arg);
+    hash = Combine(hash, ChildHash(arg));
+  }
+  hash = Combine(hash, ChildHash(ret_type));
+}
+
+IncompleteTypeNode::IncompleteTypeNode() : TypeNode(kKind) {
+  hash = Combine(static_cast<size_t>(kind) + 1, std::hash<const void*>()(this));
+}
 
 bool TensorTypeNode::is_static() const {
   for (Dim d : shape) {
@@ -28,125 +77,122 @@ Type IncompleteType() {
   return make_ref<IncompleteTypeNode>();
 }
 
-// Types nest only as deep as the user writes them (tuples of tuples), never with graph size, so
-// plain recursion is fine here.
 bool IsComplete(const Type& t) {
-  if (!t) return false;
-  switch (t->kind) {
-    case TypeKind::kTensor:
-      return true;
-    case TypeKind::kIncomplete:
-      return false;
-    case TypeKind::kTuple:
-      for (const Type& f : t.as<TupleTypeNode>()->fields) {
-        if (!IsComplete(f)) return false;
-      }
-      return true;
-    case TypeKind::kFunc: {
-      auto* f = t.as<FuncTypeNode>();
-      for (const Type& a : f->arg_types) {
-        if (!IsComplete(a)) return false;
-      }
-      return IsComplete(f->ret_type);
-    }
-  }
-  return false;
+  return t && t->complete;
 }
 
-static bool TypeListEqual(const std::vector<Type>& a, const std::vector<Type>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!TypeEqual(a[i], b[i])) return false;
+size_t TypeHash(const Type& t) {
+  return ChildHash(t);
+}
+
+// Iterative: types can nest as deep as a graph of tuples.
+bool TypeEqual(const Type& a, const Type& b) {
+  std::vector<std::pair<const TypeNode*, const TypeNode*>> stack = {{a.get(), b.get()}};
+  auto push_list = [&](const std::vector<Type>& x, const std::vector<Type>& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) stack.emplace_back(x[i].get(), y[i].get());
+    return true;
+  };
+  while (!stack.empty()) {
+    auto [x, y] = stack.back();
+    stack.pop_back();
+    if (x == y) continue;
+    if (!x || !y || x->kind != y->kind || x->hash != y->hash) return false;
+    switch (x->kind) {
+      case TypeKind::kTensor: {
+        auto* tx = static_cast<const TensorTypeNode*>(x);
+        auto* ty = static_cast<const TensorTypeNode*>(y);
+        if (tx->dtype != ty->dtype || tx->shape != ty->shape) return false;
+        break;
+      }
+      case TypeKind::kTuple:
+        if (!push_list(static_cast<const TupleTypeNode*>(x)->fields,
+                       static_cast<const TupleTypeNode*>(y)->fields)) {
+          return false;
+        }
+        break;
+      case TypeKind::kFunc: {
+        auto* fx = static_cast<const FuncTypeNode*>(x);
+        auto* fy = static_cast<const FuncTypeNode*>(y);
+        if (!push_list(fx->arg_types, fy->arg_types)) return false;
+        stack.emplace_back(fx->ret_type.get(), fy->ret_type.get());
+        break;
+      }
+      case TypeKind::kIncomplete:
+        return false;  // distinct unknowns
+    }
   }
   return true;
 }
 
-bool TypeEqual(const Type& a, const Type& b) {
-  if (a.same_as(b)) return true;
-  if (!a || !b || a->kind != b->kind) return false;
-  switch (a->kind) {
-    case TypeKind::kTensor: {
-      auto* x = a.as<TensorTypeNode>();
-      auto* y = b.as<TensorTypeNode>();
-      return x->dtype == y->dtype && x->shape == y->shape;
-    }
-    case TypeKind::kTuple:
-      return TypeListEqual(a.as<TupleTypeNode>()->fields, b.as<TupleTypeNode>()->fields);
-    case TypeKind::kFunc: {
-      auto* x = a.as<FuncTypeNode>();
-      auto* y = b.as<FuncTypeNode>();
-      return TypeListEqual(x->arg_types, y->arg_types) && TypeEqual(x->ret_type, y->ret_type);
-    }
-    case TypeKind::kIncomplete:
-      return false;
+namespace {
+
+void AppendTensorType(const TensorTypeNode* x, std::string* out) {
+  if (x->shape.empty()) {
+    *out += x->dtype.ToString();
+    return;
   }
-  return false;
-}
-
-static size_t Combine(size_t seed, size_t v) {
-  return seed ^ (v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
-}
-
-size_t TypeHash(const Type& t) {
-  if (!t) return 0;
-  size_t h = static_cast<size_t>(t->kind) + 1;
-  switch (t->kind) {
-    case TypeKind::kTensor: {
-      auto* x = t.as<TensorTypeNode>();
-      h = Combine(h, std::hash<std::string>()(x->dtype.ToString()));
-      for (Dim d : x->shape) h = Combine(h, std::hash<int64_t>()(d));
-      return h;
-    }
-    case TypeKind::kTuple:
-      for (const Type& f : t.as<TupleTypeNode>()->fields) h = Combine(h, TypeHash(f));
-      return h;
-    case TypeKind::kFunc: {
-      auto* f = t.as<FuncTypeNode>();
-      for (const Type& a : f->arg_types) h = Combine(h, TypeHash(a));
-      return Combine(h, TypeHash(f->ret_type));
-    }
-    case TypeKind::kIncomplete:
-      return Combine(h, std::hash<const void*>()(t.get()));
+  *out += "Tensor[(";
+  for (size_t i = 0; i < x->shape.size(); ++i) {
+    if (i) *out += ", ";
+    *out += x->shape[i] == kAnyDim ? "?" : std::to_string(x->shape[i]);
   }
-  return h;
+  *out += "), " + x->dtype.ToString() + "]";
 }
 
+}  // namespace
+
+// Iterative: a work stack of types to print and literal text, so deep types need no deep stack.
 std::string TypeToString(const Type& t) {
-  if (!t) return "_";
-  switch (t->kind) {
-    case TypeKind::kTensor: {
-      auto* x = t.as<TensorTypeNode>();
-      if (x->shape.empty()) return x->dtype.ToString();
-      std::string out = "Tensor[(";
-      for (size_t i = 0; i < x->shape.size(); ++i) {
-        if (i) out += ", ";
-        out += x->shape[i] == kAnyDim ? "?" : std::to_string(x->shape[i]);
-      }
-      return out + "), " + x->dtype.ToString() + "]";
+  struct Item {
+    const TypeNode* type;  // null: append `text`
+    const char* text;
+  };
+  std::string out;
+  std::vector<Item> stack = {{t.get(), nullptr}};
+  auto push_list = [&](const std::vector<Type>& items) {
+    for (size_t i = items.size(); i-- > 0;) {
+      stack.push_back({items[i].get(), nullptr});
+      if (i) stack.push_back({nullptr, ", "});
     }
-    case TypeKind::kTuple: {
-      auto& fields = t.as<TupleTypeNode>()->fields;
-      std::string out = "(";
-      for (size_t i = 0; i < fields.size(); ++i) {
-        if (i) out += ", ";
-        out += TypeToString(fields[i]);
-      }
-      if (fields.size() == 1) out += ",";
-      return out + ")";
+  };
+  while (!stack.empty()) {
+    Item item = stack.back();
+    stack.pop_back();
+    if (item.text) {
+      out += item.text;
+      continue;
     }
-    case TypeKind::kFunc: {
-      auto* f = t.as<FuncTypeNode>();
-      std::string out = "fn (";
-      for (size_t i = 0; i < f->arg_types.size(); ++i) {
-        if (i) out += ", ";
-        out += TypeToString(f->arg_types[i]);
-      }
-      return out + ") -> " + TypeToString(f->ret_type);
+    const TypeNode* node = item.type;
+    if (!node) {
+      out += "_";
+      continue;
     }
-    case TypeKind::kIncomplete:
-      return "_";
+    switch (node->kind) {
+      case TypeKind::kTensor:
+        AppendTensorType(static_cast<const TensorTypeNode*>(node), &out);
+        break;
+      case TypeKind::kTuple: {
+        const auto& fields = static_cast<const TupleTypeNode*>(node)->fields;
+        out += "(";
+        stack.push_back({nullptr, fields.size() == 1 ? ",)" : ")"});
+        push_list(fields);
+        break;
+      }
+      case TypeKind::kFunc: {
+        auto* f = static_cast<const FuncTypeNode*>(node);
+        out += "fn (";
+        stack.push_back({f->ret_type.get(), nullptr});
+        stack.push_back({nullptr, ") -> "});
+        push_list(f->arg_types);
+        break;
+      }
+      case TypeKind::kIncomplete:
+        out += "_";
+        break;
+    }
   }
-  return "_";
+  return out;
 }
 
 }  // namespace relaypass::ir

@@ -16,6 +16,11 @@ enum class TypeKind : uint8_t { kTensor, kTuple, kFunc, kIncomplete };
 struct TypeNode : Object {
   explicit TypeNode(TypeKind k) : kind(k) {}
   const TypeKind kind;
+  // Computed once by each constructor from the children's (types are immutable), so neither
+  // IsComplete nor TypeHash walks a nested type: a tuple type can nest as deep as a graph of
+  // tuples (`%i = (%(i-1),)`), and walking it per node would be quadratic.
+  bool complete = false;  // no IncompleteType inside
+  size_t hash = 0;        // TypeHash
 };
 using Type = Ref<TypeNode>;
 
@@ -25,7 +30,7 @@ constexpr Dim kAnyDim = -1;
 
 struct TensorTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kTensor;
-  TensorTypeNode(std::vector<Dim> s, DataType d) : TypeNode(kKind), shape(std::move(s)), dtype(d) {}
+  TensorTypeNode(std::vector<Dim> s, DataType d);
   std::vector<Dim> shape;
   DataType dtype;
   int ndim() const { return static_cast<int>(shape.size()); }
@@ -34,14 +39,13 @@ struct TensorTypeNode : TypeNode {
 
 struct TupleTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kTuple;
-  explicit TupleTypeNode(std::vector<Type> f) : TypeNode(kKind), fields(std::move(f)) {}
+  explicit TupleTypeNode(std::vector<Type> f);
   std::vector<Type> fields;
 };
 
 struct FuncTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kFunc;
-  FuncTypeNode(std::vector<Type> a, Type r)
-      : TypeNode(kKind), arg_types(std::move(a)), ret_type(std::move(r)) {}
+  FuncTypeNode(std::vector<Type> a, Type r);
   std::vector<Type> arg_types;
   Type ret_type;
 };
@@ -49,7 +53,7 @@ struct FuncTypeNode : TypeNode {
 // An unknown type (`_` in text); each node is a distinct unknown.
 struct IncompleteTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kIncomplete;
-  IncompleteTypeNode() : TypeNode(kKind) {}
+  IncompleteTypeNode();
 };
 
 Type TensorType(std::vector<Dim> shape, DataType dtype);
