@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common.h"
+#include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/error.h"
 #include "relaypass/transform.h"
 
@@ -65,6 +66,9 @@ py::object OptionValueToPy(const transform::OptionValue& value) {
 }
 
 void BindPassRegistry(py::module_& m) {
+  // TVM's relay.optimize pass list for one llvm target, restricted to the registered passes.
+  m.def("default_pipeline_names", [] { return passes::DefaultPipelineNames(); });
+  m.def("default_pipeline_missing", [] { return passes::DefaultPipelineMissing(); });
   // [(name, [(option, default or None, required), ...], doc), ...]
   m.def("list_passes", [] {
     const transform::PassRegistry& registry = transform::PassRegistry::Global();

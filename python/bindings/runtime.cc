@@ -1,6 +1,6 @@
 // What runs and what is built in: the evaluator (relay.create_executor), bind_params_by_name,
 // analysis helpers over the C++ traversals, the built-in workloads (relay.testing), targets
-// (tvm.target.Target as a `with` context) and AlterOpLayout hooks written in Python.
+// (tvm.target.Target as a `with` context) and AlterOpLayout and Legalize hooks written in Python.
 #include <map>
 #include <string>
 #include <utility>
@@ -12,6 +12,7 @@
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/passes/alter_op_layout.h"
+#include "relaypass/passes/legalize.h"
 #include "relaypass/passes/target.h"
 #include "relaypass/support/error.h"
 #include "relaypass/workloads/init.h"
@@ -166,6 +167,26 @@ void BindLayoutHooks(py::module_& m) {
           });
         };
         return passes::RegisterAlterOpLayout(op_name, call, level);
+      },
+      py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
+
+  py::class_<passes::LegalizeHook>(m, "LegalizeHook")
+      .def_property_readonly("registered", &passes::LegalizeHook::registered)
+      .def("unregister", &passes::LegalizeHook::Unregister);
+  m.def(
+      "register_legalize",
+      [](const std::string& op_name, const py::object& fn, int level) {
+        PyRef hook(fn);
+        auto call = [hook](const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
+                           const std::vector<ir::Type>& types) -> ir::Expr {
+          py::gil_scoped_acquire gil;
+          return CallPython([&]() -> ir::Expr {
+            py::object result = hook.get()(attrs, inputs, types);
+            if (result.is_none()) return nullptr;
+            return result.cast<ir::Expr>();
+          });
+        };
+        return passes::RegisterLegalize(op_name, call, level);
       },
       py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
 }

@@ -79,8 +79,11 @@ class LetLists {
 // variable the result must be bound to (a let's value is bound to the let's own variable).
 class Filler {
  public:
-  explicit Filler(const ScopeAnalysis& scopes)
-      : scopes_(scopes),
+  // `basic_block`: bind only the lifted expressions (and let values), as TVM's
+  // Fill::ToBasicBlockNormalForm; otherwise every compound expression (ToANormalForm).
+  Filler(const ScopeAnalysis& scopes, bool basic_block)
+      : basic_block_(basic_block),
+        scopes_(scopes),
         index_(scopes.index),
         lets_(scopes.tree.size()),
         memo_(scopes.scope.size()) {}
@@ -126,6 +129,7 @@ class Filler {
     return f.var;
   }
   Expr Compound(const Frame& f, Expr now) {
+    if (!f.var && basic_block_ && !scopes_.lifted[f.id]) return now;
     ir::Var var = f.var ? f.var : GenSym();
     lets_.Push(scopes_.scope[f.id], var, std::move(now));
     return var;
@@ -243,15 +247,17 @@ class Filler {
       default: {
         // TVM binds the whole let to a variable, flattening it: the body scope's bindings move
         // to the let's scope, followed by `var = <body result>`.
-        ir::Var var = f.var ? f.var : GenSym();
         uint32_t scope = scopes_.scope[f.id];
         lets_.Splice(scopes_.body_scope[f.id], scope);
+        if (!f.var && basic_block_ && !scopes_.lifted[f.id]) return Result(f, 2);
+        ir::Var var = f.var ? f.var : GenSym();
         lets_.Push(scope, var, Result(f, 2));
         return Expr(var);
       }
     }
   }
 
+  const bool basic_block_;
   const ScopeAnalysis& scopes_;
   const ir::PostOrderIndex& index_;
   LetLists lets_;
@@ -273,7 +279,12 @@ uint64_t NextGenSymId() {
 
 Expr ToANormalForm(const Expr& expr) {
   ScopeAnalysis scopes = ScopeAnalysis::Run(expr);
-  return Filler(scopes).Run();
+  return Filler(scopes, false).Run();
+}
+
+Expr ToBasicBlockNormalForm(const Expr& expr) {
+  ScopeAnalysis scopes = ScopeAnalysis::Run(expr);
+  return Filler(scopes, true).Run();
 }
 
 transform::Pass ToANormalForm() {

@@ -1,5 +1,7 @@
 #include "to_a_normal_form_scopes.h"
 
+#include "recursive_edge_order.h"
+
 namespace relaypass::passes::anf {
 
 using ir::ExprKind;
@@ -42,8 +44,18 @@ ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root) {
   a.scope.assign(n, kNone);
   a.body_scope.assign(n, kNone);
   a.else_scope.assign(n, kNone);
+  // The first user of each node, and the scope that user gives it.
+  std::vector<uint32_t> first_parent(n, kNone);
+  std::vector<uint32_t> first_scope(n, kNone);
+  ForEachEdgeInRecursiveOrder(a.index, a.root, [&](uint32_t parent, uint32_t, uint32_t child) {
+    if (first_parent[child] == kNone) first_parent[child] = parent;
+  });
+  uint32_t current_parent = kNone;
   auto push = [&](uint32_t child, uint32_t scope) {
     if (child == kNone) return;
+    if (first_parent[child] == current_parent && first_scope[child] == kNone) {
+      first_scope[child] = scope;
+    }
     uint32_t& s = a.scope[child];
     s = s == kNone ? scope : a.tree.LeastCommonAncestor(s, scope);
   };
@@ -52,6 +64,7 @@ ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root) {
     const uint32_t id = *it;
     if (a.scope[id] == kNone) a.scope[id] = ScopeTree::kGlobal;  // the root
     const uint32_t s = a.scope[id];
+    current_parent = id;
     const std::span<const uint32_t> children = a.index.children(id);
     switch (a.index.node(id)->kind) {
       case ExprKind::kFunction:
@@ -71,6 +84,11 @@ ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root) {
       default:
         for (uint32_t c : children) push(c, s);
     }
+  }
+  a.lifted.assign(n, 0);
+  for (uint32_t id = 0; id < n; ++id) {
+    a.lifted[id] = first_scope[id] != kNone && first_scope[id] != a.scope[id] &&
+                   a.index.node(id)->kind != ExprKind::kOp;
   }
   return a;
 }

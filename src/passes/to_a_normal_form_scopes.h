@@ -49,6 +49,10 @@ struct ScopeAnalysis {
   std::vector<uint32_t> body_scope;
   // By id: the scope of an if's false branch.
   std::vector<uint32_t> else_scope;
+  // By id: 1 if the node's scope is not the scope its first user (in the order TVM's recursive
+  // DependencyGraph creator reaches the edges) gives it: TVM's lifted expressions, the only
+  // ones ToBasicBlockNormalForm binds. Ops are never lifted.
+  std::vector<uint8_t> lifted;
   ScopeTree tree;
 };
 

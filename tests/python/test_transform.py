@@ -157,3 +157,32 @@ def test_register_alter_op_layout_under_a_target():
         assert "layout_transform" in count_ops(out)
     finally:
         handle.unregister()
+
+
+def test_register_legalize_and_the_relay_optimize_passes():
+    # Legalize calls the hook with (attrs, inputs, types): the argument types then the result's.
+    seen = []
+
+    def hook(attrs, inputs, types):
+        seen.append(len(types))
+        return relay.clip(inputs[0], 0.0, 6.0)
+
+    handle = tvm._core.register_legalize("nn.relu", hook, 150)
+    try:
+        x = relay.var("x", shape=(2,))
+        mod = tvm.IRModule.from_expr(relay.Function([x], relay.nn.relu(x)))
+        out = relay.transform.Legalize()(mod)
+        assert seen == [2]
+        assert count_ops(out) == ["clip"]
+    finally:
+        handle.unregister()
+    assert callable(relay.op.register_legalize)
+    # TVM's signatures: RemoveUnusedFunctions(entry_functions=None), SimplifyExpr().
+    x = relay.var("x", shape=(2,))
+    mod = tvm.IRModule.from_expr(relay.Function([x], relay.add(x, relay.const(0.0))))
+    assert relay.transform.RemoveUnusedFunctions()(mod)["main"] is not None
+    assert count_ops(relay.transform.SimplifyExpr()(mod)) == []
+    names = relay.transform.default_pipeline_names()
+    assert names[0] == "RemoveUnusedFunctions" and names[-2:] == ["PlanDevices", "FuseOps"]
+    with tvm.transform.PassContext(opt_level=3):
+        assert count_ops(relay.transform.DefaultPipeline()(mod)) == []

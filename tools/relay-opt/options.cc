@@ -141,7 +141,7 @@ void DefineOptions(CLI::App& app, Options& o) {
 
   app.footer(
       "--pipeline=default runs TVM's relay.build pass prefix restricted to the passes "
-      "registered in this build, then FuseOps:\n  " +
+      "registered in this build, then PlanDevices, then FuseOps:\n  " +
       Join(DefaultPipelineNames()) + "\n(see docs/cli.md)");
 }
 

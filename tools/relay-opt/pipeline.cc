@@ -5,6 +5,7 @@
 #include <set>
 
 #include "relaypass/eval/allclose.h"
+#include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/error.h"
 #include "relaypass/tools/chrome_trace.h"
 #include "relaypass/tools/module_stats.h"
@@ -160,39 +161,11 @@ void ReportVerification(const tools::VerifyInstrument& verify) {
 }  // namespace
 
 const std::vector<std::string>& BuildPrefixNames() {
-  static const std::vector<std::string> names = {
-      "RemoveUnusedFunctions",
-      "ToBasicBlockNormalForm",
-      "qnn.Legalize",
-      "Legalize",
-      "SimplifyInference",
-      "EliminateCommonSubexpr",
-      "CombineParallelConv2D",
-      "CombineParallelDense",
-      "CombineParallelBatchMatmul",
-      "FoldConstant",
-      "FoldScaleAxis",
-      "SimplifyExpr",
-      "CanonicalizeCast",
-      "CanonicalizeOps",
-      "FlattenAtrousConv",
-      "InferType",
-      "AlterOpLayout",
-      "SimplifyExprPostAlterOp",
-      "FastMath",
-      "FoldConstant",
-  };
-  return names;
+  return relaypass::passes::BuildPrefixNames();
 }
 
 std::vector<std::string> DefaultPipelineNames() {
-  const transform::PassRegistry& registry = transform::PassRegistry::Global();
-  std::vector<std::string> names;
-  for (const std::string& name : BuildPrefixNames()) {
-    if (registry.Find(name)) names.push_back(name);
-  }
-  if (registry.Find("FuseOps")) names.push_back("FuseOps");
-  return names;
+  return relaypass::passes::DefaultPipelineNames();
 }
 
 std::map<std::string, transform::OptionValue> ParseConfig(const std::vector<std::string>& entries) {

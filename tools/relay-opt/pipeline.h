@@ -15,11 +15,12 @@
 
 namespace relay_opt {
 
-/// TVM v0.13's relay.build pass prefix (GetPassPrefix in src/relay/backend/utils.cc), in order.
+/// TVM v0.13's relay.build pass prefix (GetPassPrefix in src/relay/backend/utils.cc), in order:
+/// relaypass::passes::BuildPrefixNames (include/relaypass/passes/default_pipeline.h).
 const std::vector<std::string>& BuildPrefixNames();
 
-/// `--pipeline=default`: BuildPrefixNames restricted to the passes registered now, then
-/// FuseOps (when registered).
+/// `--pipeline=default`: relaypass::passes::DefaultPipelineNames (the registered passes of
+/// BuildPrefixNames, then PlanDevices and FuseOps).
 std::vector<std::string> DefaultPipelineNames();
 
 /// The --config entries as a config map, each validated against the config registry.

@@ -18,6 +18,12 @@ void RegisterToANormalForm(transform::PassRegistry& registry);
 // The conversion of one expression (a function, or any closed expression). Iterative: any depth.
 ir::Expr ToANormalForm(const ir::Expr& expr);
 
+// The basic-block conversion of one expression (TVM's ToBasicBlockNormalFormAux): only the
+// expressions used from more than one scope in a way that lifts them (TVM's CalcScope) are bound
+// to variables, in the scope that holds all their uses; let values stay bound to their
+// variables. A graph without ifs, functions or lets comes back structurally equal.
+ir::Expr ToBasicBlockNormalForm(const ir::Expr& expr);
+
 // A fresh variable `x_N` (TVM's Var::GenSym): N comes from a process-global counter that is never
 // reset, so names depend on earlier conversions in the same process.
 ir::Var GenSym(ir::Type annotation = nullptr);

@@ -21,7 +21,7 @@ struct PassConfigOption {
 class PassConfigRegistry {
  public:
   /// The process-wide registry, filled on first use with the options of RegisterAllConfigOptions
-  /// (src/transform/registered_passes.cc).
+  /// (src/passes/registered_passes.cc).
   static PassConfigRegistry& Global();
 
   /// Adds an option; PassError if the name is taken or the default does not fit the type.
@@ -39,7 +39,7 @@ class PassConfigRegistry {
   std::map<std::string, PassConfigOption> options_;
 };
 
-/// Registers the project's config options (the explicit list in registered_passes.cc).
+/// Registers the project's config options (the explicit list in src/passes/registered_passes.cc).
 void RegisterAllConfigOptions(PassConfigRegistry& registry);
 
 }  // namespace relaypass::transform

@@ -4,8 +4,9 @@
 // the passes a pass requires.
 //
 // Registration is explicit: a pass file defines `void RegisterXxx(transform::PassRegistry&)` and
-// adds one line to RegisterAllPasses in src/transform/registered_passes.cc (no static
-// initializers, so nothing is lost when the static library is linked).
+// adds one line to RegisterAllPasses in src/passes/registered_passes.cc (no static
+// initializers, so nothing is lost when the static library is linked). The transform layer only
+// declares RegisterAllPasses: it includes no particular pass; the list lives with the passes.
 #pragma once
 
 #include <functional>
@@ -78,7 +79,7 @@ class PassRegistry {
   std::map<std::string, PassRegistration> passes_;
 };
 
-/// Registers the project's passes (the explicit list in registered_passes.cc).
+/// Registers the project's passes (the explicit list in src/passes/registered_passes.cc).
 void RegisterAllPasses(PassRegistry& registry);
 
 /// Creates one pass from text: `NAME` or `NAME(option=literal, ...)`, literals as in

@@ -52,6 +52,14 @@ def _install_registered_passes():
 _REGISTERED = _install_registered_passes()
 
 _eliminate_common_subexpr = globals()["EliminateCommonSubexpr"]
+_remove_unused_functions = globals()["RemoveUnusedFunctions"]
+
+
+def RemoveUnusedFunctions(entry_functions=None):  # noqa: F811 (TVM's signature)
+    """Remove the global functions ``entry_functions`` (default ``["main"]``) do not reach."""
+    if entry_functions is None:
+        entry_functions = ["main"]
+    return _remove_unused_functions(list(entry_functions))
 
 
 def EliminateCommonSubexpr(fskip=None):  # noqa: F811 (TVM's signature)
@@ -110,3 +118,14 @@ def function_pass(pass_func=None, opt_level=None, name=None, required=None):
     if pass_func:
         return create_function_pass(pass_func)
     return create_function_pass
+
+
+def default_pipeline_names():
+    """TVM v0.13's relay.optimize pass list for one llvm target, as registered here."""
+    return list(_core.default_pipeline_names())
+
+
+def DefaultPipeline():
+    """The default pipeline (relay-opt's --pipeline=default) as one Sequential; the PassContext's
+    opt_level decides which passes run, as in relay.optimize."""
+    return Sequential([_wrap(_core.create_pass(name, [])) for name in default_pipeline_names()])

@@ -1,9 +1,10 @@
-"""Operator registry access from Python: Op.get and AlterOpLayout hooks."""
+"""Operator registry access from Python: Op.get, AlterOpLayout and Legalize hooks."""
 from ... import _core
 from ...ir import Op
 
 # Hooks registered from Python stay registered for the rest of the process, as in TVM.
 _alter_op_layout_hooks = []
+_legalize_hooks = []
 
 
 def get(op_name):
@@ -29,4 +30,19 @@ def register_alter_op_layout(op_name, alter_layout=None, level=10):
 
     if alter_layout is not None:
         return _register(alter_layout)
+    return _register
+
+
+def register_legalize(op_name, legal_op=None, level=10):
+    """Register ``legal_op(attrs, inputs, types)`` as ``op_name``'s Legalize hook (a decorator
+    when ``legal_op`` is omitted). ``types`` are the argument types followed by the result type;
+    the hook returns the call to use instead, or None to keep it (TVM's FTVMLegalize)."""
+
+    def _register(fn):
+        hook = _core.register_legalize(op_name, fn, level)
+        _legalize_hooks.append(hook)
+        return fn
+
+    if legal_op is not None:
+        return _register(legal_op)
     return _register

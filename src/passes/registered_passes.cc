@@ -1,18 +1,27 @@
-// The one list of registered passes and config options. A pass file defines
+// The one list of registered passes and config options (declared by the transform layer, defined
+// here so that src/transform/ includes no particular pass). A pass file defines
 // `void RegisterXxx(transform::PassRegistry&)` (declared in its header under
 // include/relaypass/passes/) and adds one line below, plus the include of that header.
 // An explicit list, not static registrar objects: those are dropped when nothing else in their
 // object file is referenced from the static library.
 #include "relaypass/passes/alter_op_layout.h"
+#include "relaypass/passes/canonicalize_cast.h"
 #include "relaypass/passes/canonicalize_ops.h"
 #include "relaypass/passes/convert_layout.h"
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
+#include "relaypass/passes/flatten_atrous_conv.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/passes/fuse_ops.h"
+#include "relaypass/passes/legalize.h"
+#include "relaypass/passes/plan_devices.h"
+#include "relaypass/passes/remove_unused_functions.h"
+#include "relaypass/passes/simplify_expr.h"
 #include "relaypass/passes/simplify_inference.h"
 #include "relaypass/passes/to_a_normal_form.h"
+#include "relaypass/passes/to_basic_block_normal_form.h"
+#include "relaypass/passes/to_graph_normal_form.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/print_ir.h"
@@ -39,6 +48,14 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterConvertLayout(registry);
   passes::RegisterAlterOpLayout(registry);
   passes::RegisterFoldScaleAxis(registry);
+  passes::RegisterRemoveUnusedFunctions(registry);
+  passes::RegisterToBasicBlockNormalForm(registry);
+  passes::RegisterToGraphNormalForm(registry);
+  passes::RegisterLegalize(registry);
+  passes::RegisterSimplifyExpr(registry);
+  passes::RegisterCanonicalizeCast(registry);
+  passes::RegisterFlattenAtrousConv(registry);
+  passes::RegisterPlanDevices(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
