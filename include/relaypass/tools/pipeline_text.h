@@ -1,0 +1,44 @@
+// Pipeline text for tools: names close to a mistyped one, pass names written in kebab-case
+// (`fold-constant`, as mlir-opt and opt spell passes) read as the registered CamelCase name, and
+// a pipeline printed with every option resolved (mlir-opt's --dump-pass-pipeline).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "relaypass/transform/pass.h"
+#include "relaypass/transform/registry.h"
+
+namespace relaypass::tools {
+
+/// The candidate closest to `name` by edit distance (ignoring case), or "" if none is within
+/// a third of its length (at least 2 edits allowed).
+std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates);
+
+/// The registered pass that `name` spells in another case style: `fold-constant`,
+/// `fold_constant` and `foldconstant` all give `FoldConstant` (letters and digits compared
+/// without case, `-` and `_` ignored; `.` kept, so `qnn.legalize` gives `qnn.Legalize`).
+/// "" if `name` is registered as written, or if no (or more than one) registered name matches.
+std::string CamelCasePassName(const std::string& name, const transform::PassRegistry& registry);
+
+struct PassNameFix {
+  std::string written;
+  std::string registered;
+};
+
+/// `text` (a pipeline: `NAME(option=value, ...), ...`) with every pass name that
+/// CamelCasePassName recognises replaced by the registered name; the replacements are appended
+/// to `fixes`. Option lists (and strings in them) are left as written.
+std::string NormalizePipelineNames(const std::string& text, const transform::PassRegistry& registry,
+                                   std::vector<PassNameFix>* fixes);
+
+/// The passes of `pass` (a Sequential's members, at any depth, one per line at `indent` per
+/// level) as they will run: `FuseOps(fuse_opt_level=2)`, each registered option shown with the
+/// value given or its default. A pass the registry did not create is shown by name. With `ctx`,
+/// a Sequential member that ctx's gating skips is marked `  // skipped: opt_level 3 > 2` (or
+/// `disabled`), and one run because it is required is marked `  // required`.
+std::string ResolvedPipelineText(const transform::Pass& pass,
+                                 const transform::PassRegistry& registry,
+                                 const transform::PassContext* ctx = nullptr);
+
+}  // namespace relaypass::tools
