@@ -152,7 +152,8 @@ std::string CamelCasePassName(const std::string& name, const transform::PassRegi
 }
 
 std::string NormalizePipelineNames(const std::string& text, const transform::PassRegistry& registry,
-                                   std::vector<PassNameFix>* fixes) {
+                                   std::vector<PassNameFix>* fixes,
+                                   std::vector<std::string>* unknown) {
   std::string out;
   int depth = 0;
   char quote = 0;
@@ -176,6 +177,9 @@ std::string NormalizePipelineNames(const std::string& text, const transform::Pas
       const std::string registered = CamelCasePassName(name, registry);
       if (registered.empty()) {
         out += name;
+        if (unknown && name.find('-') != std::string::npos && !registry.Find(name)) {
+          unknown->push_back(name);
+        }
       } else {
         out += registered;
         if (fixes) fixes->push_back({name, registered});

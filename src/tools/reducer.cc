@@ -68,6 +68,12 @@ class Reducer {
   ReduceResult Run() {
     ReduceResult result;
     result.nodes_before = CountModuleNodes(current_);
+    // Bypassing a call needs its type.
+    try {
+      current_ = ir::InferTypes(current_);
+    } catch (const Error&) {
+      // Left untyped: only function dropping applies.
+    }
     bool progress = true;
     while (progress && !Exhausted()) {
       progress = false;

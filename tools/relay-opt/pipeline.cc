@@ -31,8 +31,16 @@ using relaypass::ir::IRModule;
 
 // `text` with kebab-case pass names read as the registered ones, each noted on stderr.
 std::string CamelCaseNames(const std::string& option, const std::string& text) {
+  const transform::PassRegistry& registry = transform::PassRegistry::Global();
   std::vector<tools::PassNameFix> fixes;
-  std::string out = tools::NormalizePipelineNames(text, transform::PassRegistry::Global(), &fixes);
+  std::vector<std::string> unknown;
+  std::string out = tools::NormalizePipelineNames(text, registry, &fixes, &unknown);
+  if (!unknown.empty()) {
+    const std::string best = tools::ClosestName(unknown[0], registry.Names());
+    throw Error(option + ": unknown pass \"" + unknown[0] + "\"" +
+                (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
+                " (relay-opt --list-passes lists them)");
+  }
   for (const tools::PassNameFix& fix : fixes) {
     std::cerr << "relay-opt: note: " << option << ": read '" << fix.written << "' as '"
               << fix.registered << "'\n";

@@ -28,9 +28,12 @@ struct PassNameFix {
 
 /// `text` (a pipeline: `NAME(option=value, ...), ...`) with every pass name that
 /// CamelCasePassName recognises replaced by the registered name; the replacements are appended
-/// to `fixes`. Option lists (and strings in them) are left as written.
+/// to `fixes`. Option lists (and strings in them) are left as written. Names with a '-' that
+/// match no registered pass are appended to `unknown` when it is given (the pipeline parser
+/// would stop at the '-' and name only the part before it).
 std::string NormalizePipelineNames(const std::string& text, const transform::PassRegistry& registry,
-                                   std::vector<PassNameFix>* fixes);
+                                   std::vector<PassNameFix>* fixes,
+                                   std::vector<std::string>* unknown = nullptr);
 
 /// The passes of `pass` (a Sequential's members, at any depth, one per line at `indent` per
 /// level) as they will run: `FuseOps(fuse_opt_level=2)`, each registered option shown with the
