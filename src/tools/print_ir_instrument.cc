@@ -43,7 +43,6 @@ std::string PrintIRInstrument::Print(const ir::IRModule& mod) const {
 void PrintIRInstrument::Write(const std::string& header, const std::string& body) const {
   std::ostream& out = options_.out ? *options_.out : std::cerr;
   out << "// *** IR Dump " << header << " ***\n" << body;
-  if (!body.empty() && body.back() != '\n') out << "\n";
   out.flush();
 }
 
@@ -51,7 +50,7 @@ void PrintIRInstrument::Dump(const char* when, const std::string& pass,
                              const ir::IRModule& mod) const {
   const std::string body = Print(mod);
   if (body.empty()) return;  // no selected function
-  Write(std::string(when) + " " + pass, body);
+  Write(std::string(when) + " " + pass, body + "\n");
 }
 
 void PrintIRInstrument::DumpAfter(const std::string& pass, const ir::IRModule& input,

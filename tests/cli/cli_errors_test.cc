@@ -106,7 +106,7 @@ TEST(CliErrorsTest, ConflictingOptions) {
               "relay-opt: error: --passes excludes --pipeline");
   ExpectError(RunTool({"--output=out.npy"}), "relay-opt: error: --output requires --run");
   ExpectError(RunTool({"--input=x=x.npy"}),
-              "relay-opt: error: --input applies to --run and --verify-each");
+              "relay-opt: error: --input applies to --run, --verify-each and --bisect-verify");
 }
 
 TEST(CliErrorsTest, BadRunInputs) {
