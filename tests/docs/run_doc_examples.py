@@ -13,6 +13,10 @@ From FILE.md it takes
     command in the docs has to be made runnable or explained.
   * every ```python block (README.md, docs/python.md and any other file): run with
     /usr/bin/python3 in the same kind of directory.
+  * every ```cpp block that is a whole program (has `int main(`): compiled with g++ against
+    include/ and the built static library, and run. Other ```cpp blocks are fragments of a
+    program (a class, a registration, three lines of a main) and are listed as skipped; the
+    API they use is compiled by the tests of each area.
 Inputs the commands name are shipped in docs/examples/ or made here (MAKE_INPUTS). A command
 fails the test when it exits non-zero (pipelines with pipefail). A command whose line ends in the
 comment `# exits 1` is one the docs show failing on purpose: it must exit with status 1.
@@ -199,6 +203,34 @@ class Runner:
             shutil.rmtree(work, ignore_errors=True)
 
 
+def run_cpp_block(runner, where, lines, start):
+    label = "%s:%d: ```cpp block" % (where, start)
+    source = "\n".join(lines)
+    if "int main(" not in source:
+        runner.skipped.append((label, "a fragment of a program, not a whole one"))
+        return
+    work = runner.workdir()
+    try:
+        with open(os.path.join(work, "example.cc"), "w") as f:
+            f.write(source + "\n")
+        build = subprocess.run(
+            ["g++", "-std=c++20", "-O1", "-Wall", "-Wextra", "-Werror",
+             "-I" + os.path.join(runner.source_dir, "include"), "example.cc",
+             os.path.join(runner.build_dir, "librelaypass.a"), "-lopenblas", "-lonnx",
+             "-lonnx_proto", "-lprotobuf", "-lpthread", "-o", "example"],
+            cwd=work, capture_output=True, text=True)
+        runner.ran += 1
+        if build.returncode != 0:
+            runner.failures.append("%s\n  does not compile:\n%s" % (label, build.stderr[-3000:]))
+            return
+        result = subprocess.run(["./example"], cwd=work, capture_output=True, text=True)
+        if result.returncode != 0:
+            runner.failures.append("%s\n  exit status %d\n  stderr: %s" %
+                                   (label, result.returncode, result.stderr.strip()[-2000:]))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--source-dir", required=True)
@@ -214,6 +246,8 @@ def main():
             runner.run_shell_block(where, lines, start)
         elif lang == "python":
             runner.run_python_block(where, lines, start)
+        elif lang == "cpp":
+            run_cpp_block(runner, where, lines, start)
     for label, why in runner.skipped:
         print("skipped: %s\n  because: %s" % (label, why))
     print("%s: %d ran, %d skipped, %d failed" %
