@@ -140,7 +140,9 @@ std::string ClosestName(const std::string& name, const std::vector<std::string>&
 }
 
 std::string CamelCasePassName(const std::string& name, const transform::PassRegistry& registry) {
-  if (name.empty() || registry.Find(name)) return "";
+  // Only a name written with separators is another spelling; "fuseops" stays an unknown pass
+  // (names are case-sensitive, as in TVM), for which the registry suggests the closest name.
+  if (name.find_first_of("-_") == std::string::npos || registry.Find(name)) return "";
   const std::string key = Key(name);
   std::string match;
   for (const std::string& candidate : registry.Names()) {

@@ -15,10 +15,11 @@ namespace relaypass::tools {
 /// a third of its length (at least 2 edits allowed).
 std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates);
 
-/// The registered pass that `name` spells in another case style: `fold-constant`,
-/// `fold_constant` and `foldconstant` all give `FoldConstant` (letters and digits compared
-/// without case, `-` and `_` ignored; `.` kept, so `qnn.legalize` gives `qnn.Legalize`).
-/// "" if `name` is registered as written, or if no (or more than one) registered name matches.
+/// The registered pass that `name` spells in kebab-case or snake_case: `fold-constant` and
+/// `fold_constant` give `FoldConstant` (letters and digits compared without case, `-` and `_`
+/// ignored, `.` kept). "" if `name` has no `-` or `_` (a name such as `foldconstant` stays
+/// unknown: pass names are case-sensitive, as in TVM), is registered as written, or matches no
+/// (or more than one) registered name.
 std::string CamelCasePassName(const std::string& name, const transform::PassRegistry& registry);
 
 struct PassNameFix {
