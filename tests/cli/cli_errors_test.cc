@@ -62,8 +62,14 @@ TEST(CliErrorsTest, BadOptionValues) {
 }
 
 TEST(CliErrorsTest, UnknownCommandLineOption) {
-  ExpectError(RunTool({"--frobnicate"}),
-              "relay-opt: error: The following argument was not expected: --frobnicate");
+  ExpectError(RunTool({"--frobnicate"}), "relay-opt: error: unknown option '--frobnicate'");
+  // A mistyped option gets the closest one.
+  ExpectError(RunTool({"--print-changd"}),
+              "relay-opt: error: unknown option '--print-changd'; did you mean '--print-changed'?");
+  ExpectError(RunTool({"--verify-eac", "--emit=none"}),
+              "relay-opt: error: unknown option '--verify-eac'; did you mean '--verify-each'?");
+  ExpectError(RunTool({"--time-pases=1"}),
+              "relay-opt: error: unknown option '--time-pases'; did you mean '--time-passes'?");
 }
 
 TEST(CliErrorsTest, UnknownConfigKeyListsTheValidOnes) {
@@ -100,7 +106,7 @@ TEST(CliErrorsTest, ConflictingOptions) {
               "relay-opt: error: --passes excludes --pipeline");
   ExpectError(RunTool({"--output=out.npy"}), "relay-opt: error: --output requires --run");
   ExpectError(RunTool({"--input=x=x.npy"}),
-              "relay-opt: error: --input applies to --run and --verify-each");
+              "relay-opt: error: --input applies to --run, --verify-each and --bisect-verify");
 }
 
 TEST(CliErrorsTest, BadRunInputs) {

@@ -41,13 +41,13 @@ std::string ReadText(const std::string& path) {
   return ReadStream(in, "input file '" + path + "'");
 }
 
-namespace {
-
-ir::IRModule ParseText(const std::string& text, const std::string& source_name) {
+ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name) {
   relaypass::text::ParseOptions parse;
   parse.source_name = source_name;
   return relaypass::text::ParseModule(text, parse);
 }
+
+namespace {
 
 // "NAME=D1,D2,..." (a scalar is "NAME=").
 std::pair<std::string, std::vector<int64_t>> ParseInputShape(const std::string& spec) {
@@ -84,11 +84,12 @@ ir::IRModule LoadOnnx(const Options& o) {
 
 ir::IRModule LoadModule(const Options& o) {
   if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
-  if (!o.input.empty()) return ParseText(ReadText(o.input), o.input == "-" ? "<stdin>" : o.input);
+  if (!o.input.empty())
+    return ParseModuleText(ReadText(o.input), o.input == "-" ? "<stdin>" : o.input);
   // `cat model.relay | relay-opt`, as opt reads a pipe.
   if (!o.workload_given && !o.bind_params && !isatty(STDIN_FILENO)) {
     const std::string text = ReadStream(std::cin, "stdin");
-    if (!text.empty()) return ParseText(text, "<stdin>");
+    if (!text.empty()) return ParseModuleText(text, "<stdin>");
   }
   relaypass::workloads::WorkloadOptions options;
   options.layout = o.layout;

@@ -16,6 +16,9 @@ std::string ReadStream(std::istream& in, const std::string& what);
 /// The whole content of `path`, or of stdin for "-"; relaypass::Error if it cannot be read.
 std::string ReadText(const std::string& path);
 
+/// Relay text parsed and type-checked; errors carry `source_name:LINE:COL`.
+relaypass::ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name);
+
 /// The module named by the options: INPUT parsed (and type-checked) as Relay text ("-" is
 /// stdin); without INPUT, stdin when it is not a terminal and neither --workload nor
 /// --bind-params was given (an empty stdin, such as /dev/null, falls back to the default

@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
+#include "debug.h"
 #include "input.h"
 #include "listing.h"
 #include "options.h"
@@ -17,6 +19,9 @@
 #include "relaypass/support/error.h"
 #include "relaypass/text/printer.h"
 #include "relaypass/tools/dot.h"
+#include "relaypass/tools/plugin.h"
+#include "relaypass/tools/reproducer.h"
+#include "relaypass/tools/split_input.h"
 #include "run.h"
 
 namespace relay_opt {
@@ -24,6 +29,7 @@ namespace relay_opt {
 namespace {
 
 namespace ir = relaypass::ir;
+namespace transform = relaypass::transform;
 
 std::string GraphName(const Options& o) {
   if (o.input.empty()) return o.workload;
@@ -44,7 +50,88 @@ void WriteFile(const std::string& path, const std::string& content) {
   if (!file.flush()) throw relaypass::Error("cannot write output file '" + path + "'");
 }
 
+transform::PassInstruments LoadPlugins(const Options& o) {
+  transform::PassInstruments instruments;
+  for (const std::string& path : o.plugins) {
+    relaypass::tools::LoadedPlugin plugin;
+    try {
+      plugin = relaypass::tools::LoadPassPlugin(path);
+    } catch (const relaypass::Error& e) {
+      throw relaypass::Error("--load-pass-plugin: " + e.message());
+    }
+    instruments.insert(instruments.end(), plugin.instruments.begin(), plugin.instruments.end());
+  }
+  return instruments;
+}
+
+// What one module gives: the emitted form and the --run report.
+struct Output {
+  std::string emitted;
+  std::string report;
+  ir::IRModule mod;
+};
+
+// The passes on `mod`, then the emitted form and the --run report. With --reproducer, a crash
+// or a failing pass writes the reproducer file.
+Output Process(const Options& o, const PassPlan& plan, ir::IRModule mod) {
+  // Inputs come from the module as read, so --run's numbers compare across pipelines.
+  std::vector<relaypass::eval::Value> inputs;
+  if (o.run || !o.inputs.empty()) inputs = MakeInputs(mod, o);
+  const std::vector<relaypass::eval::Value> verify_inputs =
+      o.inputs.empty() ? std::vector<relaypass::eval::Value>{} : inputs;
+  if (o.reproducer.empty()) {
+    mod = RunPasses(o, plan, mod, verify_inputs);
+  } else {
+    const std::vector<std::string> args = ReplayArguments(o, plan);
+    // Rendered before any pass runs: a crash handler can only write what is ready.
+    relaypass::tools::InstallCrashReproducer(
+        o.reproducer, relaypass::tools::RenderReproducer(mod, args, ""), "relay-opt");
+    try {
+      mod = RunPasses(o, plan, mod, verify_inputs);
+    } catch (const std::exception& e) {
+      relaypass::tools::InstallCrashReproducer("", "");
+      relaypass::tools::WriteReproducer(o.reproducer,
+                                        relaypass::tools::RenderReproducer(mod, args, e.what()));
+      std::cerr << "relay-opt: note: reproducer written to " << o.reproducer
+                << " (relay-opt --run-reproducer " << o.reproducer << ")\n";
+      throw;
+    }
+    relaypass::tools::InstallCrashReproducer("", "");
+  }
+  Output out;
+  out.emitted = Emit(mod, o);
+  out.report = o.run ? RunAndReport(mod, inputs, o) : "";
+  out.mod = mod;
+  return out;
+}
+
+// --split-input-file: each chunk on its own; one diagnostic per failing chunk.
+int RunSplit(const Options& o, const PassPlan& plan) {
+  const std::string name = o.input == "-" ? "<stdin>" : o.input;
+  const std::vector<relaypass::tools::InputChunk> chunks =
+      relaypass::tools::SplitInputFile(ReadText(o.input));
+  std::string joined;
+  bool failed = false;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    try {
+      const Output out = Process(o, plan, ParseModuleText(chunks[i].text, name));
+      if (i) joined += std::string(relaypass::tools::kSplitMarker) + "\n";
+      joined += out.emitted + out.report;
+    } catch (const relaypass::Error& e) {
+      std::cerr << "relay-opt: error: " << e.what() << "\n";
+      failed = true;
+    }
+  }
+  if (failed) return 1;
+  const bool to_stdout = o.output_file.empty() || o.output_file == "-";
+  if (!to_stdout) WriteFile(o.output_file, joined);
+  std::cout << (to_stdout ? joined : "");
+  std::cout.flush();
+  return 0;
+}
+
 int Run(const Options& o) {
+  const transform::PassInstruments plugin_instruments = LoadPlugins(o);
   if (o.list_passes) {
     std::cout << ListPasses();
     return 0;
@@ -54,28 +141,76 @@ int Run(const Options& o) {
     return 0;
   }
   CheckOptions(o);
-  const PassPlan plan = MakePassPlan(o);  // bad passes and config fail before the input is read
+  PassPlan plan = MakePassPlan(o);  // bad passes and config fail before the input is read
+  plan.plugin_instruments = plugin_instruments;
+  if (o.dump_pass_pipeline) std::cerr << DumpPassPipeline(o, plan);
+  if (o.split_input_file) return RunSplit(o, plan);
   ir::IRModule mod = LoadModule(o);
-  // Inputs come from the module as read, so --run's numbers compare across pipelines.
-  std::vector<relaypass::eval::Value> inputs;
-  if (o.run || !o.inputs.empty()) inputs = MakeInputs(mod, o);
-  mod = RunPasses(o, plan, mod, o.inputs.empty() ? std::vector<relaypass::eval::Value>{} : inputs);
 
-  const std::string emitted = Emit(mod, o);
-  const std::string report = o.run ? RunAndReport(mod, inputs, o) : "";
+  Output out;
+  if (o.reduce) {
+    out.mod = Reduce(o, plan, mod);
+    out.emitted = relaypass::text::AsText(out.mod);  // what reads back, constants included
+  } else if (o.bisect_verify) {
+    BisectVerify(o, plan, mod,
+                 o.inputs.empty() ? std::vector<relaypass::eval::Value>{} : MakeInputs(mod, o));
+    return 0;
+  } else {
+    out = Process(o, plan, mod);
+  }
   if (!o.dot_file.empty()) {
-    WriteFile(o.dot_file, relaypass::tools::ToDot(mod, {.graph_name = GraphName(o)}));
+    WriteFile(o.dot_file, relaypass::tools::ToDot(out.mod, {.graph_name = GraphName(o)}));
   }
   const bool to_stdout = o.output_file.empty() || o.output_file == "-";
-  if (!to_stdout) WriteFile(o.output_file, emitted);
-  std::cout << (to_stdout ? emitted : "") << report;
+  if (!to_stdout) WriteFile(o.output_file, out.emitted);
+  std::cout << (to_stdout ? out.emitted : "") << out.report;
   std::cout.flush();
   return 0;
+}
+
+// `relay-opt --run-reproducer FILE [more options]`: the command line the reproducer recorded,
+// with FILE as the input and the other options given after it.
+std::vector<std::string> ReplayCommandLine(const std::string& file,
+                                           const std::vector<std::string>& given) {
+  const std::vector<std::string> recorded = relaypass::tools::ReproducerArgs(ReadText(file), file);
+  std::vector<std::string> args = {"relay-opt", file};
+  args.insert(args.end(), recorded.begin(), recorded.end());
+  for (size_t i = 0; i < given.size(); ++i) {
+    if (given[i] == "--run-reproducer") {
+      ++i;  // and its value
+      continue;
+    }
+    if (given[i].rfind("--run-reproducer=", 0) == 0) continue;
+    args.push_back(given[i]);
+  }
+  return args;
 }
 
 }  // namespace
 
 }  // namespace relay_opt
+
+namespace {
+
+// Parses `args` into `options`; prints CLI11's message (with a suggestion for a mistyped
+// option) and returns the exit code when parsing ends the run (--help, --version, errors).
+std::optional<int> Parse(CLI::App& app, relay_opt::Options& options,
+                         const std::vector<std::string>& args) {
+  relay_opt::DefineOptions(app, options);
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  try {
+    relay_opt::ParseCommandLine(app, options, static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    const std::string unknown = relay_opt::UnknownOptionMessage(app);
+    std::cerr << "relay-opt: error: " << (unknown.empty() ? e.what() : unknown) << "\n";
+    return 1;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // glibc hands memory back to the OS after large frees (heap trimming, munmap of blocks above
@@ -85,18 +220,24 @@ int main(int argc, char** argv) {
   // mallopt(M_TOP_PAD, 64 MB) (src/support/allocator.cc, shared with the tests and benchmarks).
   relaypass::support::TuneAllocatorForLargeGraphs();
 
+  const std::vector<std::string> args(argv, argv + argc);
   CLI::App app{"relay-opt: run relaypass passes on Relay programs"};
   relay_opt::Options options;
-  relay_opt::DefineOptions(app, options);
+  if (const std::optional<int> code = Parse(app, options, args)) return *code;
+  for (size_t i = 0; i < args.size(); ++i) options.command_line += (i ? " " : "") + args[i];
   try {
-    relay_opt::ParseCommandLine(app, options, argc, argv);
-    for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    std::cerr << "relay-opt: error: " << e.what() << "\n";
-    return 1;
-  }
-  try {
+    if (!options.run_reproducer.empty()) {
+      // Parse again: the reproducer's arguments, then the ones given here.
+      const std::vector<std::string> replay = relay_opt::ReplayCommandLine(
+          options.run_reproducer, std::vector<std::string>(args.begin() + 1, args.end()));
+      CLI::App replay_app{"relay-opt: run relaypass passes on Relay programs"};
+      relay_opt::Options replay_options;
+      if (const std::optional<int> code = Parse(replay_app, replay_options, replay)) return *code;
+      std::cerr << "relay-opt: note: replaying " << options.run_reproducer << ":";
+      for (size_t i = 2; i < replay.size(); ++i) std::cerr << " " << replay[i];
+      std::cerr << "\n";
+      return relay_opt::Run(replay_options);
+    }
     return relay_opt::Run(options);
   } catch (const relaypass::Error& e) {
     std::cerr << "relay-opt: error: " << e.what() << "\n";

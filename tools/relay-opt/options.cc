@@ -4,6 +4,8 @@
 
 #include "pipeline.h"
 #include "relaypass/support/error.h"
+#include "relaypass/tools/pipeline_text.h"
+#include "relaypass/tools/plugin.h"
 
 namespace relay_opt {
 
@@ -87,9 +89,16 @@ void DefineOptions(CLI::App& app, Options& o) {
                             "print the module to stderr after these passes"))
       ->delimiter(',')
       ->type_name("A,B|all");
-  app.add_flag("--print-changed", o.print_changed,
+  app.add_flag("--print-changed{changed}", o.print_changed,
                "print after a pass only if it changed the module (after every pass unless "
-               "--print-ir-after names some)");
+               "--print-ir-after names some); =diff prints a unified diff instead")
+      ->type_name("[=diff]");
+  app.add_flag("--print-ir-after-failure", o.print_ir_after_failure,
+               "print the module a failing pass started from");
+  Repeatable(app.add_option("--filter-print-funcs", o.filter_print_funcs,
+                            "only these functions in every IR dump (print-ir-*, print-changed)"))
+      ->delimiter(',')
+      ->type_name("NAME,...");
   app.add_flag("--time-passes", o.time_passes, "print the pass timing tree to stderr");
   app.add_option("--report", o.report,
                  "write the pass explorer to FILE: one self-contained HTML page with every pass "
@@ -134,6 +143,41 @@ void DefineOptions(CLI::App& app, Options& o) {
   app.add_option("--seed", o.seed, "seed of the random inputs")
       ->type_name("N")
       ->capture_default_str();
+  // Debugging.
+  app.add_option("--reproducer", o.reproducer,
+                 "when a pass fails or crashes, write the input module and the pipeline with its "
+                 "context to FILE, for --run-reproducer")
+      ->type_name("FILE");
+  app.add_option("--run-reproducer", o.run_reproducer,
+                 "run the module and pipeline of a reproducer written by --reproducer")
+      ->type_name("FILE");
+  app.add_option("--opt-bisect-limit", o.opt_bisect_limit,
+                 "run only the first N passes that would run; print each decision")
+      ->type_name("N");
+  app.add_flag("--bisect-verify", o.bisect_verify,
+               "find the first pass after which main's results differ from the input's");
+  app.add_flag("--reduce", o.reduce,
+               "shrink the module while --reduce-check still holds; write it to -o or stdout");
+  app.add_option("--reduce-check", o.reduce_check,
+                 "what --reduce keeps true: failure (the pipeline fails with the same error in "
+                 "the same pass) or verify (--verify-each fails at the same pass)")
+      ->check(CLI::IsMember({"failure", "verify"}))
+      ->type_name("CHECK")
+      ->capture_default_str();
+  app.add_option("--reduce-max-checks", o.reduce_max_checks, "the most candidates --reduce tries")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N")
+      ->capture_default_str();
+  app.add_flag("--split-input-file", o.split_input_file,
+               "process each '// -----' separated chunk of INPUT on its own; join the outputs "
+               "with the same separator");
+  app.add_flag("--dump-pass-pipeline", o.dump_pass_pipeline,
+               "print the pipeline as it will run, every option resolved, to stderr");
+  Repeatable(app.add_option("--load-pass-plugin", o.plugins,
+                            "load a shared library that registers passes (repeatable; "
+                            "docs/cli.md, Plugins)"))
+      ->type_name("LIB.so");
+  app.set_version_flag("--version", VersionText(), "print relay-opt's version and exit");
   app.add_flag("--list-passes", o.list_passes,
                "list the registered passes, config options, the default pipeline and workloads");
   app.add_flag("--list-ops", o.list_ops,
@@ -173,9 +217,60 @@ void CheckOptions(const Options& o) {
     throw relaypass::Error(
         "--input-shape applies to ONNX models (INPUT.onnx or --input-format=onnx)");
   }
-  if (!o.inputs.empty() && !o.run && !o.verify_each) {
-    throw relaypass::Error("--input applies to --run and --verify-each; give one of them");
+  if (!o.inputs.empty() && !o.run && !o.verify_each && !o.bisect_verify &&
+      !(o.reduce && o.reduce_check == "verify")) {
+    throw relaypass::Error(
+        "--input applies to --run, --verify-each and --bisect-verify; give one of them");
   }
+  if (!o.print_changed.empty() && o.print_changed != "changed" && o.print_changed != "diff") {
+    throw relaypass::Error("--print-changed: expected no value or 'diff', got '" + o.print_changed +
+                           "'");
+  }
+  if (o.opt_bisect_limit < -1) {
+    throw relaypass::Error("--opt-bisect-limit: expected -1 (no limit) or more, got " +
+                           std::to_string(o.opt_bisect_limit));
+  }
+  const bool has_passes = !o.passes.empty() || !o.pipeline.empty();
+  if ((o.reduce || o.bisect_verify) && !has_passes) {
+    throw relaypass::Error(std::string(o.reduce ? "--reduce" : "--bisect-verify") +
+                           " needs --pipeline or --passes");
+  }
+  if (o.reduce && o.bisect_verify) {
+    throw relaypass::Error("--reduce and --bisect-verify exclude each other");
+  }
+  if (o.split_input_file) {
+    if (o.input.empty() || IsOnnxInput(o)) {
+      throw relaypass::Error("--split-input-file needs a Relay text INPUT (a file or '-')");
+    }
+    for (const auto& [set, name] :
+         {std::pair{o.reduce, "--reduce"}, std::pair{o.bisect_verify, "--bisect-verify"},
+          std::pair{!o.reproducer.empty(), "--reproducer"}, std::pair{!o.dot_file.empty(), "--dot"},
+          std::pair{!o.output_npy.empty(), "--output"}}) {
+      if (set)
+        throw relaypass::Error(std::string(name) + " does not apply with --split-input-file");
+    }
+  }
+}
+
+std::string VersionText() {
+  return "relay-opt (relaypass) " RELAYPASS_VERSION ", following TVM v0.13's Relay; plugin ABI " +
+         std::to_string(RELAYPASS_PLUGIN_ABI_VERSION) + "\n";
+}
+
+std::string UnknownOptionMessage(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  for (const std::string& arg : app.remaining()) {
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    const std::string best = relaypass::tools::ClosestName(name, names);
+    return "unknown option '" + name + "'" +
+           (best.empty() ? "" : "; did you mean '" + best + "'?") +
+           " (relay-opt --help lists them)";
+  }
+  return "";
 }
 
 bool IsOnnxInput(const Options& o) {

@@ -34,7 +34,9 @@ struct Options {
   // Looking at what the passes do.
   std::vector<std::string> print_ir_before;
   std::vector<std::string> print_ir_after;
-  bool print_changed = false;
+  std::string print_changed;  // "" off, "changed" (--print-changed), "diff"
+  bool print_ir_after_failure = false;
+  std::vector<std::string> filter_print_funcs;  // function names, for every IR dump
   bool time_passes = false;
   std::string time_trace;
   bool op_counts = false;
@@ -54,9 +56,28 @@ struct Options {
   std::string output_npy;
   uint64_t seed = 0;
 
+  // Debugging a pipeline (docs/cli.md, "Debugging").
+  std::string reproducer;      // --reproducer=FILE
+  std::string run_reproducer;  // --run-reproducer=FILE
+  int64_t opt_bisect_limit = -1;
+  bool bisect_verify = false;
+  bool reduce = false;
+  std::string reduce_check = "failure";  // failure | verify
+  int64_t reduce_max_checks = 1000;
+  bool split_input_file = false;
+  bool dump_pass_pipeline = false;
+  std::vector<std::string> plugins;  // --load-pass-plugin
+
   bool list_passes = false;
   bool list_ops = false;
 };
+
+/// The version line of --version.
+std::string VersionText();
+
+/// "unknown option '--print-changd'; did you mean '--print-changed'?" for the first argument
+/// CLI11 left over that looks like an option, or "" if there is none.
+std::string UnknownOptionMessage(const CLI::App& app);
 
 /// Defines every option on `app`, writing into `options`. The help footer names the passes of
 /// `--pipeline=default` as registered in this build.

@@ -1,6 +1,7 @@
 #include "pipeline.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <set>
 
@@ -10,6 +11,8 @@
 #include "relaypass/tools/chrome_trace.h"
 #include "relaypass/tools/module_stats.h"
 #include "relaypass/tools/op_count.h"
+#include "relaypass/tools/opt_bisect.h"
+#include "relaypass/tools/pipeline_text.h"
 #include "relaypass/tools/print_ir_instrument.h"
 #include "relaypass/tools/report_instrument.h"
 #include "relaypass/tools/verify_instrument.h"
@@ -27,6 +30,32 @@ namespace transform = relaypass::transform;
 namespace tools = relaypass::tools;
 using relaypass::Error;
 using relaypass::ir::IRModule;
+
+// `text` with kebab-case pass names read as the registered ones, each noted on stderr.
+std::string CamelCaseNames(const std::string& option, const std::string& text) {
+  const transform::PassRegistry& registry = transform::PassRegistry::Global();
+  std::vector<tools::PassNameFix> fixes;
+  std::vector<std::string> unknown;
+  std::string out = tools::NormalizePipelineNames(text, registry, &fixes, &unknown);
+  if (!unknown.empty()) {
+    const std::string best = tools::ClosestName(unknown[0], registry.Names());
+    throw Error(option + ": unknown pass \"" + unknown[0] + "\"" +
+                (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
+                " (relay-opt --list-passes lists them)");
+  }
+  for (const tools::PassNameFix& fix : fixes) {
+    std::cerr << "relay-opt: note: " << option << ": read '" << fix.written << "' as '"
+              << fix.registered << "'\n";
+  }
+  return out;
+}
+
+std::vector<std::string> CamelCaseList(const std::string& option,
+                                       const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& name : names) out.push_back(CamelCaseNames(option, name));
+  return out;
+}
 
 // Runs `make`, prefixing the message of a relaypass::Error with the option it came from.
 template <typename F>
@@ -56,23 +85,6 @@ void WarnUnknownNames(const std::string& option, const std::vector<std::string>&
   }
 }
 
-relaypass::eval::Tolerance ParseTolerance(const std::string& text) {
-  const size_t comma = text.find(',');
-  auto number = [&](const std::string& part) {
-    char* end = nullptr;
-    const double value = std::strtod(part.c_str(), &end);
-    if (part.empty() || *end != '\0' || value < 0) {
-      throw Error("--verify-tolerance: expected RTOL[,ATOL] with non-negative numbers, got '" +
-                  text + "'");
-    }
-    return value;
-  };
-  relaypass::eval::Tolerance tolerance;
-  tolerance.rtol = number(text.substr(0, comma));
-  tolerance.atol = comma == std::string::npos ? tolerance.rtol : number(text.substr(comma + 1));
-  return tolerance;
-}
-
 // The instruments the options ask for. Hooks run in list order both before and after a pass,
 // so the list is: printing before, the trace, the timer, printing after, verification, op
 // counts. The timer's before-hook is then the last one before the pass and its after-hook the
@@ -90,10 +102,15 @@ struct Instruments {
 Instruments MakeInstruments(const Options& o, const std::set<std::string>& containers,
                             std::vector<relaypass::eval::Value> inputs) {
   Instruments out;
+  if (o.opt_bisect_limit >= 0) {
+    out.list.push_back(std::make_shared<tools::OptBisectInstrument>(tools::OptBisectOptions{
+        .limit = o.opt_bisect_limit, .containers = containers, .out = &std::cerr}));
+  }
   if (!o.print_ir_before.empty()) {
     tools::PrintIROptions before;
     before.before = o.print_ir_before;
     before.containers = containers;
+    before.functions = o.filter_print_funcs;
     out.list.push_back(std::make_shared<tools::PrintIRInstrument>(std::move(before)));
   }
   if (!o.time_trace.empty()) {
@@ -116,10 +133,13 @@ Instruments MakeInstruments(const Options& o, const std::set<std::string>& conta
     out.report = std::make_shared<tools::ReportInstrument>(std::move(report));
     out.list.push_back(out.report);
   }
-  if (!o.print_ir_after.empty() || o.print_changed) {
+  if (!o.print_ir_after.empty() || !o.print_changed.empty() || o.print_ir_after_failure) {
     tools::PrintIROptions after;
     after.after = o.print_ir_after;
-    after.changed_only = o.print_changed;
+    after.changed_only = !o.print_changed.empty();
+    after.diff = o.print_changed == "diff";
+    after.after_failure = o.print_ir_after_failure;
+    after.functions = o.filter_print_funcs;
     after.containers = containers;
     out.list.push_back(std::make_shared<tools::PrintIRInstrument>(std::move(after)));
   }
@@ -159,6 +179,23 @@ void ReportVerification(const tools::VerifyInstrument& verify) {
 }
 
 }  // namespace
+
+relaypass::eval::Tolerance ParseTolerance(const std::string& text) {
+  const size_t comma = text.find(',');
+  auto number = [&](const std::string& part) {
+    char* end = nullptr;
+    const double value = std::strtod(part.c_str(), &end);
+    if (part.empty() || *end != '\0' || value < 0) {
+      throw Error("--verify-tolerance: expected RTOL[,ATOL] with non-negative numbers, got '" +
+                  text + "'");
+    }
+    return value;
+  };
+  relaypass::eval::Tolerance tolerance;
+  tolerance.rtol = number(text.substr(0, comma));
+  tolerance.atol = comma == std::string::npos ? tolerance.rtol : number(text.substr(comma + 1));
+  return tolerance;
+}
 
 const std::vector<std::string>& BuildPrefixNames() {
   return relaypass::passes::BuildPrefixNames();
@@ -201,8 +238,9 @@ PassPlan MakePassPlan(const Options& o) {
   PassPlan plan;
   plan.config = ParseConfig(o.config);
   if (!o.passes.empty()) {
+    const std::string text = CamelCaseNames("--passes", o.passes);
     const transform::Pass seq =
-        ForOption("--passes", [&] { return transform::ParsePipeline(o.passes); });
+        ForOption("--passes", [&] { return transform::ParsePipeline(text); });
     plan.direct = *transform::SequentialPasses(seq);
   }
   if (!o.pipeline.empty()) {
@@ -214,33 +252,126 @@ PassPlan MakePassPlan(const Options& o) {
       }
       plan.pipeline = transform::Sequential(std::move(passes));
     } else {
-      plan.pipeline = ForOption("--pipeline", [&] { return transform::ParsePipeline(o.pipeline); });
+      const std::string text = CamelCaseNames("--pipeline", o.pipeline);
+      plan.pipeline = ForOption("--pipeline", [&] { return transform::ParsePipeline(text); });
     }
   }
   return plan;
 }
 
+transform::PassContext MakeContext(const Options& o, const PassPlan& plan,
+                                   transform::PassInstruments instruments) {
+  transform::PassContextOptions ctx_options;
+  ctx_options.opt_level = o.opt_level;
+  ctx_options.required_pass = CamelCaseList("--required-pass", o.required_pass);
+  ctx_options.disabled_pass = CamelCaseList("--disabled-pass", o.disabled_pass);
+  ctx_options.config = plan.config;
+  ctx_options.instruments = std::move(instruments);
+  return transform::PassContext(std::move(ctx_options));
+}
+
+std::string DumpPassPipeline(const Options& o, const PassPlan& plan) {
+  const transform::PassRegistry& registry = transform::PassRegistry::Global();
+  std::string out;
+  if (!plan.direct.empty()) {
+    out += "// --passes: each called directly (no opt_level gating)\n";
+    for (const transform::Pass& pass : plan.direct) {
+      out += tools::ResolvedPipelineText(pass, registry);
+    }
+  }
+  if (plan.pipeline.defined()) {
+    const transform::PassContext ctx = MakeContext(o, plan, {});
+    out += "// --pipeline at opt_level " + std::to_string(o.opt_level) + "\n";
+    out += tools::ResolvedPipelineText(plan.pipeline, registry, &ctx);
+  }
+  if (plan.empty()) out += "// no passes\n";
+  return out;
+}
+
+std::vector<std::string> ReplayArguments(const Options& o, const PassPlan& plan) {
+  std::vector<std::string> args;
+  for (const std::string& plugin : o.plugins) {
+    // A path is made absolute, so the reproducer replays from any directory.
+    const bool is_path = plugin.find('/') != std::string::npos;
+    args.push_back("--load-pass-plugin=" +
+                   (is_path ? std::filesystem::absolute(plugin).string() : plugin));
+  }
+  if (!plan.direct.empty()) {
+    std::string text;
+    for (const transform::Pass& pass : plan.direct) {
+      text += (text.empty() ? "" : ",") + transform::PrintPipeline(pass);
+    }
+    args.push_back("--passes=" + text);
+  }
+  if (plan.pipeline.defined()) {
+    args.push_back("--pipeline=" + transform::PrintPipeline(plan.pipeline));
+  }
+  args.push_back("--opt-level=" + std::to_string(o.opt_level));
+  for (const std::string& name : CamelCaseList("--required-pass", o.required_pass)) {
+    args.push_back("--required-pass=" + name);
+  }
+  for (const std::string& name : CamelCaseList("--disabled-pass", o.disabled_pass)) {
+    args.push_back("--disabled-pass=" + name);
+  }
+  for (const auto& [key, value] : plan.config) {
+    args.push_back("--config=" + key + "=" + value.ToString());
+  }
+  if (o.verify_each) args.push_back("--verify-each");
+  if (!o.verify_tolerance.empty()) args.push_back("--verify-tolerance=" + o.verify_tolerance);
+  if (o.verify_each || o.run) args.push_back("--seed=" + std::to_string(o.seed));
+  for (const std::string& input : o.inputs) {
+    const size_t eq = input.find('=');
+    args.push_back("--input=" + input.substr(0, eq + 1) +
+                   std::filesystem::absolute(input.substr(eq + 1)).string());
+  }
+  if (o.run) args.push_back("--run");
+  if (o.opt_bisect_limit >= 0) {
+    args.push_back("--opt-bisect-limit=" + std::to_string(o.opt_bisect_limit));
+  }
+  return args;
+}
+
+Options QuietOptions(const Options& o) {
+  Options quiet = o;
+  quiet.print_ir_before.clear();
+  quiet.print_ir_after.clear();
+  quiet.print_changed.clear();
+  quiet.print_ir_after_failure = false;
+  quiet.time_passes = false;
+  quiet.time_trace.clear();
+  quiet.op_counts = false;
+  quiet.opt_bisect_limit = -1;
+  quiet.dump_pass_pipeline = false;
+  return quiet;
+}
+
 IRModule RunPasses(const Options& o, const PassPlan& plan, IRModule mod,
-                   std::vector<relaypass::eval::Value> inputs) {
+                   std::vector<relaypass::eval::Value> inputs,
+                   const transform::PassInstruments& extra) {
   const std::set<std::string> containers = Containers(plan);
-  WarnUnknownNames("--disabled-pass", o.disabled_pass, containers, false);
-  WarnUnknownNames("--required-pass", o.required_pass, containers, false);
+  WarnUnknownNames("--disabled-pass", CamelCaseList("--disabled-pass", o.disabled_pass), containers,
+                   false);
+  WarnUnknownNames("--required-pass", CamelCaseList("--required-pass", o.required_pass), containers,
+                   false);
   WarnUnknownNames("--print-ir-before", o.print_ir_before, containers, true);
   WarnUnknownNames("--print-ir-after", o.print_ir_after, containers, true);
 
-  transform::PassContextOptions ctx_options;
-  ctx_options.opt_level = o.opt_level;
-  ctx_options.required_pass = o.required_pass;
-  ctx_options.disabled_pass = o.disabled_pass;
-  ctx_options.config = plan.config;
   Instruments instruments = MakeInstruments(o, containers, std::move(inputs));
-  ctx_options.instruments = instruments.list;
-  const transform::PassContext ctx(std::move(ctx_options));
+  transform::PassInstruments list = instruments.list;
+  list.insert(list.end(), plan.plugin_instruments.begin(), plan.plugin_instruments.end());
+  list.insert(list.end(), extra.begin(), extra.end());
+  const transform::PassContext ctx = MakeContext(o, plan, std::move(list));
 
   try {
     transform::PassContextScope scope(ctx);
-    for (const transform::Pass& pass : plan.direct) mod = pass(mod);
-    if (plan.pipeline.defined()) mod = plan.pipeline(mod);
+    try {
+      for (const transform::Pass& pass : plan.direct) mod = pass(mod);
+      if (plan.pipeline.defined()) mod = plan.pipeline(mod);
+    } catch (...) {
+      // The timing tree up to the failure (the failing pass included).
+      if (instruments.timing) std::cerr << instruments.timing->render();
+      throw;
+    }
     // PassTimingInstrument forgets its records when the context exits: render inside.
     if (instruments.timing) std::cerr << instruments.timing->render();
   } catch (...) {

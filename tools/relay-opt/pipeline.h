@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "options.h"
+#include "relaypass/eval/allclose.h"
 #include "relaypass/eval/value.h"
 #include "relaypass/ir/module.h"
 #include "relaypass/transform/option_value.h"
@@ -23,6 +24,9 @@ const std::vector<std::string>& BuildPrefixNames();
 /// BuildPrefixNames, then PlanDevices and FuseOps).
 std::vector<std::string> DefaultPipelineNames();
 
+/// --verify-tolerance's "RTOL[,ATOL]"; relaypass::Error naming the option if malformed.
+relaypass::eval::Tolerance ParseTolerance(const std::string& text);
+
 /// The --config entries as a config map, each validated against the config registry.
 std::map<std::string, relaypass::transform::OptionValue> ParseConfig(
     const std::vector<std::string>& entries);
@@ -34,16 +38,37 @@ struct PassPlan {
   std::vector<relaypass::transform::Pass> direct;  // --passes
   relaypass::transform::Pass pipeline;             // --pipeline
   std::map<std::string, relaypass::transform::OptionValue> config;
+  relaypass::transform::PassInstruments plugin_instruments;  // from --load-pass-plugin
   bool empty() const { return direct.empty() && !pipeline.defined(); }
 };
-/// Throws relaypass::Error naming the option at fault.
+/// Throws relaypass::Error naming the option at fault. Pass names written in kebab-case
+/// (`fold-constant`) are read as the registered name, with a note on stderr.
 PassPlan MakePassPlan(const Options& options);
+
+/// The PassContext the options describe (opt level, required and disabled passes, config),
+/// with `instruments`.
+relaypass::transform::PassContext MakeContext(const Options& options, const PassPlan& plan,
+                                              relaypass::transform::PassInstruments instruments);
+
+/// --dump-pass-pipeline's text: the passes as they will run, options resolved, gating noted.
+std::string DumpPassPipeline(const Options& options, const PassPlan& plan);
+
+/// The relay-opt arguments that run `plan` again as the options ask (the pipeline with its
+/// options, the context, plugins, and what decides a failure: --verify-each, tolerance, seed,
+/// inputs, --opt-bisect-limit), for a reproducer.
+std::vector<std::string> ReplayArguments(const Options& options, const PassPlan& plan);
+
+/// `options` without anything that prints or writes reports (IR dumps, timing, trace, op
+/// counts, bisect decisions): for the runs that --reduce and --bisect-verify make.
+Options QuietOptions(const Options& options);
 
 /// Runs `plan` on `mod` under a PassContext made from the options, with the instruments they
 /// ask for; prints the timing tree and the op-count table to stderr and writes the trace file.
-/// `inputs` are main's arguments for --verify-each (random when empty).
+/// `inputs` are main's arguments for --verify-each (random when empty); `extra` instruments are
+/// added to the context's. The timing tree and the trace are written even when a pass fails.
 relaypass::ir::IRModule RunPasses(const Options& options, const PassPlan& plan,
                                   relaypass::ir::IRModule mod,
-                                  std::vector<relaypass::eval::Value> inputs);
+                                  std::vector<relaypass::eval::Value> inputs,
+                                  const relaypass::transform::PassInstruments& extra = {});
 
 }  // namespace relay_opt

@@ -221,11 +221,12 @@ void ReportInstrument::run_after_pass_status(const ir::IRModule& mod,
     if (record.changed) {
       record.op_delta = Delta(open.ops_before, CountOps(result));
       const std::string before = s.TextOf(open.input);
-      TextDiff diff =
+      const std::string diff =
           UnifiedDiff(before, s.TextOf(result), "before " + info.name, "after " + info.name);
-      record.lines_added = diff.added;
-      record.lines_removed = diff.removed;
-      record.diff = Cut(diff.unified, s.options.max_diff_lines, &record.diff_lines_dropped);
+      const DiffLineCounts counts = CountDiffLines(diff);
+      record.lines_added = counts.added;
+      record.lines_removed = counts.removed;
+      record.diff = Cut(diff, s.options.max_diff_lines, &record.diff_lines_dropped);
     }
     if (outermost) s.Attribute(result, info.name);
   }
