@@ -94,38 +94,38 @@ void BindEvaluator(py::module_& m) {
   });
 }
 
+// init.create_workload on a network built from `options` (ResNetOptions or MobileNetOptions,
+// which share these fields), the GIL released while it is built and initialised.
+template <typename Options, typename Net>
+py::tuple MakeWorkload(Options options, Net net, int batch_size, int num_classes,
+                       const py::object& image_shape, const std::string& layout,
+                       const std::string& dtype) {
+  options.batch_size = batch_size;
+  options.num_classes = num_classes;
+  options.image_shape = ImageShape(image_shape);
+  options.layout = layout;
+  options.dtype = dtype;
+  workloads::Workload w;
+  {
+    py::gil_scoped_release release;
+    w = workloads::CreateWorkload(net(options));
+  }
+  return WorkloadToPy(w);
+}
+
 void BindWorkloads(py::module_& m) {
   m.def("resnet_workload",
         [](int batch_size, int num_classes, int num_layers, const py::object& image_shape,
            const std::string& layout, const std::string& dtype) {
           workloads::ResNetOptions options;
           options.num_layers = num_layers;
-          options.batch_size = batch_size;
-          options.num_classes = num_classes;
-          options.image_shape = ImageShape(image_shape);
-          options.layout = layout;
-          options.dtype = dtype;
-          workloads::Workload w;
-          {
-            py::gil_scoped_release release;
-            w = workloads::CreateWorkload(workloads::ResNet(options));
-          }
-          return WorkloadToPy(w);
+          return MakeWorkload(options, workloads::ResNet, batch_size, num_classes, image_shape,
+                              layout, dtype);
         });
   m.def("mobilenet_workload", [](int batch_size, int num_classes, const py::object& image_shape,
                                  const std::string& layout, const std::string& dtype) {
-    workloads::MobileNetOptions options;
-    options.batch_size = batch_size;
-    options.num_classes = num_classes;
-    options.image_shape = ImageShape(image_shape);
-    options.layout = layout;
-    options.dtype = dtype;
-    workloads::Workload w;
-    {
-      py::gil_scoped_release release;
-      w = workloads::CreateWorkload(workloads::MobileNet(options));
-    }
-    return WorkloadToPy(w);
+    return MakeWorkload(workloads::MobileNetOptions{}, workloads::MobileNet, batch_size,
+                        num_classes, image_shape, layout, dtype);
   });
 }
 

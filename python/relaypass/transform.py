@@ -44,28 +44,37 @@ def _wrap(handle):
     return cls(handle)
 
 
-def _wrap_class_module_pass(pass_cls, pass_info):
-    class PyModulePass(ModulePass):
+def _wrap_class_pass(pass_cls, pass_info, base, make_pass, method):
+    """A subclass of ``base`` (ModulePass or FunctionPass) whose constructor makes an instance
+    of the user's ``pass_cls`` and a pass calling its ``method`` (as TVM's decorators do); other
+    attributes are the instance's."""
+
+    class PyPass(base):
         def __init__(self, *args, **kwargs):
             inst = pass_cls(*args, **kwargs)
+            bound = getattr(inst, method)
 
-            def _pass_func(mod, ctx):
-                return inst.transform_module(mod, ctx)
+            def _pass_func(*pass_args):
+                return bound(*pass_args)
 
             super().__init__(
-                _core.make_module_pass(_pass_func, pass_info.opt_level, pass_info.name,
-                                       pass_info.required)
+                make_pass(_pass_func, pass_info.opt_level, pass_info.name, pass_info.required)
             )
             self._inst = inst
 
         def __getattr__(self, name):
             return self._inst.__getattribute__(name)
 
-    functools.update_wrapper(PyModulePass.__init__, pass_cls.__init__)
-    PyModulePass.__name__ = pass_cls.__name__
-    PyModulePass.__doc__ = pass_cls.__doc__
-    PyModulePass.__module__ = pass_cls.__module__
-    return PyModulePass
+    functools.update_wrapper(PyPass.__init__, pass_cls.__init__)
+    PyPass.__name__ = pass_cls.__name__
+    PyPass.__doc__ = pass_cls.__doc__
+    PyPass.__module__ = pass_cls.__module__
+    return PyPass
+
+
+def _wrap_class_module_pass(pass_cls, pass_info):
+    return _wrap_class_pass(pass_cls, pass_info, ModulePass, _core.make_module_pass,
+                            "transform_module")
 
 
 def module_pass(pass_func=None, opt_level=None, name=None, required=None):

@@ -1,6 +1,5 @@
 """relay.transform: every registered pass by TVM's name and Python signature
 (``FuseOps(fuse_opt_level=-1)``, ``ConvertLayout(desired_layouts)``, ...), and function_pass."""
-import functools
 import inspect
 import types
 
@@ -13,6 +12,7 @@ from ..transform import (  # noqa: F401
     PassInfo,
     Sequential,
     _wrap,
+    _wrap_class_pass,
     module_pass,
 )
 
@@ -72,27 +72,8 @@ def EliminateCommonSubexpr(fskip=None):  # noqa: F811 (TVM's signature)
 
 
 def _wrap_class_function_pass(pass_cls, pass_info):
-    class PyFunctionPass(FunctionPass):
-        def __init__(self, *args, **kwargs):
-            inst = pass_cls(*args, **kwargs)
-
-            def _pass_func(func, mod, ctx):
-                return inst.transform_function(func, mod, ctx)
-
-            super().__init__(
-                _core.make_function_pass(_pass_func, pass_info.opt_level, pass_info.name,
-                                         pass_info.required)
-            )
-            self._inst = inst
-
-        def __getattr__(self, name):
-            return self._inst.__getattribute__(name)
-
-    functools.update_wrapper(PyFunctionPass.__init__, pass_cls.__init__)
-    PyFunctionPass.__name__ = pass_cls.__name__
-    PyFunctionPass.__doc__ = pass_cls.__doc__
-    PyFunctionPass.__module__ = pass_cls.__module__
-    return PyFunctionPass
+    return _wrap_class_pass(pass_cls, pass_info, FunctionPass, _core.make_function_pass,
+                            "transform_function")
 
 
 def function_pass(pass_func=None, opt_level=None, name=None, required=None):
