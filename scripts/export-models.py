@@ -7,8 +7,11 @@ passes a tolerance. So each model gets:
   * every convolution and linear layer rescaled, in execution order, so that its output has unit
     standard deviation on random inputs (LSUV-style; biases random and small);
   * batch norms with real statistics: random affine parameters, then running mean and variance
-    measured over calibration batches (cumulative averages), in eval mode afterwards;
-  * a final check that the output has unit spread (std within [0.2, 5], not constant).
+    measured over calibration batches (cumulative averages; a near-constant channel's variance
+    floored so that it does not amplify rounding noise), in eval mode afterwards;
+  * zero-initialised layers (ViT's head) given random weights, so the output depends on the input;
+  * a final check that the output has unit spread (std within [0.2, 5]) and changes with the
+    input (a second random input moves it by at least a tenth of that spread).
 
 For each model NAME it writes OUT/NAME/model.onnx, OUT/NAME/input.npy (the ONNX input, named
 "input") and OUT/NAME/torch_output.npy (PyTorch's answer, for information; the reference is ONNX
@@ -61,6 +64,11 @@ def calibrate(model, torch, shape, generator, batches=3):
             ln.weight.uniform_(0.5, 1.5, generator=generator)
             ln.bias.uniform_(-0.2, 0.2, generator=generator)
         for layer in layers:
+            # Zero-initialised layers (ViT's head, some classifiers) would make the output a
+            # constant that any answer matches: give them random weights first.
+            if float(layer.weight.abs().max()) == 0.0:
+                fan_in = layer.weight[0].numel()
+                layer.weight.normal_(0.0, 1.0 / fan_in ** 0.5, generator=generator)
             if layer.bias is not None:
                 layer.bias.uniform_(-0.1, 0.1, generator=generator)
     # Batches of 2: batch norms in train mode need more than one value per channel.
@@ -86,13 +94,19 @@ def calibrate(model, torch, shape, generator, batches=3):
     for handle in handles:
         handle.remove()
 
-    # Real statistics: cumulative averages over the calibration batches, then eval mode.
+    # Real statistics: cumulative averages over the calibration batches, then eval mode. A
+    # channel with (almost) no variance (dead after a ReLU) would divide float32 rounding noise
+    # by ~sqrt(eps) and amplify it through the rest of the network: its variance is floored at
+    # a hundredth of the layer's mean variance.
     for bn in bns:
         bn.reset_running_stats()
         bn.momentum = None
     with torch.no_grad():
         for x in data:
             model(x)
+        for bn in bns:
+            floor = 0.01 * float(bn.running_var.mean())
+            bn.running_var.clamp_(min=floor)
     model.eval()
 
 
@@ -129,6 +143,13 @@ def main():
             std = float(y.std())
             if not (0.2 <= std <= 5.0):
                 raise RuntimeError("output std %.3g is not a unit spread" % std)
+            # The output must depend on the input (not a constant head).
+            with torch.no_grad():
+                y2 = model(torch.randn(shape, generator=generator))
+            change = float((y2 - y).std())
+            if change < 0.1 * std:
+                raise RuntimeError("the output barely depends on the input (std of the change "
+                                   "%.3g for an output std of %.3g)" % (change, std))
             folder = os.path.join(args.out, name)
             os.makedirs(folder, exist_ok=True)
             torch.onnx.export(model, x, os.path.join(folder, "model.onnx"),

@@ -6,6 +6,7 @@
 # $BUILD/models/report.md and fails if a model does not agree.
 #
 #   scripts/test-models.sh [BUILD] [MODELS]   (MODELS: comma-separated, default: export-models' list)
+#   SKIP_EXPORT=1 scripts/test-models.sh ...   (reuse the exported models)
 set -eu
 BUILD=${1:-build}
 MODELS=${2:-}
@@ -18,10 +19,13 @@ mkdir -p "$OUT"
 PY=${PYTHON:-python3}
 "$PY" -c "import torch, torchvision, onnx" 2>/dev/null || PY=/usr/bin/python3
 
-if [ -n "$MODELS" ]; then
-  "$PY" "$ROOT/scripts/export-models.py" --out "$OUT" --models "$MODELS"
-else
-  "$PY" "$ROOT/scripts/export-models.py" --out "$OUT"
+# SKIP_EXPORT=1 reuses the models already in $OUT.
+if [ "${SKIP_EXPORT:-0}" != 1 ]; then
+  if [ -n "$MODELS" ]; then
+    "$PY" "$ROOT/scripts/export-models.py" --out "$OUT" --models "$MODELS"
+  else
+    "$PY" "$ROOT/scripts/export-models.py" --out "$OUT"
+  fi
 fi
 
 if [ ! -d "$ORT/node_modules/onnxruntime-node" ]; then

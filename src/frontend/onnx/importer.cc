@@ -436,6 +436,9 @@ class GraphImporter {
   // ConcatFromSequence (concatenate, expand_dims for new_axis) and SplitToSequence (split).
   void ConvertSequenceNode(const onnx::NodeProto& node, int64_t index) {
     const std::string& op = node.op_type();
+    if (node.output_size() != 1 || node.output(0).empty()) {
+      NodeFail(node, index, op + " must have one output");
+    }
     auto input = [&](int i) -> const ValueInfo& {
       if (node.input_size() <= i || node.input(i).empty()) NodeFail(node, index, "missing input");
       return values_.at(node.input(i));

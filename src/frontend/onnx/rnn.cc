@@ -95,7 +95,11 @@ Converter Recurrent(Kind kind) {
     const int gates = kind == Kind::kRnn ? 1 : (kind == Kind::kGru ? 3 : 4);
     const bool batch_first = ctx.attr_int("layout", 0) != 0;
     const ir::Shape& xs = ctx.shape(0);
-    if (xs.size() != 3) ctx.Fail("X must be 3-D");
+    if (xs.size() != 3 || ctx.ndim(1) != 3 || ctx.ndim(2) != 3) ctx.Fail("X, W and R must be 3-D");
+    if (ctx.has_input(3) && ctx.ndim(3) != 2) ctx.Fail("B must be 2-D");
+    if (ctx.shape(1)[1] != gates * ctx.shape(2)[2] || ctx.shape(1)[2] != xs[2]) {
+      ctx.Fail("W does not match X and R");
+    }
     const int64_t seq = batch_first ? xs[1] : xs[0];
     const int64_t batch = batch_first ? xs[0] : xs[1];
     const int64_t dirs = ctx.shape(1)[0];
