@@ -114,6 +114,7 @@ void RegisterNormalizationOps(OpRegistry& registry) {
                             "Parametric ReLU: x, or alpha[c] * x below zero along `axis`.");
   prelu.attrs_schema = PReluAttrs();
   prelu.kernel = kernels::PRelu;
+  prelu.infer_layout = layout_rules::PRelu;
   OpDef& lrn = RegisterOp(registry, "nn.lrn", 1, OpPattern::kOpaque, LRNRel,
                           "Local response normalization across `size` neighbours on `axis`.");
   lrn.attrs_schema = LRNAttrs();
@@ -123,10 +124,12 @@ void RegisterNormalizationOps(OpRegistry& registry) {
                  "Normalizes each instance and channel over the remaining axes.");
   instance_norm.attrs_schema = InstanceNormAttrs();
   instance_norm.kernel = kernels::InstanceNorm;
+  instance_norm.infer_layout = layout_rules::Normalization;
   OpDef& layer_norm = RegisterOp(registry, "nn.layer_norm", 3, OpPattern::kOpaque, NormRel,
                                  "Normalizes over `axis`, then scales and shifts.");
   layer_norm.attrs_schema = LayerNormAttrs();
   layer_norm.kernel = kernels::LayerNorm;
+  layer_norm.infer_layout = layout_rules::Normalization;
   OpDef& batch_matmul =
       RegisterOp(registry, "nn.batch_matmul", 2, OpPattern::kOutEWiseFusable, BatchMatmulRel,
                  "Batched matrix product of 3-D tensors (y transposed by default).");

@@ -98,6 +98,7 @@ Taps AxisTaps(int64_t x, int64_t in, int64_t out, const ResizeSpec& s, double st
 NDArray Resize(const NDArray& x, int64_t oh, int64_t ow, const ResizeSpec& s, DataType out_dtype) {
   if (x.ndim() != 4) Fail("image.resize2d: data must be 4-D (NCHW)");
   const int64_t planes = x.shape()[0] * x.shape()[1], ih = x.shape()[2], iw = x.shape()[3];
+  if ((ih == 0 || iw == 0) && planes * oh * ow > 0) Fail("image.resize2d: the input is empty");
   std::vector<Taps> rows, cols;
   for (int64_t y = 0; y < oh; ++y) rows.push_back(AxisTaps(y, ih, oh, s, s.roi[0], s.roi[2]));
   for (int64_t z = 0; z < ow; ++z) cols.push_back(AxisTaps(z, iw, ow, s, s.roi[1], s.roi[3]));
@@ -282,6 +283,7 @@ Arrays GridSample(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   }
   const int64_t n = x.shape()[0], c = x.shape()[1], h = x.shape()[2], w = x.shape()[3];
   const int64_t oh = g.shape()[2], ow = g.shape()[3];
+  if ((h == 0 || w == 0) && n * c * oh * ow > 0) Fail("image.grid_sample: the input is empty");
   NDArray out = NDArray::Uninitialized({n, c, oh, ow}, DataType::Float(64));
   const double* px = x.data<double>();
   const double* pg = g.data<double>();
