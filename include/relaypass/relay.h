@@ -75,6 +75,8 @@ Expr strided_slice(Expr data, const Ints& begin, const Ints& end,
                    std::optional<Ints> strides = std::nullopt,
                    std::optional<Ints> axes = std::nullopt, const std::string& slice_mode = "end");
 Expr broadcast_to(Expr data, const Ints& shape);
+Expr broadcast_to_like(Expr data, Expr like);  // data broadcast to like's shape
+Expr cast_like(Expr data, Expr like);          // data cast to like's dtype
 Expr tile(Expr data, const Ints& reps);
 Expr reverse(Expr data, int axis);
 Expr gather(Expr data, int axis, Expr indices);

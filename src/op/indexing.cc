@@ -348,6 +348,29 @@ bool BroadcastToRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's BroadCastToLikeRel: like's shape, data's dtype (the data must broadcast to it).
+bool BroadcastToLikeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef like = TensorOf(call, 1);
+  if (!data || !like) return false;
+  std::optional<Shape> b = BroadcastShape(data->shape, like->shape);
+  if (!b || *b != like->shape) {
+    call.Fail("broadcast_to_like: data " + TypeString(data) + " does not broadcast to " +
+              TypeString(like));
+  }
+  call.AssignResult(ir::TensorType(like->shape, data->dtype));
+  return true;
+}
+
+// TVM's CastLikeRel: data's shape, like's dtype.
+bool CastLikeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef like = TensorOf(call, 1);
+  if (!data || !like) return false;
+  call.AssignResult(ir::TensorType(data->shape, like->dtype));
+  return true;
+}
+
 // TVM's TileRel: reps and the data shape are left-padded with 1 to the same rank.
 bool TileRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
@@ -582,6 +605,13 @@ void RegisterIndexingOps(OpRegistry& registry) {
                                    BroadcastToRel, "Broadcasts data to a static shape.");
   broadcast_to.attrs_schema = InitOpAttrs();
   broadcast_to.kernel = kernels::BroadcastTo;
+  OpDef& broadcast_to_like =
+      RegisterOp(registry, "broadcast_to_like", 2, OpPattern::kBroadcast, BroadcastToLikeRel,
+                 "Broadcasts data to the shape of the second input.");
+  broadcast_to_like.kernel = kernels::BroadcastToLike;
+  OpDef& cast_like = RegisterOp(registry, "cast_like", 2, OpPattern::kElemWise, CastLikeRel,
+                                "Casts data to the dtype of the second input.");
+  cast_like.kernel = kernels::CastLike;
   OpDef& tile = RegisterOp(registry, "tile", 1, OpPattern::kInjective, TileRel,
                            "Repeats the whole data reps[i] times along each axis.");
   tile.attrs_schema = TileAttrs();
@@ -656,6 +686,14 @@ Expr strided_slice(Expr data, const Ints& begin, const Ints& end, std::optional<
 
 Expr broadcast_to(Expr data, const Ints& shape) {
   return CallOp("broadcast_to", {std::move(data)}, {{"shape", AttrValue::Ints(shape)}});
+}
+
+Expr broadcast_to_like(Expr data, Expr like) {
+  return CallOp("broadcast_to_like", {std::move(data), std::move(like)});
+}
+
+Expr cast_like(Expr data, Expr like) {
+  return CallOp("cast_like", {std::move(data), std::move(like)});
 }
 
 Expr tile(Expr data, const Ints& reps) {

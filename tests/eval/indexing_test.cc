@@ -61,6 +61,10 @@ TEST(BroadcastTileReverseTest, Values) {
   NDArray x = Array({2, 1}, {1, 2});
   ExpectValues(EvalOp(relay::broadcast_to(C(x), {2, 3})), {2, 3}, {1, 1, 1, 2, 2, 2});
   ExpectValues(EvalOp(relay::tile(C(x), {2, 2})), {4, 2}, {1, 1, 2, 2, 1, 1, 2, 2});
+  ExpectValues(EvalOp(relay::broadcast_to_like(C(x), C(Iota({2, 3})))), {2, 3}, {1, 1, 1, 2, 2, 2});
+  NDArray as_int = EvalOp(relay::cast_like(C(Array({2}, {1.7, -2.2})), C(I64({1}, {0}))));
+  EXPECT_EQ(as_int.dtype(), DataType::Int64());
+  ExpectValues(as_int, {2}, {1, -2});
   ExpectValues(EvalOp(relay::tile(C(Array({2}, {1, 2})), {2, 1})), {2, 2}, {1, 2, 1, 2});
   ExpectValues(EvalOp(relay::reverse(C(Iota({2, 3})), 1)), {2, 3}, {2, 1, 0, 5, 4, 3});
   EXPECT_THROW(EvalOp(relay::broadcast_to(C(Array({3}, {1, 2, 3})), {2, 2})), Error);

@@ -61,6 +61,10 @@ TEST(IndexingRelTest, StridedSliceBroadcastTile) {
       },
       "does not broadcast");
   EXPECT_EQ(Infer(relay::tile(var("x"), {2, 3}), {T({4})}), "Tensor[(2, 12), float32]");
+  EXPECT_EQ(Infer(relay::broadcast_to_like(var("x"), var("y")), {T({3, 1}), T({2, 3, 4}, "int8")}),
+            "Tensor[(2, 3, 4), float32]");
+  EXPECT_EQ(Infer(relay::cast_like(var("x"), var("y")), {T({3, 1}), T({5}, "int8")}),
+            "Tensor[(3, 1), int8]");
   EXPECT_EQ(Infer(relay::tile(var("x"), {2}), {T({4, 5})}), "Tensor[(4, 10), float32]");
 }
 

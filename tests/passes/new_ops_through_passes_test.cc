@@ -86,6 +86,12 @@ std::vector<Case> Cases() {
        [](Expr x) {
          return tile(broadcast_to(x, {3, 4}), {2, 1});
        }},
+      {"like_ops",
+       {1, 4},
+       [&](Expr x) {
+         Expr b = broadcast_to_like(x, C(Weights({3, 4}, 12)));
+         return cast_like(cast_like(b, C(IntArray({1}, {0}))), x);
+       }},
       {"gather",
        {3, 4},
        [&](Expr x) {

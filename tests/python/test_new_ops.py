@@ -28,6 +28,9 @@ def test_indexing_ops_match_numpy():
         _run(relay.broadcast_to(relay.var("y", shape=(1, 4)), (3, 4)), x_np[:1]).numpy(),
         np.broadcast_to(x_np[:1], (3, 4)))
     np.testing.assert_allclose(_run(relay.cumsum(x, axis=1), x_np).numpy(), np.cumsum(x_np, 1))
+    like = relay.broadcast_to_like(relay.var("y", shape=(1, 4)), x)
+    np.testing.assert_allclose(_run(like, x_np[:1], x_np).numpy(), np.broadcast_to(x_np[:1], (3, 4)))
+    assert _run(relay.cast_like(x, relay.const(np.zeros(1, "int32"))), x_np).numpy().dtype == "int32"
     np.testing.assert_array_equal(
         _run(relay.argmax(x, axis=1), x_np).numpy(), np.argmax(x_np, 1).astype("int32"))
     values = _run(relay.topk(x, k=2, axis=1)[0], x_np).numpy()

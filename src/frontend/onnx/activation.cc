@@ -110,9 +110,8 @@ Outputs ThresholdedRelu(const NodeContext& ctx) {
   ir::Expr mask = CallOp("greater", {ctx.input(0), C(ctx, ctx.attr_float("alpha", 1.0))});
   return {relay::multiply(relay::cast(mask, ctx.dtype(0).ToString()), ctx.input(0))};
 }
-// TVM's PRelu: the slope broadcast to the input (numpy-style) and both flattened, nn.prelu on
-// axis 0, reshaped back (TVM broadcasts with broadcast_to_like, here broadcast_to the static
-// shape).
+// TVM's PRelu: the slope broadcast to the input (broadcast_to_like) and both flattened,
+// nn.prelu on axis 0, reshaped back.
 Outputs PRelu(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
   ir::Expr x = ctx.input(0);
@@ -122,7 +121,7 @@ Outputs PRelu(const NodeContext& ctx) {
     slope = relay::expand_dims(slope, 1, ctx.ndim(0) - 2);
   }
   const relay::Ints shape(ctx.shape(0).begin(), ctx.shape(0).end());
-  ir::Expr alpha = relay::reshape(relay::broadcast_to(slope, shape), relay::Ints{-1});
+  ir::Expr alpha = relay::reshape(relay::broadcast_to_like(slope, x), relay::Ints{-1});
   ir::Expr out = relay::nn::prelu(relay::reshape(x, relay::Ints{-1}), alpha, 0);
   return {relay::reshape(out, shape)};
 }

@@ -274,10 +274,10 @@ Outputs Trilu(const NodeContext& ctx) {
   return {relay::trilu(ctx.input(0), k, ctx.attr_int("upper", 1) != 0)};
 }
 
-// CastLike: cast to the second input's dtype.
+// TVM's CastLike: cast_like(x, target).
 Outputs CastLike(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
-  return {relay::cast(ctx.input(0), ctx.dtype(1).ToString())};
+  return {relay::cast_like(ctx.input(0), ctx.input(1))};
 }
 
 // TVM's Shrink: where(x < -lambd, x + bias, 0) + where(x > lambd, x - bias, 0).

@@ -143,6 +143,35 @@ Arrays BroadcastTo(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   })};
 }
 
+Arrays BroadcastToLike(const Arrays& in, const ir::Attrs&, const ir::Type& out_type) {
+  CheckInputs(in, 2, "broadcast_to_like");
+  const NDArray& x = in[0];
+  const Shape& target = in[1].shape();
+  const int nd = static_cast<int>(target.size());
+  const int off = nd - x.ndim();
+  if (off < 0) Fail("broadcast_to_like: the target rank is below the data rank");
+  const Shape own = Strides(x.shape());
+  Shape st(nd, 0);
+  for (int i = 0; i < x.ndim(); ++i) {
+    if (x.shape()[i] != 1 && x.shape()[i] != target[off + i]) {
+      Fail("broadcast_to_like: " + ShapeString(x.shape()) + " does not broadcast to " +
+           ShapeString(target));
+    }
+    st[off + i] = x.shape()[i] == 1 ? 0 : own[i];
+  }
+  (void)out_type;
+  return {Gathered(x, target, [&](const std::vector<int64_t>& idx) {
+    int64_t o = 0;
+    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
+    return o;
+  })};
+}
+
+Arrays CastLike(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 2, "cast_like");
+  return {CastArray(in[0], in[1].dtype())};
+}
+
 Arrays Tile(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   CheckInputs(in, 1, "tile");
   std::vector<int64_t> reps = AttrsOf(attrs, "tile").get_ints("reps");

@@ -31,7 +31,8 @@ KernelFn BiasAdd;
 // indexing.cc: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd, one_hot,
 // cumsum, topk, trilu; argmax / argmin.
 KernelFn Take, StridedSlice, BroadcastTo, Tile, Reverse, Gather, GatherND, OneHot, CumSum, TopK,
-    Trilu, ArgMax, ArgMin, Einsum, ScatterElements, ScatterND, ReverseSequence;
+    Trilu, ArgMax, ArgMin, Einsum, ScatterElements, ScatterND, ReverseSequence, BroadcastToLike,
+    CastLike;
 
 // image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
 KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;

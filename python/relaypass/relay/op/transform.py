@@ -76,6 +76,14 @@ def broadcast_to(data, shape):
     return call("broadcast_to", [data], shape=_ints(shape))
 
 
+def broadcast_to_like(data, broadcast_type):
+    return call("broadcast_to_like", [data, broadcast_type])
+
+
+def cast_like(data, dtype_like):
+    return call("cast_like", [data, dtype_like])
+
+
 def tile(data, reps):
     return call("tile", [data], reps=_ints(reps))
 
