@@ -8,7 +8,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 # The sanitizer and fuzz builds use -g, for which ccache would also key objects by directory.
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps configure build run test test-onnx clean test-sanitize test-asan test-tsan fuzz bench
+.PHONY: all deps configure build run test test-onnx test-models clean test-sanitize test-asan test-tsan fuzz bench
 
 all: build
 
@@ -49,6 +49,13 @@ test-onnx: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target onnx-backend-test
 	$(BUILD)/onnx-backend-test --expected=tests/data/onnx/backend_expected_pass.txt \
 	  --doc=docs/onnx.md $(ONNX_FLAGS)
+
+# torchvision models (scripts/export-models.py; Debian's python3-torch, python3-torchvision and
+# python3-onnx) through the importer and the evaluator, before and after --pipeline=default -O3,
+# against ONNX Runtime (onnxruntime-node installed under $(BUILD)/ort). MODELS=a,b limits the set.
+MODELS ?=
+test-models: build
+	scripts/test-models.sh $(BUILD) $(MODELS)
 
 # Sanitizers (docs/reliability.md). ASan+UBSan: the whole ctest suite, built at -O1 -g into
 # build-sanitize; any report fails the run. The deep-graph tests use 100,000-node chains there

@@ -50,6 +50,58 @@ Expr sigmoid(Expr x);
 Expr clip(Expr x, double a_min, double a_max);
 Expr abs(Expr x);
 Expr round(Expr x);  // halves to even, as TVM's llvm.nearbyint
+Expr sign(Expr x);
+Expr isnan(Expr x);  // bool result
+Expr isinf(Expr x);  // bool result
+Expr logical_not(Expr x);
+Expr logical_and(Expr a, Expr b);
+Expr logical_or(Expr a, Expr b);
+Expr logical_xor(Expr a, Expr b);
+Expr floor_mod(Expr a, Expr b);  // numpy.mod: the sign of the divisor
+Expr mod(Expr a, Expr b);        // numpy.fmod: the sign of the dividend
+Expr zeros_like(Expr x);
+Expr ones_like(Expr x);
+// `fill_value` (a scalar) broadcast to `shape`; dtype "" keeps the fill value's.
+Expr full(Expr fill_value, const Ints& shape, const std::string& dtype = "");
+Expr zeros(const Ints& shape, const std::string& dtype = "float32");
+Expr ones(const Ints& shape, const std::string& dtype = "float32");
+Expr where(Expr condition, Expr x, Expr y);
+
+// Indexing and data movement with index inputs (src/op/indexing.cc).
+// mode "clip" (TVM's default), "wrap" or "fast"; axis None takes from the flattened data.
+Expr take(Expr data, Expr indices, std::optional<int64_t> axis = std::nullopt, int batch_dims = 0,
+          const std::string& mode = "clip");
+Expr strided_slice(Expr data, const Ints& begin, const Ints& end,
+                   std::optional<Ints> strides = std::nullopt,
+                   std::optional<Ints> axes = std::nullopt, const std::string& slice_mode = "end");
+Expr broadcast_to(Expr data, const Ints& shape);
+Expr broadcast_to_like(Expr data, Expr like);  // data broadcast to like's shape
+Expr cast_like(Expr data, Expr like);          // data cast to like's dtype
+Expr tile(Expr data, const Ints& reps);
+Expr reverse(Expr data, int axis);
+Expr gather(Expr data, int axis, Expr indices);
+Expr gather_nd(Expr data, Expr indices, int batch_dims = 0,
+               std::optional<int64_t> index_rank = std::nullopt);
+Expr one_hot(Expr indices, Expr on_value, Expr off_value, int depth, int axis,
+             const std::string& dtype);
+Expr cumsum(Expr data, std::optional<int64_t> axis = std::nullopt, const std::string& dtype = "",
+            std::optional<bool> exclusive = std::nullopt);
+// ret_type "both" gives the tuple (values, indices); "values" or "indices" one tensor.
+Expr topk(Expr data, int k = 1, int axis = -1, const std::string& ret_type = "both",
+          bool is_ascend = false, const std::string& dtype = "int32");
+Expr trilu(Expr data, Expr k, bool upper = true);
+// TVM's einsum over a tuple of operands, e.g. einsum({a, b}, "bij,bjk->bik").
+Expr einsum(std::vector<Expr> operands, const std::string& equation);
+// reduction "update", "add", "mul", "min" or "max"; negative indices count from the end.
+Expr scatter_elements(Expr data, Expr indices, Expr updates, int axis = 0,
+                      const std::string& reduction = "update");
+// indices (M, Y...) as gather_nd's; mode "update", "add" or "mul".
+Expr scatter_nd(Expr data, Expr indices, Expr updates, const std::string& mode = "update");
+Expr reverse_sequence(Expr data, Expr seq_lengths, int seq_axis = 1, int batch_axis = 0);
+Expr argmax(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+            bool exclude = false, bool select_last_index = false);
+Expr argmin(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+            bool exclude = false, bool select_last_index = false);
 
 // Transforms and reductions.
 Expr cast(Expr x, const std::string& dtype);
@@ -124,10 +176,102 @@ Expr max_pool2d(Expr x, const Pool2DArgs& args);
 Expr avg_pool2d(Expr x, const Pool2DArgs& args);
 Expr global_avg_pool2d(Expr x, const std::string& layout = "NCHW");
 Expr global_max_pool2d(Expr x, const std::string& layout = "NCHW");
+
+struct Pool3DArgs {
+  Ints pool_size{1, 1, 1};
+  Ints strides{1, 1, 1};
+  Ints dilation{1, 1, 1};
+  Ints padding{0, 0, 0};  // 1, 3 or 6 values (front, top, left, back, bottom, right)
+  std::string layout = "NCDHW";
+  std::string out_layout = "";
+  bool ceil_mode = false;
+  bool count_include_pad = false;  // avg_pool3d only
+};
+Expr max_pool3d(Expr x, const Pool3DArgs& args);
+Expr avg_pool3d(Expr x, const Pool3DArgs& args);
+
+// nn.conv3d (NCDHW / OIDHW); padding normalised to 6 values as TVM's get_pad_tuple3d.
+struct Conv3DArgs {
+  Ints strides{1, 1, 1};
+  Ints padding{0, 0, 0};
+  Ints dilation{1, 1, 1};
+  int groups = 1;
+  std::optional<int64_t> channels{};
+  std::optional<Ints> kernel_size{};
+  std::string data_layout = "NCDHW";
+  std::string kernel_layout = "OIDHW";
+  std::string out_layout = "";
+  std::string out_dtype = "";
+};
+Expr conv3d(Expr data, Expr weight, const Conv3DArgs& args = {});
+
+// nn.conv1d_transpose / conv2d_transpose / conv3d_transpose: the weight is (in, out / groups,
+// k...) (IOW / IOHW / IODHW). Empty vectors take the op's defaults for its rank.
+struct ConvTransposeArgs {
+  Ints strides{};
+  Ints padding{};
+  Ints output_padding{};
+  Ints dilation{};
+  int groups = 1;
+  std::optional<int64_t> channels{};
+  std::optional<Ints> kernel_size{};
+  std::string data_layout = "";  // NCW / NCHW / NCDHW
+  std::string kernel_layout = "";
+  std::string out_layout = "";
+  std::string out_dtype = "";
+};
+Expr conv1d_transpose(Expr data, Expr weight, const ConvTransposeArgs& args = {});
+Expr conv2d_transpose(Expr data, Expr weight, const ConvTransposeArgs& args = {});
+Expr conv3d_transpose(Expr data, Expr weight, const ConvTransposeArgs& args = {});
+
+Expr prelu(Expr data, Expr alpha, int axis = 1);
+// TVM v0.13's nn.batch_matmul: x [b, m, k] (or [b, k, m] with transpose_a), y [b, n, k] (the
+// default transpose_b=True) or [b, k, n].
+Expr batch_matmul(Expr x, Expr y, const std::string& out_dtype = "", bool transpose_a = false,
+                  bool transpose_b = true);
+Expr lrn(Expr data, int size = 5, int axis = 1, double bias = 2, double alpha = 1e-5,
+         double beta = 0.75);
+Expr instance_norm(Expr data, Expr gamma, Expr beta, int axis = 1, double epsilon = 1e-5,
+                   bool center = true, bool scale = true);
+Expr layer_norm(Expr data, Expr gamma, Expr beta, int axis = -1, double epsilon = 1e-5,
+                bool center = true, bool scale = true);
+Expr depth_to_space(Expr data, int block_size, const std::string& layout = "NCHW",
+                    const std::string& mode = "DCR");
+Expr space_to_depth(Expr data, int block_size, const std::string& layout = "NCHW");
+Expr upsampling(Expr data, double scale_h = 1, double scale_w = 1,
+                const std::string& layout = "NCHW", const std::string& method = "nearest_neighbor",
+                bool align_corners = false);
 Expr batch_flatten(Expr x);
 // pad_value defaults to the int32 scalar 0 as in TVM's Python wrapper.
 Expr pad(Expr x, const std::vector<Ints>& pad_width, Expr pad_value = nullptr,
          const std::string& pad_mode = "constant");
 
 }  // namespace nn
+
+namespace image {
+
+// image.resize2d as TVM's: method "nearest_neighbor", "linear" or "cubic";
+// coordinate_transformation_mode "half_pixel", "align_corners", "asymmetric",
+// "pytorch_half_pixel" or "tf_crop_and_resize" (with roi [start_h, start_w, end_h, end_w]);
+// rounding_method for nearest: "round", "round_prefer_floor", "round_prefer_ceil", "floor",
+// "ceil" ("" is "round").
+struct Resize2DArgs {
+  std::optional<std::vector<double>> roi{};
+  std::string layout = "NCHW";
+  std::string method = "linear";
+  std::string coordinate_transformation_mode = "half_pixel";
+  std::string rounding_method = "";
+  double cubic_alpha = -0.5;
+  int cubic_exclude = 0;
+  double extrapolation_value = 0.0;
+  std::string out_dtype = "";
+};
+Expr resize2d(Expr data, const Ints& size, const Resize2DArgs& args = {});
+// image.grid_sample: data NCHW sampled at grid [N, 2, H', W'] (x then y, in [-1, 1]); method
+// "bilinear", "nearest" or "bicubic"; padding_mode "zeros", "border" or "reflection".
+Expr grid_sample(Expr data, Expr grid, const std::string& method = "bilinear",
+                 const std::string& layout = "NCHW", const std::string& padding_mode = "zeros",
+                 bool align_corners = true);
+
+}  // namespace image
 }  // namespace relaypass::relay

@@ -29,6 +29,8 @@ const char* FieldTypeName(ir::AttrFieldType type) {
       return "int_array";
     case ir::AttrFieldType::kIntArrayArray:
       return "int_array_array";
+    case ir::AttrFieldType::kDoubleArray:
+      return "float_array";
     case ir::AttrFieldType::kIntOrIntArray:
       return "int_or_int_array";
   }

@@ -279,6 +279,9 @@ AttrField AttrsSchema::RequiredIntArrayArray(std::string name) {
 AttrField AttrsSchema::RequiredIntOrIntArray(std::string name) {
   return Required(std::move(name), AttrFieldType::kIntOrIntArray);
 }
+AttrField AttrsSchema::NullableDoubleArray(std::string name) {
+  return WithDefault(std::move(name), AttrFieldType::kDoubleArray, AttrValue::Null());
+}
 
 const AttrValue& AttrsNode::get(const std::string& name) const {
   int i = schema->FieldIndex(name);
@@ -338,6 +341,16 @@ AttrValue ConvertAttrValue(const AttrField& field, const AttrValue& value) {
         if (v.kind() != K::kInt) return fail("an integer or an array of integers");
       }
       return value;
+    case AttrFieldType::kDoubleArray: {
+      if (value.is_null()) return value;
+      if (value.kind() != K::kArray) return fail("an array of floats");
+      std::vector<AttrValue> doubles;
+      for (const AttrValue& v : value.as_array()) {
+        if (!is_int(v) && v.kind() != K::kDouble) return fail("an array of floats");
+        doubles.push_back(AttrValue::Double(v.as_double()));
+      }
+      return AttrValue::Array(std::move(doubles));
+    }
     case AttrFieldType::kIntArrayArray:
       if (value.kind() != K::kArray) return fail("an array of integer arrays");
       for (const AttrValue& row : value.as_array()) {

@@ -165,6 +165,8 @@ bool PadRel(TypeRelationCall& call) {
 void RegisterNNOps(OpRegistry& registry) {
   RegisterConvOps(registry);
   RegisterPoolingOps(registry);
+  RegisterNormalizationOps(registry);
+  RegisterConvNDOps(registry);
   OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
                             "Fully connected layer: data [.., in] x weight [units, in]^T.");
   dense.attrs_schema = DenseAttrs();

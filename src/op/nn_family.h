@@ -5,7 +5,9 @@
 
 namespace relaypass::op {
 
-void RegisterConvOps(OpRegistry& registry);     // conv.cc: nn.conv2d
-void RegisterPoolingOps(OpRegistry& registry);  // pooling.cc: max/avg/global pooling
+void RegisterConvOps(OpRegistry& registry);           // conv.cc: nn.conv2d
+void RegisterPoolingOps(OpRegistry& registry);        // pooling.cc: max/avg/global pooling
+void RegisterNormalizationOps(OpRegistry& registry);  // normalization.cc: prelu, lrn, ...
+void RegisterConvNDOps(OpRegistry& registry);         // conv_nd.cc: conv3d, conv*_transpose, pool3d
 
 }  // namespace relaypass::op

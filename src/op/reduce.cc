@@ -1,4 +1,5 @@
-// Reductions: sum, mean, prod, max and min over some axes (ReduceAttrs), pattern CommReduce.
+// Reductions: sum, mean, prod, max and min over some axes (ReduceAttrs), argmax and argmin
+// (ArgReduceAttrs), pattern CommReduce.
 #include <algorithm>
 #include <string>
 
@@ -19,6 +20,14 @@ const AttrsSchema* ReduceAttrs() {
   static const AttrsSchema schema("relay.attrs.ReduceAttrs", {AttrsSchema::NullableIntArray("axis"),
                                                               AttrsSchema::Bool("keepdims", false),
                                                               AttrsSchema::Bool("exclude", false)});
+  return &schema;
+}
+
+const AttrsSchema* ArgReduceAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.ArgReduceAttrs",
+      {AttrsSchema::NullableIntArray("axis"), AttrsSchema::Bool("keepdims", false),
+       AttrsSchema::Bool("select_last_index", false), AttrsSchema::Bool("exclude", false)});
   return &schema;
 }
 
@@ -48,7 +57,9 @@ bool ReduceRel(TypeRelationCall& call) {
       out.push_back(1);
     }
   }
-  call.AssignResult(ir::TensorType(out, data->dtype));
+  // argmax / argmin (TVM's ArgReduceRel) give int32 indices.
+  const bool arg = attrs.schema == ArgReduceAttrs();
+  call.AssignResult(ir::TensorType(out, arg ? ir::DataType::Int32() : data->dtype));
   return true;
 }
 
@@ -70,6 +81,22 @@ void RegisterReduceOps(OpRegistry& registry) {
   for (const Reduction& r : reductions) {
     OpDef& def = RegisterOp(registry, r.name, 1, OpPattern::kCommReduce, ReduceRel, r.description);
     def.attrs_schema = ReduceAttrs();
+    def.kernel = r.kernel;
+    def.infer_layout = layout_rules::Reduce;
+  }
+  const Reduction arg_reductions[] = {
+      {"argmax",
+       "Index (int32) of the maximum over the given axes (first, or last with "
+       "select_last_index).",
+       kernels::ArgMax},
+      {"argmin",
+       "Index (int32) of the minimum over the given axes (first, or last with "
+       "select_last_index).",
+       kernels::ArgMin},
+  };
+  for (const Reduction& r : arg_reductions) {
+    OpDef& def = RegisterOp(registry, r.name, 1, OpPattern::kCommReduce, ReduceRel, r.description);
+    def.attrs_schema = ArgReduceAttrs();
     def.kernel = r.kernel;
     def.infer_layout = layout_rules::Reduce;
   }
@@ -109,6 +136,22 @@ Expr min(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
 
 Expr prod(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
   return Reduce("prod", std::move(x), axis, keepdims, exclude);
+}
+
+Expr argmax(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude, bool select_last_index) {
+  return op::CallOp("argmax", {std::move(x)},
+                    {{"axis", op::OptionalInts(axis)},
+                     {"keepdims", ir::AttrValue::Bool(keepdims)},
+                     {"select_last_index", ir::AttrValue::Bool(select_last_index)},
+                     {"exclude", ir::AttrValue::Bool(exclude)}});
+}
+
+Expr argmin(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude, bool select_last_index) {
+  return op::CallOp("argmin", {std::move(x)},
+                    {{"axis", op::OptionalInts(axis)},
+                     {"keepdims", ir::AttrValue::Bool(keepdims)},
+                     {"select_last_index", ir::AttrValue::Bool(select_last_index)},
+                     {"exclude", ir::AttrValue::Bool(exclude)}});
 }
 
 }  // namespace relaypass::relay

@@ -13,6 +13,8 @@ OpRegistry& OpRegistry::Global() {
     RegisterNNOps(*r);
     RegisterTransformOps(*r);
     RegisterReduceOps(*r);
+    RegisterIndexingOps(*r);
+    RegisterImageOps(*r);
     return r;
   }();
   return *registry;

@@ -44,8 +44,45 @@ Expr UnpackBatchNorm(const ir::CallNode* call, const ir::Type& data_type) {
                     ExpandToAxis(shift, ndim, axis));
 }
 
+// TVM's LayerNormToInferUnpack / InstanceNormToInferUnpack: (x - mean) / sqrt(var + eps), then
+// gamma and beta expanded to the axis. TVM takes the variance with its `variance` op; here it is
+// mean((x - mean) * (x - mean)) over the same axes.
+Expr UnpackNorm(const ir::CallNode* call, const ir::Type& data_type, bool instance) {
+  auto* tensor = data_type.as<ir::TensorTypeNode>();
+  const ir::AttrsNode& attrs = *call->attrs;
+  const int ndim = tensor->ndim();
+  int axis = static_cast<int>(attrs.get_int("axis"));
+  if (axis < 0) axis += ndim;
+  relay::Ints axes;
+  if (instance) {
+    for (int i = 1; i < ndim; ++i) {
+      if (i != axis) axes.push_back(i);
+    }
+  } else {
+    axes.push_back(axis);
+  }
+  const Expr& x = call->args[0];
+  Expr mean = relay::mean(x, axes, true);
+  Expr d = relay::subtract(x, mean);
+  Expr var = relay::mean(relay::multiply(d, d), axes, true);
+  Expr epsilon = Scalar(attrs.get_double("epsilon"), tensor->dtype);
+  Expr out = relay::divide(d, relay::sqrt(relay::add(var, epsilon)));
+  if (attrs.get_bool("scale")) out = relay::multiply(out, ExpandToAxis(call->args[1], ndim, axis));
+  if (attrs.get_bool("center")) out = relay::add(out, ExpandToAxis(call->args[2], ndim, axis));
+  return out;
+}
+
 class InferenceSimplifier : public ir::ExprMutator {
  protected:
+  Expr RewriteCall(const ir::CallNode* pre, const Expr& post) override {
+    auto* call = post.as<ir::CallNode>();
+    auto* op = call ? call->op_node() : nullptr;
+    if (!op || (op->name != "nn.layer_norm" && op->name != "nn.instance_norm")) return post;
+    ir::Type data_type = pre->args[0]->checked_type;
+    if (!data_type.as<ir::TensorTypeNode>()) return post;
+    return UnpackNorm(call, data_type, op->name == "nn.instance_norm");
+  }
+
   Expr RewriteTupleGetItem(const ir::TupleGetItemNode* pre, const Expr& post) override {
     auto* item = post.as<ir::TupleGetItemNode>();
     auto* call = item->tuple.as<ir::CallNode>();
@@ -74,10 +111,11 @@ transform::Pass SimplifyInference() {
 }
 
 void RegisterSimplifyInference(transform::PassRegistry& registry) {
-  registry.Register({"SimplifyInference",
-                     {},
-                     [](const transform::PassOptions&) { return SimplifyInference(); },
-                     "rewrites batch_norm and dropout into inference arithmetic"});
+  registry.Register(
+      {"SimplifyInference",
+       {},
+       [](const transform::PassOptions&) { return SimplifyInference(); },
+       "rewrites batch_norm, layer_norm, instance_norm and dropout into inference arithmetic"});
 }
 
 }  // namespace relaypass::passes

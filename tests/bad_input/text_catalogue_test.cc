@@ -85,8 +85,8 @@ std::vector<TextCase> Catalogue() {
       {"negative_dimension", "def @main(%x: Tensor[(-1, 4), float32]) {\n  %x\n}\n", Kind::kParse,
        1, 23, "negative dimension -1"},
       // Unknown operators and attributes.
-      {"unknown_op", kHead + "  nn.conv3d(%x, %x)\n}\n", Kind::kParse, 2, 3,
-       "unknown operator nn.conv3d"},
+      {"unknown_op", kHead + "  nn.conv4d(%x, %x)\n}\n", Kind::kParse, 2, 3,
+       "unknown operator nn.conv4d"},
       {"unknown_attr", kConvHead + "  nn.conv2d(%x, %w, stride=[2, 2])\n}\n", Kind::kParse, 2, 21,
        "unknown attribute 'stride' for nn.conv2d (valid: strides, padding,"},
       {"missing_attr", kHead + "  reshape(%x)\n}\n", Kind::kParse, 2, 3,

@@ -137,6 +137,28 @@ TEST(LayoutRulesTest, BatchNormMovesItsAxis) {
             "undef");
 }
 
+// TVM's NormalizationInferCorrectLayout and PReluInferCorrectLayout.
+TEST(LayoutRulesTest, NormsMoveTheirAxisAndPReluKeepsItsLayout) {
+  relay::Expr c = X({16});
+  relay::Expr in = relay::nn::instance_norm(X({1, 16, 8, 8}), c, c);
+  std::vector<ir::Type> types = {T({1, 16, 8, 8}), T({16}), T({16})};
+  Result r = Infer(in, nullptr, L({"NCHW", nullptr, nullptr}), types);
+  EXPECT_EQ(r.inputs, (S{"NCHW", "C", "C"}));
+  EXPECT_EQ(r.outputs, S{"NCHW"});
+  Layouts new_in = L({"NHWC", "C", "C"});
+  r = Infer(in, &new_in, L({"NCHW", "C", "C"}), types);
+  EXPECT_EQ(r.outputs, S{"NHWC"});
+  EXPECT_EQ(r.attrs->get_int("axis"), 3);
+  relay::Expr ln = relay::nn::layer_norm(X({1, 16, 8, 8}), X({8}), X({8}));
+  r = Infer(ln, &new_in, L({"NCHW", "C", "C"}), {T({1, 16, 8, 8}), T({8}), T({8})});
+  EXPECT_EQ(r.attrs->get_int("axis"), 2);  // W moves from 3 to 2 in NHWC
+  relay::Expr prelu = relay::nn::prelu(X({1, 16, 8, 8}), c);
+  Layouts prelu_new = L({"NHWC", "C"});
+  r = Infer(prelu, &prelu_new, L({"NCHW", nullptr}), {T({1, 16, 8, 8}), T({16})});
+  EXPECT_EQ(r.inputs, (S{"NCHW", "C"}));
+  EXPECT_EQ(r.outputs, S{"NCHW"});
+}
+
 TEST(LayoutRulesTest, PoolingLayoutFollowsItsInput) {
   relay::Expr pool = relay::nn::max_pool2d(X({1, 8, 8, 8}), {.pool_size = {2, 2}});
   Result r = Infer(pool, nullptr, L({"NCHW"}), {T({1, 8, 8, 8})});

@@ -70,6 +70,7 @@ enum class AttrFieldType : uint8_t {
   kIntArray,       // Array<Integer> or None: `strides=[2, 2]`, `axes=None`
   kIntArrayArray,  // Array<Array<Integer>>: `pad_width=[[0, 0], [1, 1]]`
   kIntOrIntArray,  // an Integer or an Array<Integer>: `indices_or_sections=3`, `=[2, 5]`
+  kDoubleArray,    // Array<FloatImm> or None: `roi=[0f, 0f, 0f, 0f]`
 };
 
 struct AttrField {
@@ -106,6 +107,7 @@ class AttrsSchema {
   static AttrField RequiredIntArray(std::string name);
   static AttrField RequiredIntArrayArray(std::string name);
   static AttrField RequiredIntOrIntArray(std::string name);
+  static AttrField NullableDoubleArray(std::string name);  // default None
 
  private:
   std::string type_key_;

@@ -20,7 +20,7 @@ from .expr import TensorType, TupleType, FuncType, IncompleteType, Type  # noqa:
 from . import function  # noqa: F401
 from . import op  # noqa: F401
 from .op import *  # noqa: F401,F403
-from .op import nn, annotation  # noqa: F401
+from .op import nn, annotation, image  # noqa: F401
 from . import transform  # noqa: F401
 from . import analysis  # noqa: F401
 from . import expr_functor  # noqa: F401

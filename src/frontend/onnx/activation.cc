@@ -110,8 +110,8 @@ Outputs ThresholdedRelu(const NodeContext& ctx) {
   ir::Expr mask = CallOp("greater", {ctx.input(0), C(ctx, ctx.attr_float("alpha", 1.0))});
   return {relay::multiply(relay::cast(mask, ctx.dtype(0).ToString()), ctx.input(0))};
 }
-// PRelu: relaypass has no nn.prelu; max(x, 0) + slope * min(x, 0), with the slope broadcast as
-// ONNX does (numpy-style).
+// TVM's PRelu: the slope broadcast to the input (broadcast_to_like) and both flattened,
+// nn.prelu on axis 0, reshaped back.
 Outputs PRelu(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
   ir::Expr x = ctx.input(0);
@@ -120,7 +120,10 @@ Outputs PRelu(const NodeContext& ctx) {
       ctx.shape(1)[0] == ctx.shape(0)[1]) {
     slope = relay::expand_dims(slope, 1, ctx.ndim(0) - 2);
   }
-  return {relay::add(relay::nn::relu(x), relay::multiply(slope, relay::minimum(x, C(ctx, 0.0))))};
+  const relay::Ints shape(ctx.shape(0).begin(), ctx.shape(0).end());
+  ir::Expr alpha = relay::reshape(relay::broadcast_to_like(slope, x), relay::Ints{-1});
+  ir::Expr out = relay::nn::prelu(relay::reshape(x, relay::Ints{-1}), alpha, 0);
+  return {relay::reshape(out, shape)};
 }
 
 // Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).

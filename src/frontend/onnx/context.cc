@@ -38,8 +38,11 @@ const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what,
   OnnxError error(
       "node #" + std::to_string(index_) + " '" + node_.name() + "' (" + op_type() + "): " + message,
       index_, node_.name(), op_type(), true);
-  error.needs_input_value = bindable && inputs_[i].is_graph_input;
-  error.input_name = inputs_[i].name;
+  // A value computed from graph inputs alone (shape arithmetic on an input) names the first of
+  // them: binding the inputs one by one makes it known.
+  const bool derived = !inputs_[i].is_graph_input && !inputs_[i].roots.empty();
+  error.needs_input_value = bindable && (inputs_[i].is_graph_input || derived);
+  error.input_name = derived ? inputs_[i].roots.front() : inputs_[i].name;
   throw error;
 }
 
@@ -145,6 +148,9 @@ const ConverterTable& ConverterTable::Global() {
     RegisterTensorOps(t);
     RegisterReduce(t);
     RegisterLoss(t);
+    RegisterResize(t);
+    RegisterQuantize(t);
+    RegisterRecurrent(t);
     return t;
   }();
   return table;

@@ -26,6 +26,7 @@ struct InputInfo {
   std::optional<ir::NDArray> value;  // known at import (constant, initializer, folded)
   bool is_graph_input = false;       // a graph input without a known value
   std::string name;                  // the ONNX value name
+  std::vector<std::string> roots;    // the unbound graph inputs it is computed from
 };
 
 class NodeContext {
@@ -106,6 +107,9 @@ void RegisterShapeOps(ConverterTable& table);     // shape_ops.cc
 void RegisterTensorOps(ConverterTable& table);    // tensor_ops.cc
 void RegisterReduce(ConverterTable& table);       // reduce.cc
 void RegisterLoss(ConverterTable& table);         // loss.cc
+void RegisterResize(ConverterTable& table);       // resize.cc
+void RegisterQuantize(ConverterTable& table);     // quantize.cc
+void RegisterRecurrent(ConverterTable& table);    // rnn.cc
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);

@@ -1,7 +1,8 @@
 // Conv as TVM's Conv converter: nn.conv2d with channels and kernel_size from the weight, the
 // ONNX pads as padding (SAME auto_pad as an explicit nn.pad first, as TVM's autopad folds to),
-// and nn.bias_add for the third input. 2-D convolutions, and 1-D ones as 2-D over a height of 1
-// (relaypass has no conv1d); no 3-D.
+// and nn.bias_add for the third input. 2-D and 3-D convolutions, and 1-D ones as 2-D over a
+// height of 1 (relaypass has no conv1d). ConvTranspose as TVM's: nn.conv{1,2,3}d_transpose.
+// ConvInteger and QLinearConv on the centered operands in float64 (exact for 8-bit values).
 #include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
@@ -13,21 +14,40 @@ namespace {
 
 namespace relay = relaypass::relay;
 
-Outputs Conv(const NodeContext& ctx) {
-  ctx.CheckInputs(2, 3);
+// The convolution of `data` by `weight` (the node's input `w_index`, whose static shape gives the
+// kernel), with the node's attributes, then `bias` (when given) by nn.bias_add; padding values of
+// `dtype`.
+ir::Expr ConvCore(const NodeContext& ctx, size_t w_index, ir::Expr data, ir::Expr weight,
+                  ir::Expr bias, ir::DataType dtype) {
   const int ndim = ctx.ndim(0);
-  if ((ndim != 4 && ndim != 3) || ctx.ndim(1) != ndim) {
-    ctx.Unsupported(std::to_string(ndim - 2) + "-D convolution (2-D, and 1-D through it)");
+  if ((ndim != 4 && ndim != 3 && ndim != 5) || ctx.ndim(w_index) != ndim) {
+    ctx.Unsupported(std::to_string(ndim - 2) + "-D convolution (1-D to 3-D)");
   }
   const int n = ndim - 2;
-  const ir::Shape& w = ctx.shape(1);
+  const ir::Shape& w = ctx.shape(w_index);
   Ints kernel = ctx.attr_ints("kernel_shape", Ints(w.begin() + 2, w.end()));
   Ints strides = ctx.attr_ints("strides", Ints(n, 1));
   Ints dilations = ctx.attr_ints("dilations", Ints(n, 1));
   const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
   Ints pads = ResolvePads(ctx, spatial, kernel, strides, dilations);
-  ir::Expr data = ctx.input(0);
-  ir::Expr weight = ctx.input(1);
+  if (n == 3) {  // nn.conv3d, as TVM's dimension_picker
+    if (IsSamePad(ctx)) {
+      data = relay::nn::pad(
+          data, {{0, 0}, {0, 0}, {pads[0], pads[3]}, {pads[1], pads[4]}, {pads[2], pads[5]}},
+          ScalarConst(0.0, dtype));
+      pads = Ints(6, 0);
+    }
+    relay::nn::Conv3DArgs args;
+    args.strides = strides;
+    args.padding = pads;
+    args.dilation = dilations;
+    args.groups = static_cast<int>(ctx.attr_int("group", 1));
+    args.channels = w[0];
+    args.kernel_size = kernel;
+    ir::Expr out = relay::nn::conv3d(data, weight, args);
+    if (bias) out = relay::nn::bias_add(out, bias);
+    return out;
+  }
   if (n == 1) {  // 1-D as 2-D over (1, W): relaypass has no nn.conv1d
     data = relay::expand_dims(data, 2);
     weight = relay::expand_dims(weight, 2);
@@ -38,7 +58,7 @@ Outputs Conv(const NodeContext& ctx) {
   }
   if (IsSamePad(ctx)) {
     data = relay::nn::pad(data, {{0, 0}, {0, 0}, {pads[0], pads[2]}, {pads[1], pads[3]}},
-                          ScalarConst(0.0, ctx.dtype(0)));
+                          ScalarConst(0.0, dtype));
     pads = Ints(4, 0);
   }
   relay::nn::Conv2DArgs args;
@@ -49,8 +69,115 @@ Outputs Conv(const NodeContext& ctx) {
   args.channels = w[0];
   args.kernel_size = kernel;
   ir::Expr out = relay::nn::conv2d(data, weight, args);
-  if (ctx.has_input(2)) out = relay::nn::bias_add(out, ctx.input(2));
+  if (bias) out = relay::nn::bias_add(out, bias);
   if (n == 1) out = relay::squeeze(out, relay::Ints{2});
+  return out;
+}
+
+Outputs Conv(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 3);
+  return {ConvCore(ctx, 1, ctx.input(0), ctx.input(1), ctx.has_input(2) ? ctx.input(2) : ir::Expr(),
+                   ctx.dtype(0))};
+}
+
+// An integer tensor minus its zero point, in float64 (exact for the 8-bit types).
+ir::Expr Centered(const NodeContext& ctx, size_t i, size_t zp) {
+  ir::Expr x = relay::cast(ctx.input(i), "float64");
+  if (!ctx.has_input(zp)) return x;
+  ir::Expr z = relay::cast(ctx.input(zp), "float64");
+  // A per-channel (1-D) weight zero point lines up with the output channels.
+  if (ctx.ndim(zp) == 1 && ctx.shape(zp)[0] > 1 && ctx.ndim(i) > 1) {
+    z = relay::expand_dims(z, 1, ctx.ndim(i) - 1);
+  }
+  return relay::subtract(x, z);
+}
+
+// ConvInteger: the convolution of the centered operands, as int32 (TVM: qnn.conv2d).
+Outputs ConvInteger(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 4);
+  ir::Expr out = ConvCore(ctx, 1, Centered(ctx, 0, 2), Centered(ctx, 1, 3), ir::Expr(),
+                          ir::DataType::Float(64));
+  return {relay::cast(out, "int32")};
+}
+
+// QLinearConv: the int32 accumulation (plus the int32 bias) rescaled by x_scale * w_scale /
+// y_scale, rounded half to even, shifted by y_zero_point and saturated (TVM: qnn ops).
+Outputs QLinearConv(const NodeContext& ctx) {
+  ctx.CheckInputs(8, 9);
+  ir::Expr acc = ConvCore(ctx, 3, Centered(ctx, 0, 2), Centered(ctx, 3, 5),
+                          ctx.has_input(8) ? relay::cast(ctx.input(8), "float64") : ir::Expr(),
+                          ir::DataType::Float(64));
+  ir::Expr w_scale = relay::cast(ctx.input(4), "float64");
+  if (ctx.ndim(4) == 1 && ctx.shape(4)[0] > 1) {
+    w_scale = relay::expand_dims(w_scale, 1, ctx.ndim(0) - 2);
+  }
+  ir::Expr scale = relay::divide(relay::multiply(relay::cast(ctx.input(1), "float64"), w_scale),
+                                 relay::cast(ctx.input(6), "float64"));
+  ir::Expr q = relay::round(relay::multiply(acc, scale));
+  q = relay::add(q, relay::cast(ctx.input(7), "float64"));
+  const ir::DataType out = ctx.dtype(7);
+  const bool is_signed = out.is_int();
+  return {relay::cast(relay::clip(q, is_signed ? -128 : 0, is_signed ? 127 : 255), out.ToString())};
+}
+
+// TVM's ConvTranspose (_impl_v11): channels = weight.shape[1] * group; SAME auto_pad and
+// output_shape become explicit pads (negative ones extend the output, as TVM's).
+Outputs ConvTranspose(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 3);
+  const int ndim = ctx.ndim(0);
+  const int n = ndim - 2;
+  if (n < 1 || n > 3 || ctx.ndim(1) != ndim) {
+    ctx.Unsupported(std::to_string(n) + "-D transposed convolution (1-D to 3-D)");
+  }
+  const ir::Shape& w = ctx.shape(1);
+  const int64_t group = ctx.attr_int("group", 1);
+  const Ints kernel = ctx.attr_ints("kernel_shape", Ints(w.begin() + 2, w.end()));
+  const Ints strides = ctx.attr_ints("strides", Ints(n, 1));
+  const Ints dilations = ctx.attr_ints("dilations", Ints(n, 1));
+  const Ints output_padding = ctx.attr_ints("output_padding", Ints(n, 0));
+  Ints pads = ctx.attr_ints("pads", Ints(2 * n, 0));
+  const std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");
+  const bool has_output_shape = ctx.has_attr("output_shape");
+  if (has_output_shape || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    const Ints output_shape = ctx.attr_ints("output_shape");
+    const ir::Shape& in = ctx.shape(0);
+    Ints total(n);
+    for (int i = 0; i < n; ++i) {
+      const int64_t full = (kernel[i] - 1) * dilations[i] + 1 + output_padding[i];
+      total[i] = has_output_shape ? strides[i] * (in[2 + i] - 1) + full - output_shape[i]
+                                  : full - strides[i];
+    }
+    Ints left(n), right(n);
+    for (int i = 0; i < n; ++i) {
+      left[i] = total[i] >= 0 ? total[i] / 2 : -((-total[i] + 1) / 2);  // Python's floor division
+      right[i] = total[i] - left[i];
+    }
+    // ONNX's split: SAME_UPPER puts the smaller half first, SAME_LOWER the larger (TVM v0.13
+    // swaps the two, which the backend tests' values contradict); output_shape alone as TVM.
+    Ints first = right, second = left;
+    if (auto_pad == "SAME_UPPER") {
+      first = left;
+      second = right;
+    }
+    pads = first;
+    pads.insert(pads.end(), second.begin(), second.end());
+  } else if (auto_pad == "VALID") {
+    pads = Ints(2 * n, 0);
+  } else if (auto_pad != "NOTSET") {
+    ctx.Fail("invalid auto_pad " + auto_pad);
+  }
+  relay::nn::ConvTransposeArgs args;
+  args.strides = strides;
+  args.padding = pads;
+  args.dilation = dilations;
+  args.output_padding = output_padding;
+  args.groups = static_cast<int>(group);
+  args.channels = w[1] * group;
+  args.kernel_size = kernel;
+  ir::Expr out = n == 1   ? relay::nn::conv1d_transpose(ctx.input(0), ctx.input(1), args)
+                 : n == 2 ? relay::nn::conv2d_transpose(ctx.input(0), ctx.input(1), args)
+                          : relay::nn::conv3d_transpose(ctx.input(0), ctx.input(1), args);
+  if (ctx.has_input(2)) out = relay::nn::bias_add(out, ctx.input(2));
   return {out};
 }
 
@@ -58,6 +185,9 @@ Outputs Conv(const NodeContext& ctx) {
 
 void RegisterConv(ConverterTable& t) {
   t.Add("Conv", 1, Conv);
+  t.Add("ConvTranspose", 1, ConvTranspose);
+  t.Add("ConvInteger", 10, ConvInteger);
+  t.Add("QLinearConv", 10, QLinearConv);
 }
 
 }  // namespace relaypass::frontend::onnx_import

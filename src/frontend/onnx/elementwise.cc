@@ -1,6 +1,6 @@
 // Elementwise math and comparisons: TVM's Elemwise (Add, Sub, Mul, Div), Pow, the unary math
-// ops, Reciprocal, the variadic Max/Min/Sum/Mean, the comparisons, and (composed) Not, And, Or,
-// Xor, Sign, Tan, Sinh and Cosh.
+// ops (trigonometric and hyperbolic included), Reciprocal, the variadic Max/Min/Sum/Mean, the
+// comparisons, the logical ops, Sign, IsNaN, IsInf, Mod and BitShift.
 #include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
@@ -86,38 +86,34 @@ Outputs Mean(const NodeContext& ctx) {
   return {relay::divide(acc, ScalarConst(static_cast<double>(n), ctx.dtype(0)))};
 }
 
-// Logical ops on bool tensors through the arithmetic relaypass has (TVM emits logical_*).
-Outputs Not(const NodeContext& ctx) {
-  ctx.CheckInputs(1, 1);
-  return {CallOp("equal", {ctx.input(0), ScalarConst(0, ctx.dtype(0))})};
+// TVM's Mod: floor_mod (numpy.mod) unless fmod=1 (mod, numpy.fmod).
+Outputs Mod(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 2);
+  const char* name = ctx.attr_int("fmod", 0) == 0 ? "floor_mod" : "mod";
+  return {CallOp(name, {ctx.input(0), ctx.input(1)})};
 }
-Converter Logical(const std::string& relay_op) {
-  return [relay_op](const NodeContext& ctx) -> Outputs {
-    ctx.CheckInputs(2, 2);
-    if (!ctx.dtype(0).is_bool()) ctx.Fail("takes bool tensors");
-    return {CallOp(relay_op, {ctx.input(0), ctx.input(1)})};
-  };
+
+// TVM's BitShift: left_shift or right_shift.
+Outputs BitShift(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 2);
+  const std::string direction = ctx.attr_string("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") ctx.Fail("direction must be LEFT or RIGHT");
+  return {CallOp(direction == "LEFT" ? "left_shift" : "right_shift", {ctx.input(0), ctx.input(1)})};
 }
-// sign(x) = (x > 0) - (x < 0).
-Outputs Sign(const NodeContext& ctx) {
+
+// TVM's IsInf: isinf, masked by the sign for detect_negative / detect_positive = 0.
+Outputs IsInf(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
-  const std::string dt = ctx.dtype(0).ToString();
+  ir::Expr x = ctx.input(0);
+  ir::Expr r = relay::isinf(x);
   ir::Expr zero = ScalarConst(0, ctx.dtype(0));
-  return {relay::subtract(relay::cast(CallOp("greater", {ctx.input(0), zero}), dt),
-                          relay::cast(CallOp("less", {ctx.input(0), zero}), dt))};
-}
-Outputs Tan(const NodeContext& ctx) {
-  ctx.CheckInputs(1, 1);
-  return {relay::divide(CallOp("sin", {ctx.input(0)}), CallOp("cos", {ctx.input(0)}))};
-}
-// sinh / cosh = (exp(x) -/+ exp(-x)) / 2.
-Converter Hyperbolic(bool cosh) {
-  return [cosh](const NodeContext& ctx) -> Outputs {
-    ctx.CheckInputs(1, 1);
-    ir::Expr a = relay::exp(ctx.input(0)), b = relay::exp(relay::negative(ctx.input(0)));
-    ir::Expr sum = cosh ? relay::add(a, b) : relay::subtract(a, b);
-    return {relay::divide(sum, ScalarConst(2, ctx.dtype(0)))};
-  };
+  if (ctx.attr_int("detect_negative", 1) == 0) {
+    r = relay::multiply(r, CallOp("greater", {x, zero}));
+  }
+  if (ctx.attr_int("detect_positive", 1) == 0) {
+    r = relay::multiply(r, CallOp("less", {x, zero}));
+  }
+  return {r};
 }
 
 }  // namespace
@@ -149,14 +145,24 @@ void RegisterElementwise(ConverterTable& t) {
   t.Add("Sin", 7, Unary("sin"));
   t.Add("Cos", 7, Unary("cos"));
   t.Add("Reciprocal", 1, Reciprocal);
-  t.Add("Not", 1, Not);
-  t.Add("And", 1, Logical("minimum"));
-  t.Add("Or", 1, Logical("maximum"));
-  t.Add("Xor", 1, Logical("not_equal"));
-  t.Add("Sign", 9, Sign);
-  t.Add("Tan", 7, Tan);
-  t.Add("Sinh", 9, Hyperbolic(false));
-  t.Add("Cosh", 9, Hyperbolic(true));
+  t.Add("Not", 1, Unary("logical_not"));
+  t.Add("And", 1, Binary("logical_and"));
+  t.Add("Or", 1, Binary("logical_or"));
+  t.Add("Xor", 1, Binary("logical_xor"));
+  t.Add("Sign", 9, Unary("sign"));
+  t.Add("Tan", 7, Unary("tan"));
+  t.Add("Sinh", 9, Unary("sinh"));
+  t.Add("Cosh", 9, Unary("cosh"));
+  t.Add("Asin", 7, Unary("asin"));
+  t.Add("Acos", 7, Unary("acos"));
+  t.Add("Atan", 7, Unary("atan"));
+  t.Add("Asinh", 9, Unary("asinh"));
+  t.Add("Acosh", 9, Unary("acosh"));
+  t.Add("Atanh", 9, Unary("atanh"));
+  t.Add("IsNaN", 9, Unary("isnan"));
+  t.Add("IsInf", 10, IsInf);
+  t.Add("Mod", 10, Mod);
+  t.Add("BitShift", 11, BitShift);
 }
 
 }  // namespace relaypass::frontend::onnx_import

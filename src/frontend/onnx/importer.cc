@@ -7,6 +7,8 @@
 
 #include <onnx/checker.h>
 
+#include <algorithm>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -15,6 +17,7 @@
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
+#include "relaypass/relay.h"
 #include "tensor.h"
 
 namespace relaypass::frontend::onnx_import {
@@ -30,6 +33,14 @@ struct ValueInfo {
   std::optional<ir::NDArray> value;
   bool import_const = false;  // a Constant node's or a folded value (not a float initializer)
   bool is_graph_input = false;
+  // The graph inputs (without a bound value) this value is computed from, so that a value the
+  // importer must know names the inputs to bind (OnnxError::input_name).
+  std::vector<std::string> roots;
+  // An ONNX sequence (SequenceConstruct, SplitToSequence, ...), known at import as a list of
+  // tensors: the importer keeps its elements; sequence ops rearrange them (sequence.cc's rules).
+  bool is_sequence = false;
+  std::vector<ValueInfo> elements;
+  ir::DataType element_dtype;
 };
 
 [[noreturn]] void NodeFail(const onnx::NodeProto& node, int64_t index, const std::string& message,
@@ -66,6 +77,11 @@ class GraphImporter {
       auto it = values_.find(o.name());
       if (it == values_.end()) {
         throw OnnxError(source_ + ": graph output '" + o.name() + "' is not produced by any node");
+      }
+      if (it->second.is_sequence) {
+        throw OnnxError(source_ + ": graph output '" + o.name() +
+                            "' is a sequence (sequences, maps and optionals are not supported)",
+                        -1, "", "", true);
       }
       results.push_back(it->second.expr);
       out.output_names.push_back(o.name());
@@ -219,6 +235,7 @@ class GraphImporter {
       ir::Var var = ir::MakeVar(name, TypeOf(v.shape, v.dtype));
       v.expr = var;
       v.is_graph_input = true;
+      v.roots = {name};
       inputs_.push_back(var);
       out.input_names.push_back(name);
       values_[name] = v;
@@ -228,6 +245,29 @@ class GraphImporter {
   void ConvertNode(const onnx::NodeProto& node, int64_t index, int64_t opset) {
     if (!node.domain().empty() && node.domain() != "ai.onnx") {
       NodeFail(node, index, "operators of domain '" + node.domain() + "' are not supported", true);
+    }
+    if (IsSequenceOp(node.op_type())) {
+      ConvertSequenceNode(node, index);
+      return;
+    }
+    if (node.op_type() == "If") {
+      ConvertIf(node, index, opset);
+      return;
+    }
+    if (node.op_type() == "Loop") {
+      ConvertLoop(node, index, opset);
+      return;
+    }
+    if (node.op_type() == "Scan" && opset >= 9) {
+      ConvertScan(node, index, opset);
+      return;
+    }
+    for (const std::string& name : node.input()) {
+      if (!name.empty() && values_.at(name).is_sequence) {
+        NodeFail(node, index,
+                 "input '" + name + "' is a sequence, which " + node.op_type() + " does not take",
+                 true);
+      }
     }
     const Converter* converter = ConverterTable::Global().Find(node.op_type(), opset);
     if (!converter) {
@@ -254,6 +294,7 @@ class GraphImporter {
         info.dtype = v.dtype;
         info.value = v.value;
         info.is_graph_input = v.is_graph_input;
+        info.roots = v.roots;
         const ir::ExprKind kind = v.expr->kind;
         if (fold) {
           info.expr = kind == ir::ExprKind::kConstant ? v.expr : ir::MakeConstant(*v.value);
@@ -266,6 +307,13 @@ class GraphImporter {
         }
       }
       infos.push_back(std::move(info));
+    }
+    std::vector<std::string> roots;
+    for (const std::string& name : node.input()) {
+      if (name.empty()) continue;
+      for (const std::string& r : values_.at(name).roots) {
+        if (std::find(roots.begin(), roots.end(), r) == roots.end()) roots.push_back(r);
+      }
     }
     NodeContext ctx(node, index, opset, std::move(infos));
     Outputs outputs = (*converter)(ctx);
@@ -302,6 +350,7 @@ class GraphImporter {
       if (name.empty()) continue;
       ValueInfo v;
       v.expr = final_outputs[k];
+      v.roots = roots;
       const auto* tt = types[k].as<ir::TensorTypeNode>();
       if (!tt) NodeFail(node, index, "output " + std::to_string(k) + " is not a tensor", true);
       v.dtype = tt->dtype;
@@ -324,6 +373,395 @@ class GraphImporter {
       }
       values_[name] = std::move(v);
     }
+  }
+
+  // A value that must be known at import: its value, or an error naming the graph input to bind
+  // (OnnxError::needs_input_value) when it is computed from graph inputs.
+  const ir::NDArray& KnownValue(const onnx::NodeProto& node, int64_t index, const std::string& name,
+                                const std::string& what) {
+    const ValueInfo& v = values_.at(name);
+    if (v.value) return *v.value;
+    OnnxError error("node #" + std::to_string(index) + " '" + node.name() + "' (" + node.op_type() +
+                        "): " + what + " ('" + name +
+                        "') must be known at import (a constant or an initializer)",
+                    index, node.name(), node.op_type(), true);
+    error.needs_input_value = !v.roots.empty();
+    if (!v.roots.empty()) error.input_name = v.roots.front();
+    throw error;
+  }
+
+  const onnx::GraphProto& GraphAttr(const onnx::NodeProto& node, int64_t index,
+                                    const std::string& name) {
+    for (const onnx::AttributeProto& a : node.attribute()) {
+      if (a.name() == name && a.has_g()) return a.g();
+    }
+    NodeFail(node, index, "missing graph attribute " + name);
+  }
+
+  // The nodes of a subgraph converted in the current scope (its initializers added first); the
+  // outer graph's values are visible to it, as ONNX's scoping says.
+  void ConvertSubgraph(const onnx::GraphProto& g, const onnx::NodeProto& owner, int64_t index,
+                       int64_t opset) {
+    for (const onnx::TensorProto& t : g.initializer()) {
+      ValueInfo v;
+      ir::NDArray data =
+          TensorFromProto(t, base_dir_, source_ + ": initializer '" + t.name() + "'");
+      v.shape = data.shape();
+      v.dtype = data.dtype();
+      v.value = data;
+      v.import_const = true;
+      v.expr = ir::MakeConstant(data);
+      values_[t.name()] = v;
+    }
+    for (const onnx::NodeProto& n : g.node()) {
+      for (const std::string& in : n.input()) {
+        if (!in.empty() && !values_.count(in)) {
+          NodeFail(
+              owner, index,
+              "the subgraph's node " + n.op_type() + " reads '" + in + "', which is not defined");
+        }
+      }
+      ConvertNode(n, index, opset);
+    }
+    for (const onnx::ValueInfoProto& o : g.output()) {
+      if (!values_.count(o.name())) {
+        NodeFail(owner, index, "the subgraph's output '" + o.name() + "' is not produced");
+      }
+    }
+  }
+
+  // If with a condition known at import (a bound graph input, or folded): the chosen branch
+  // inlined. (TVM builds a Relay If; here shapes are static and both branches may differ.)
+  void ConvertIf(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+    if (node.input_size() != 1) NodeFail(node, index, "If takes one input");
+    const bool cond = KnownValue(node, index, node.input(0), "the condition").GetAsDouble(0) != 0;
+    const onnx::GraphProto& branch = GraphAttr(node, index, cond ? "then_branch" : "else_branch");
+    if (branch.output_size() != node.output_size()) {
+      NodeFail(node, index, "the branch's outputs do not match the node's");
+    }
+    ConvertSubgraph(branch, node, index, opset);
+    for (int k = 0; k < node.output_size(); ++k) {
+      if (!node.output(k).empty()) values_[node.output(k)] = values_.at(branch.output(k).name());
+    }
+  }
+
+  // Loop with a trip count (and conditions) known at import: the body unrolled, loop-carried
+  // values threaded through, scan outputs stacked on a new axis 0. (TVM builds a recursive
+  // Relay function.)
+  void ConvertLoop(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+    const onnx::GraphProto& body = GraphAttr(node, index, "body");
+    const int carried_count = node.input_size() - 2;
+    if (carried_count < 0 || body.input_size() != carried_count + 2 ||
+        body.output_size() < carried_count + 1 || node.output_size() != body.output_size() - 1) {
+      NodeFail(node, index, "the body's inputs and outputs do not match the node's");
+    }
+    const int scan_count = body.output_size() - 1 - carried_count;
+    constexpr int64_t kMaxTrips = 4096;
+    int64_t trips = kMaxTrips;
+    if (!node.input(0).empty()) {
+      trips = static_cast<int64_t>(
+          KnownValue(node, index, node.input(0), "the trip count").GetAsDouble(0));
+      if (trips > kMaxTrips) NodeFail(node, index, "more than 4096 iterations to unroll", true);
+    }
+    bool cond = true;
+    if (!node.input(1).empty()) {
+      cond = KnownValue(node, index, node.input(1), "the condition").GetAsDouble(0) != 0;
+    }
+    std::vector<ValueInfo> carried;
+    for (int k = 0; k < carried_count; ++k) carried.push_back(values_.at(node.input(2 + k)));
+    std::vector<std::vector<ValueInfo>> scans(scan_count);
+    int64_t i = 0;
+    for (; i < trips && cond; ++i) {
+      ValueInfo iter;
+      iter.value = ir::NDArray::Scalar<int64_t>(i, ir::DataType::Int64());
+      iter.dtype = ir::DataType::Int64();
+      iter.expr = ir::MakeConstant(*iter.value);
+      iter.import_const = true;
+      values_[body.input(0).name()] = iter;
+      ValueInfo c;
+      c.value = ir::NDArray::Scalar<uint8_t>(1, ir::DataType::Bool());
+      c.dtype = ir::DataType::Bool();
+      c.expr = ir::MakeConstant(*c.value);
+      c.import_const = true;
+      values_[body.input(1).name()] = c;
+      for (int k = 0; k < carried_count; ++k) values_[body.input(2 + k).name()] = carried[k];
+      ConvertSubgraph(body, node, index, opset);
+      cond =
+          KnownValue(node, index, body.output(0).name(), "the body's condition").GetAsDouble(0) !=
+          0;
+      for (int k = 0; k < carried_count; ++k) carried[k] = values_.at(body.output(1 + k).name());
+      for (int j = 0; j < scan_count; ++j) {
+        scans[j].push_back(values_.at(body.output(1 + carried_count + j).name()));
+      }
+    }
+    if (node.input(0).empty() && i == kMaxTrips) {
+      NodeFail(node, index, "the loop did not end within 4096 iterations", true);
+    }
+    for (int k = 0; k < carried_count; ++k) {
+      if (!node.output(k).empty()) values_[node.output(k)] = carried[k];
+    }
+    for (int j = 0; j < scan_count; ++j) {
+      const std::string& name = node.output(carried_count + j);
+      if (name.empty()) continue;
+      if (scans[j].empty()) NodeFail(node, index, "a scan output of zero iterations", true);
+      values_[name] = Derive(node, index, scans[j], [](const std::vector<ir::Expr>& parts) {
+        std::vector<ir::Expr> fields;
+        for (const ir::Expr& p : parts) fields.push_back(relay::expand_dims(p, 0));
+        return relay::concatenate(fields, 0);
+      });
+    }
+  }
+
+  // Scan (opset 9+) unrolled over the scan axis: each step's slices of the scan inputs and the
+  // states go through the body; the scan outputs are stacked along their axes.
+  void ConvertScan(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+    const onnx::GraphProto& body = GraphAttr(node, index, "body");
+    int64_t num_scan = -1;
+    std::vector<int64_t> in_axes, in_dirs, out_axes, out_dirs;
+    for (const onnx::AttributeProto& a : node.attribute()) {
+      if (a.name() == "num_scan_inputs") num_scan = a.i();
+      if (a.name() == "scan_input_axes") in_axes.assign(a.ints().begin(), a.ints().end());
+      if (a.name() == "scan_input_directions") in_dirs.assign(a.ints().begin(), a.ints().end());
+      if (a.name() == "scan_output_axes") out_axes.assign(a.ints().begin(), a.ints().end());
+      if (a.name() == "scan_output_directions") out_dirs.assign(a.ints().begin(), a.ints().end());
+    }
+    const int64_t states = node.input_size() - num_scan;
+    const int64_t outs = node.output_size() - states;
+    if (num_scan < 1 || states < 0 || outs < 0 || body.input_size() != node.input_size() ||
+        body.output_size() != node.output_size()) {
+      NodeFail(node, index, "the body's inputs and outputs do not match the node's");
+    }
+    in_axes.resize(num_scan, 0);
+    in_dirs.resize(num_scan, 0);
+    out_axes.resize(outs, 0);
+    out_dirs.resize(outs, 0);
+    std::vector<ValueInfo> carried;
+    for (int64_t k = 0; k < states; ++k) carried.push_back(values_.at(node.input(k)));
+    int64_t steps = -1;
+    for (int64_t j = 0; j < num_scan; ++j) {
+      const ValueInfo& x = values_.at(node.input(states + j));
+      const int64_t r = static_cast<int64_t>(x.shape.size());
+      if (in_axes[j] < 0) in_axes[j] += r;
+      if (in_axes[j] < 0 || in_axes[j] >= r) NodeFail(node, index, "scan_input_axes out of range");
+      const int64_t n = x.shape[in_axes[j]];
+      if (steps >= 0 && n != steps) NodeFail(node, index, "scan inputs differ in length");
+      steps = n;
+    }
+    if (steps < 1) NodeFail(node, index, "an empty scan", true);
+    std::vector<std::vector<ValueInfo>> scans(outs);
+    for (int64_t t = 0; t < steps; ++t) {
+      for (int64_t k = 0; k < states; ++k) values_[body.input(k).name()] = carried[k];
+      for (int64_t j = 0; j < num_scan; ++j) {
+        const int64_t at = in_dirs[j] ? steps - 1 - t : t;
+        const int64_t axis = in_axes[j];
+        values_[body.input(states + j).name()] = Derive(
+            node, index, {values_.at(node.input(states + j))}, [&](const std::vector<ir::Expr>& a) {
+              return relay::squeeze(
+                  relay::strided_slice(a[0], {at}, {at + 1}, relay::Ints{1}, relay::Ints{axis}),
+                  relay::Ints{axis});
+            });
+      }
+      ConvertSubgraph(body, node, index, opset);
+      for (int64_t k = 0; k < states; ++k) carried[k] = values_.at(body.output(k).name());
+      for (int64_t j = 0; j < outs; ++j)
+        scans[j].push_back(values_.at(body.output(states + j).name()));
+    }
+    for (int64_t k = 0; k < states; ++k) {
+      if (!node.output(k).empty()) values_[node.output(k)] = carried[k];
+    }
+    for (int64_t j = 0; j < outs; ++j) {
+      const std::string& name = node.output(states + j);
+      if (name.empty()) continue;
+      std::vector<ValueInfo> parts = scans[j];
+      if (out_dirs[j]) std::reverse(parts.begin(), parts.end());
+      const int64_t rank = static_cast<int64_t>(parts[0].shape.size()) + 1;
+      const int64_t axis = out_axes[j] < 0 ? out_axes[j] + rank : out_axes[j];
+      values_[name] = Derive(node, index, parts, [&](const std::vector<ir::Expr>& ps) {
+        std::vector<ir::Expr> fields;
+        for (const ir::Expr& p : ps)
+          fields.push_back(relay::expand_dims(p, static_cast<int>(axis)));
+        return relay::concatenate(fields, static_cast<int>(axis));
+      });
+    }
+  }
+
+  static bool IsSequenceOp(const std::string& op) {
+    return op == "SequenceEmpty" || op == "SequenceConstruct" || op == "SequenceInsert" ||
+           op == "SequenceAt" || op == "SequenceErase" || op == "SequenceLength" ||
+           op == "ConcatFromSequence" || op == "SplitToSequence";
+  }
+
+  // The value of `build` applied to placeholders of `ins` (typed by them), with the placeholders
+  // bound back to the inputs' expressions; evaluated when every input is an import constant.
+  ValueInfo Derive(const onnx::NodeProto& node, int64_t index, const std::vector<ValueInfo>& ins,
+                   const std::function<ir::Expr(const std::vector<ir::Expr>&)>& build) {
+    std::vector<ir::Expr> args;
+    std::unordered_map<const ir::VarNode*, ir::Expr> placeholders;
+    bool constant = true;
+    ValueInfo out;
+    for (const ValueInfo& v : ins) {
+      ir::Var p = ir::MakeVar("p", TypeOf(v.shape, v.dtype));
+      placeholders[p.get()] = v.expr;
+      args.push_back(p);
+      constant = constant && v.value && v.import_const;
+      for (const std::string& r : v.roots) {
+        if (std::find(out.roots.begin(), out.roots.end(), r) == out.roots.end())
+          out.roots.push_back(r);
+      }
+    }
+    const ir::Expr e = build(args);
+    ir::Expr typed;
+    try {
+      typed = ir::InferExprTypes(e);
+    } catch (const Error& err) {
+      NodeFail(node, index, "the converted Relay does not type-check: " + err.message());
+    }
+    const auto* tt = typed->checked_type.as<ir::TensorTypeNode>();
+    if (!tt) NodeFail(node, index, "the result is not a tensor", true);
+    out.dtype = tt->dtype;
+    out.shape.assign(tt->shape.begin(), tt->shape.end());
+    out.expr = ir::Bind(e, placeholders);
+    if (constant) {
+      out.value = eval::Evaluate(out.expr).tensor();
+      out.expr = ir::MakeConstant(*out.value);
+      out.import_const = true;
+    }
+    return out;
+  }
+
+  // A position input (scalar, known at import) normalised against `size` (`inclusive`: size
+  // itself allowed, as SequenceInsert's).
+  int64_t Position(const onnx::NodeProto& node, int64_t index, int i, int64_t size, bool inclusive,
+                   int64_t fallback) {
+    if (node.input_size() <= i || node.input(i).empty()) return fallback;
+    const ValueInfo& v = values_.at(node.input(i));
+    if (!v.value || v.value->size() != 1) {
+      NodeFail(node, index, "the position must be a scalar known at import", true);
+    }
+    int64_t p = static_cast<int64_t>(v.value->GetAsDouble(0));
+    if (p < 0) p += size;
+    if (p < 0 || p > size || (!inclusive && p == size)) {
+      NodeFail(node, index, "position " + std::to_string(p) + " is out of range");
+    }
+    return p;
+  }
+
+  int64_t AttrInt(const onnx::NodeProto& node, const std::string& name, int64_t fallback) {
+    for (const onnx::AttributeProto& a : node.attribute()) {
+      if (a.name() == name) return a.i();
+    }
+    return fallback;
+  }
+
+  // The sequence ops on sequences known at import as lists (no Relay ADT): SequenceEmpty,
+  // SequenceConstruct, SequenceInsert, SequenceAt, SequenceErase, SequenceLength,
+  // ConcatFromSequence (concatenate, expand_dims for new_axis) and SplitToSequence (split).
+  void ConvertSequenceNode(const onnx::NodeProto& node, int64_t index) {
+    const std::string& op = node.op_type();
+    if (node.output_size() != 1 || node.output(0).empty()) {
+      NodeFail(node, index, op + " must have one output");
+    }
+    auto input = [&](int i) -> const ValueInfo& {
+      if (node.input_size() <= i || node.input(i).empty()) NodeFail(node, index, "missing input");
+      return values_.at(node.input(i));
+    };
+    auto sequence = [&](int i) -> const ValueInfo& {
+      const ValueInfo& v = input(i);
+      if (!v.is_sequence)
+        NodeFail(node, index, "input " + std::to_string(i) + " is not a sequence");
+      return v;
+    };
+    ValueInfo out;
+    if (op == "SequenceEmpty") {
+      out.is_sequence = true;
+      std::optional<ir::DataType> dt = DTypeFromOnnx(static_cast<int>(AttrInt(node, "dtype", 1)));
+      out.element_dtype = dt ? *dt : ir::DataType::Float32();
+    } else if (op == "SequenceConstruct") {
+      out.is_sequence = true;
+      for (int i = 0; i < node.input_size(); ++i) out.elements.push_back(input(i));
+      if (!out.elements.empty()) out.element_dtype = out.elements[0].dtype;
+    } else if (op == "SequenceInsert") {
+      out = sequence(0);
+      const int64_t size = static_cast<int64_t>(out.elements.size());
+      const int64_t at = Position(node, index, 2, size, true, size);
+      out.elements.insert(out.elements.begin() + at, input(1));
+    } else if (op == "SequenceErase") {
+      out = sequence(0);
+      const int64_t size = static_cast<int64_t>(out.elements.size());
+      if (size == 0) NodeFail(node, index, "erasing from an empty sequence");
+      out.elements.erase(out.elements.begin() + Position(node, index, 1, size, false, size - 1));
+    } else if (op == "SequenceAt") {
+      const ValueInfo& seq = sequence(0);
+      const int64_t size = static_cast<int64_t>(seq.elements.size());
+      out = seq.elements.at(Position(node, index, 1, size, false, 0));
+    } else if (op == "SequenceLength") {
+      out.value = ir::NDArray::Scalar<int64_t>(static_cast<int64_t>(sequence(0).elements.size()),
+                                               ir::DataType::Int64());
+      out.dtype = ir::DataType::Int64();
+      out.expr = ir::MakeConstant(*out.value);
+      out.import_const = true;
+    } else if (op == "ConcatFromSequence") {
+      const ValueInfo& seq = sequence(0);
+      if (seq.elements.empty()) NodeFail(node, index, "concatenating an empty sequence", true);
+      const bool new_axis = AttrInt(node, "new_axis", 0) != 0;
+      int64_t axis = AttrInt(node, "axis", 0);
+      const int64_t rank = static_cast<int64_t>(seq.elements[0].shape.size()) + (new_axis ? 1 : 0);
+      if (axis < 0) axis += rank;
+      out = Derive(node, index, seq.elements, [&](const std::vector<ir::Expr>& parts) {
+        std::vector<ir::Expr> fields = parts;
+        if (new_axis) {
+          for (ir::Expr& f : fields) f = relay::expand_dims(f, static_cast<int>(axis));
+        }
+        return relay::concatenate(fields, static_cast<int>(axis));
+      });
+    } else {  // SplitToSequence
+      const ValueInfo& x = input(0);
+      int64_t axis = AttrInt(node, "axis", 0);
+      const int64_t rank = static_cast<int64_t>(x.shape.size());
+      if (axis < 0) axis += rank;
+      if (axis < 0 || axis >= rank) NodeFail(node, index, "axis out of range");
+      const int64_t extent = x.shape[axis];
+      std::vector<int64_t> sizes;
+      bool squeeze = false;
+      if (node.input_size() > 1 && !node.input(1).empty()) {
+        const ValueInfo& split = input(1);
+        if (!split.value) {
+          OnnxError error("node #" + std::to_string(index) + " '" + node.name() + "' (" +
+                              node.op_type() + "): split must be known at import",
+                          index, node.name(), node.op_type(), true);
+          error.needs_input_value = !split.roots.empty();  // bind the graph input it comes from
+          if (!split.roots.empty()) error.input_name = split.roots.front();
+          throw error;
+        }
+        if (split.value->ndim() == 0) {
+          const int64_t chunk = static_cast<int64_t>(split.value->GetAsDouble(0));
+          if (chunk < 1) NodeFail(node, index, "split must be positive");
+          for (int64_t at = 0; at < extent; at += chunk)
+            sizes.push_back(std::min(chunk, extent - at));
+        } else {
+          for (int64_t k = 0; k < split.value->size(); ++k) {
+            sizes.push_back(static_cast<int64_t>(split.value->GetAsDouble(k)));
+          }
+        }
+      } else {
+        sizes.assign(extent, 1);
+        squeeze = AttrInt(node, "keepdims", 1) == 0;
+      }
+      out.is_sequence = true;
+      out.element_dtype = x.dtype;
+      int64_t begin = 0;
+      for (int64_t size : sizes) {
+        const int64_t b = begin;
+        out.elements.push_back(Derive(node, index, {x}, [&](const std::vector<ir::Expr>& a) {
+          ir::Expr piece =
+              relay::strided_slice(a[0], {b}, {b + size}, relay::Ints{1}, relay::Ints{axis});
+          return squeeze ? relay::squeeze(piece, relay::Ints{axis}) : piece;
+        }));
+        begin += size;
+      }
+      if (begin != extent) NodeFail(node, index, "split sizes do not add up to the axis");
+    }
+    values_[node.output(0)] = std::move(out);
   }
 
   const onnx::ModelProto& model_;

@@ -1,6 +1,6 @@
 // Gemm and MatMul as TVM: nn.dense with the second operand transposed. MatMul of an N-D tensor
 // by a 2-D matrix flattens the leading axes, as TVM does; batched MatMul (both operands above
-// rank 2) is a broadcast multiply and sum: relaypass has no nn.batch_matmul yet.
+// rank 2) is nn.batch_matmul on 3-D views, as TVM's.
 #include <algorithm>
 
 #include "context.h"
@@ -34,47 +34,118 @@ Outputs Gemm(const NodeContext& ctx) {
   return {out};
 }
 
-Outputs MatMul(const NodeContext& ctx) {
-  ctx.CheckInputs(2, 2);
-  const ir::Shape& as = ctx.shape(0);
-  const ir::Shape& bs = ctx.shape(1);
-  const std::string out_dtype = ctx.dtype(0).ToString();
-  const int ra = ctx.ndim(0), rb = ctx.ndim(1);
+// The product of `a` and `b`, whose static shapes are the node's inputs `ia` and `ib`.
+ir::Expr MatMulCore(const NodeContext& ctx, ir::Expr a_in, size_t ia, ir::Expr b_in, size_t ib,
+                    const std::string& out_dtype) {
+  const ir::Shape& as = ctx.shape(ia);
+  const ir::Shape& bs = ctx.shape(ib);
+  const int ra = ctx.ndim(ia), rb = ctx.ndim(ib);
   if (ra < 1 || rb < 1) ctx.Fail("MatMul of a scalar");
   if (rb == 2 && ra >= 2) {
-    ir::Expr b = relay::transpose(ctx.input(1), relay::Ints{1, 0});
-    if (ra == 2) return {relay::nn::dense(ctx.input(0), b, std::nullopt, out_dtype)};
-    ir::Expr a = relay::reshape(ctx.input(0), relay::Ints{-1, as.back()});
+    ir::Expr b = relay::transpose(b_in, relay::Ints{1, 0});
+    if (ra == 2) return relay::nn::dense(a_in, b, std::nullopt, out_dtype);
+    ir::Expr a = relay::reshape(a_in, relay::Ints{-1, as.back()});
     ir::Expr out = relay::nn::dense(a, b, std::nullopt, out_dtype);
     relay::Ints final_shape(as.begin(), as.end() - 1);
     final_shape.push_back(bs[1]);
-    return {relay::reshape(out, final_shape)};
+    return relay::reshape(out, final_shape);
   }
   if (ra == 1 && rb == 2) {  // a vector times a matrix: [K] x [K, N] -> [N]
-    ir::Expr a = relay::expand_dims(ctx.input(0), 0);
-    ir::Expr b = relay::transpose(ctx.input(1), relay::Ints{1, 0});
-    return {relay::squeeze(relay::nn::dense(a, b, std::nullopt, out_dtype), relay::Ints{0})};
+    ir::Expr a = relay::expand_dims(a_in, 0);
+    ir::Expr b = relay::transpose(b_in, relay::Ints{1, 0});
+    return relay::squeeze(relay::nn::dense(a, b, std::nullopt, out_dtype), relay::Ints{0});
   }
   if (rb == 1 && ra >= 2) {  // [.., K] x [K] -> [..]
-    ir::Expr b = relay::expand_dims(ctx.input(1), 0);
-    ir::Expr out = relay::nn::dense(ctx.input(0), b, std::nullopt, out_dtype);
-    return {relay::squeeze(out, relay::Ints{ra - 1})};
+    ir::Expr b = relay::expand_dims(b_in, 0);
+    ir::Expr out = relay::nn::dense(a_in, b, std::nullopt, out_dtype);
+    return relay::squeeze(out, relay::Ints{ra - 1});
   }
   if (ra == 1 && rb == 1) {
-    return {relay::sum(relay::multiply(ctx.input(0), ctx.input(1)), relay::Ints{0})};
+    return relay::sum(relay::multiply(a_in, b_in), relay::Ints{0});
   }
-  if (ra == 1) ctx.Unsupported("MatMul of a vector by a batched matrix");
-  // Both operands batched: relaypass has no nn.batch_matmul (TVM's choice here), so the product
-  // is a broadcast multiply of [.., M, K, 1] by [.., 1, K, N] summed over K.
-  ir::Expr a = relay::expand_dims(ctx.input(0), ra);
-  ir::Expr b = relay::expand_dims(ctx.input(1), rb - 2);
-  const int64_t r = std::max(ra, rb) + 1;
-  return {relay::sum(relay::multiply(a, b), relay::Ints{r - 2})};
+  if (ra == 1 || rb == 1) ctx.Unsupported("MatMul of a vector by a batched matrix");
+  // TVM's batched path: both operands broadcast to the common batch, flattened to 3-D, and
+  // nn.batch_matmul with the second transposed (use_nt_batch_matmul); the result reshaped to
+  // batch + [M, N].
+  const int r = std::max(ra, rb);
+  relay::Ints batch(r - 2, 1);
+  for (int i = 0; i < r - 2; ++i) {
+    const int ia = i - (r - ra), ib = i - (r - rb);
+    const int64_t da = ia >= 0 ? as[ia] : 1, db = ib >= 0 ? bs[ib] : 1;
+    if (da != db && da != 1 && db != 1) ctx.Fail("batch dimensions do not broadcast");
+    batch[i] = std::max(da, db);
+  }
+  auto prepare = [&](ir::Expr x, const ir::Shape& s, int rank) {
+    relay::Ints full = batch;
+    full.push_back(s[rank - 2]);
+    full.push_back(s[rank - 1]);
+    if (relay::Ints(s.begin(), s.end()) != full) x = relay::broadcast_to(x, full);
+    if (full.size() != 3)
+      x = relay::reshape(x, relay::Ints{-1, full[full.size() - 2], full.back()});
+    return x;
+  };
+  ir::Expr a = prepare(a_in, as, ra);
+  ir::Expr bt = relay::transpose(prepare(b_in, bs, rb), relay::Ints{0, 2, 1});
+  ir::Expr out = relay::nn::batch_matmul(a, bt, out_dtype);
+  relay::Ints final_shape = batch;
+  final_shape.push_back(as[ra - 2]);
+  final_shape.push_back(bs[rb - 1]);
+  return relay::reshape(out, final_shape);
+}
+
+Outputs MatMul(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 2);
+  return {MatMulCore(ctx, ctx.input(0), 0, ctx.input(1), 1, ctx.dtype(0).ToString())};
+}
+
+// An integer tensor minus its zero point, in float64 (exact for the 8-bit types); a 1-D zero
+// point of B runs along its columns, of A along its rows.
+ir::Expr CenteredOperand(const NodeContext& ctx, size_t i, size_t zp, bool rows) {
+  ir::Expr x = relay::cast(ctx.input(i), "float64");
+  if (!ctx.has_input(zp)) return x;
+  ir::Expr z = relay::cast(ctx.input(zp), "float64");
+  if (rows && ctx.ndim(zp) == 1 && ctx.shape(zp)[0] > 1) z = relay::expand_dims(z, 1);
+  return relay::subtract(x, z);
+}
+
+// MatMulInteger: the product of the centered operands, as int32 (TVM: qnn.dense / batch_matmul).
+Outputs MatMulInteger(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 4);
+  ir::Expr out = MatMulCore(ctx, CenteredOperand(ctx, 0, 2, true), 0,
+                            CenteredOperand(ctx, 1, 3, false), 1, "float64");
+  return {relay::cast(out, "int32")};
+}
+
+// QLinearMatMul: the centered product rescaled by a_scale * b_scale / y_scale, rounded half to
+// even, shifted by y_zero_point and saturated.
+Outputs QLinearMatMul(const NodeContext& ctx) {
+  ctx.CheckInputs(8, 8);
+  ir::Expr acc = MatMulCore(ctx, CenteredOperand(ctx, 0, 2, true), 0,
+                            CenteredOperand(ctx, 3, 5, false), 3, "float64");
+  ir::Expr scale = relay::divide(
+      relay::multiply(relay::cast(ctx.input(1), "float64"), relay::cast(ctx.input(4), "float64")),
+      relay::cast(ctx.input(6), "float64"));
+  ir::Expr q =
+      relay::add(relay::round(relay::multiply(acc, scale)), relay::cast(ctx.input(7), "float64"));
+  const ir::DataType out = ctx.dtype(7);
+  const bool is_signed = out.is_int();
+  return {relay::cast(relay::clip(q, is_signed ? -128 : 0, is_signed ? 127 : 255), out.ToString())};
+}
+
+// TVM's Einsum: einsum(inputs, equation).
+Outputs Einsum(const NodeContext& ctx) {
+  if (ctx.num_inputs() < 1) ctx.Fail("Einsum needs an input");
+  std::vector<ir::Expr> operands;
+  for (size_t i = 0; i < ctx.num_inputs(); ++i) operands.push_back(ctx.input(i));
+  return {relay::einsum(operands, ctx.attr_string("equation", ""))};
 }
 
 }  // namespace
 
 void RegisterMatMul(ConverterTable& t) {
+  t.Add("Einsum", 12, Einsum);
+  t.Add("MatMulInteger", 10, MatMulInteger);
+  t.Add("QLinearMatMul", 10, QLinearMatMul);
   t.Add("Gemm", 1, Gemm);
   t.Add("MatMul", 1, MatMul);
 }

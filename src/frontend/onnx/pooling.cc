@@ -1,5 +1,5 @@
-// MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool as TVM's Pool converters (2-D, 1-D
-// as 2-D over a height of 1:
+// MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool as TVM's Pool converters (2-D and
+// 3-D, 1-D as 2-D over a height of 1:
 // nn.max_pool2d / nn.avg_pool2d with pool_size, strides, padding, dilation, ceil_mode and
 // count_include_pad). SAME auto_pad becomes the explicit padding it implies.
 #include "context.h"
@@ -16,8 +16,7 @@ Converter Pool(bool max) {
   return [max](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
     const int n = ctx.ndim(0) - 2;
-    if (n != 2 && n != 1)
-      ctx.Unsupported(std::to_string(n) + "-D pooling (2-D, and 1-D through it)");
+    if (n != 2 && n != 1 && n != 3) ctx.Unsupported(std::to_string(n) + "-D pooling (1-D to 3-D)");
     if (max && ctx.num_outputs() > 1 && !ctx.node().output(1).empty()) {
       ctx.Unsupported("MaxPool's Indices output");
     }
@@ -31,6 +30,16 @@ Converter Pool(bool max) {
     const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
     args.padding = ResolvePads(ctx, spatial, args.pool_size, args.strides, args.dilation);
     ir::Expr data = ctx.input(0);
+    if (n == 3) {  // nn.max_pool3d / nn.avg_pool3d
+      relay::nn::Pool3DArgs a3;
+      a3.pool_size = args.pool_size;
+      a3.strides = args.strides;
+      a3.dilation = args.dilation;
+      a3.padding = args.padding;
+      a3.ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
+      a3.count_include_pad = ctx.attr_int("count_include_pad", 0) != 0;
+      return {max ? relay::nn::max_pool3d(data, a3) : relay::nn::avg_pool3d(data, a3)};
+    }
     if (n == 1) {  // 1-D as 2-D over (1, W)
       data = relay::expand_dims(data, 2);
       args.pool_size.insert(args.pool_size.begin(), 1);
@@ -57,9 +66,42 @@ Converter GlobalPool(bool max) {
   };
 }
 
+// TVM's MaxUnpool: the values scattered (scatter_elements on the flattened tensors) into zeros
+// of the default shape (in - 1) * stride + kernel - pads, padded to output_shape when given.
+Outputs MaxUnpool(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 3);
+  const ir::Shape& in = ctx.shape(0);
+  const int n = ctx.ndim(0) - 2;
+  const Ints kernel = ctx.attr_ints("kernel_shape");
+  const Ints strides = ctx.attr_ints("strides", Ints(n, 1));
+  const Ints pads = ctx.attr_ints("pads", Ints(2 * n, 0));
+  if (static_cast<int>(kernel.size()) != n) ctx.Fail("kernel_shape needs a value per axis");
+  Ints shape{in[0], in[1]};
+  for (int i = 0; i < n; ++i) {
+    shape.push_back((in[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[n + i]);
+  }
+  ir::Expr zeros = relay::zeros(shape, ctx.dtype(0).ToString());
+  ir::Expr flat = relay::scatter_elements(relay::reshape(zeros, relay::Ints{-1}),
+                                          relay::reshape(ctx.input(1), relay::Ints{-1}),
+                                          relay::reshape(ctx.input(0), relay::Ints{-1}), 0);
+  ir::Expr out = relay::reshape(flat, shape);
+  if (!ctx.has_input(2)) return {out};
+  // The indices address the default shape; a larger output_shape pads it at the end (ONNX's
+  // reference; TVM scatters into the larger shape directly).
+  const Ints wanted = ctx.IntsValue(2, "output_shape");
+  if (wanted.size() != shape.size()) ctx.Fail("output_shape needs a value per axis");
+  std::vector<Ints> width;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (wanted[i] < shape[i]) ctx.Unsupported("an output_shape smaller than the default");
+    width.push_back({0, wanted[i] - shape[i]});
+  }
+  return {relay::nn::pad(out, width, ScalarConst(0, ctx.dtype(0)))};
+}
+
 }  // namespace
 
 void RegisterPooling(ConverterTable& t) {
+  t.Add("MaxUnpool", 9, MaxUnpool);
   t.Add("MaxPool", 1, Pool(true));
   t.Add("AveragePool", 1, Pool(false));
   t.Add("GlobalMaxPool", 1, GlobalPool(true));

@@ -63,6 +63,43 @@ Converter Reduce(Kind kind) {
   };
 }
 
+// TVM's ArgMax / ArgMin: argmax(data, axis=[axis], keepdims, select_last_index) cast to int64.
+Converter ArgReduce(bool is_max) {
+  return [is_max](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(1, 1);
+    const relay::Ints axis{ctx.attr_int("axis", 0)};
+    const bool keepdims = ctx.attr_int("keepdims", 1) != 0;
+    const bool last = ctx.attr_int("select_last_index", 0) != 0;
+    ir::Expr r = is_max ? relay::argmax(ctx.input(0), axis, keepdims, false, last)
+                        : relay::argmin(ctx.input(0), axis, keepdims, false, last);
+    return {relay::cast(r, "int64")};
+  };
+}
+
+// TVM's Hardmax: one_hot(argmax) along the axis (opset 13), or over the 2-D coercion at `axis`
+// (before).
+Outputs Hardmax(const NodeContext& ctx) {
+  ctx.CheckInputs(1, 1);
+  const ir::Shape& s = ctx.shape(0);
+  const int64_t nd = ctx.ndim(0);
+  const ir::DataType dt = ctx.dtype(0);
+  if (ctx.opset() >= 13) {
+    const int64_t axis = ((ctx.attr_int("axis", -1) % nd) + nd) % nd;
+    ir::Expr am = relay::argmax(ctx.input(0), relay::Ints{axis});
+    return {relay::one_hot(am, ScalarConst(1.0, dt), ScalarConst(0.0, dt),
+                           static_cast<int>(s[axis]), static_cast<int>(axis), dt.ToString())};
+  }
+  int64_t axis = ctx.attr_int("axis", 1);
+  if (axis < 0) axis += nd;
+  int64_t pre = 1, post = 1;
+  for (int64_t i = 0; i < nd; ++i) (i < axis ? pre : post) *= s[i];
+  ir::Expr x = relay::reshape(ctx.input(0), relay::Ints{pre, post});
+  ir::Expr am = relay::argmax(x, relay::Ints{1});
+  ir::Expr oh = relay::one_hot(am, ScalarConst(1.0, dt), ScalarConst(0.0, dt),
+                               static_cast<int>(post), 1, dt.ToString());
+  return {relay::reshape(oh, relay::Ints(s.begin(), s.end()))};
+}
+
 }  // namespace
 
 void RegisterReduce(ConverterTable& t) {
@@ -76,6 +113,9 @@ void RegisterReduce(ConverterTable& t) {
   t.Add("ReduceSumSquare", 1, Reduce(Kind::kSumSquare));
   t.Add("ReduceLogSum", 1, Reduce(Kind::kLogSum));
   t.Add("ReduceLogSumExp", 1, Reduce(Kind::kLogSumExp));
+  t.Add("ArgMax", 1, ArgReduce(true));
+  t.Add("ArgMin", 1, ArgReduce(false));
+  t.Add("Hardmax", 1, Hardmax);
 }
 
 }  // namespace relaypass::frontend::onnx_import

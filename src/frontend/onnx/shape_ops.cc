@@ -94,6 +94,18 @@ Outputs Split(const NodeContext& ctx) {
     call = relay::split(ctx.input(0), n, axis);
   } else {
     if (static_cast<int>(split.size()) != n) ctx.Fail("split has a size per output");
+    if (std::find(split.begin(), split.end(), 0) != split.end()) {
+      // Empty pieces, which Relay's split (and so TVM's converter) rejects: one strided_slice
+      // per piece.
+      Outputs out;
+      int64_t at = 0;
+      for (int64_t size : split) {
+        out.push_back(relay::strided_slice(ctx.input(0), {at}, {at + size}, relay::Ints{1},
+                                           relay::Ints{axis}));
+        at += size;
+      }
+      return out;
+    }
     Ints indices;
     int64_t at = 0;
     for (size_t i = 0; i + 1 < split.size(); ++i) indices.push_back(at += split[i]);
@@ -130,19 +142,14 @@ Outputs Size(const NodeContext& ctx) {
   return {ScalarConst(static_cast<double>(n), ir::DataType::Int64())};
 }
 
-// DepthToSpace (DCR or CRD) and SpaceToDepth: reshape, transpose, reshape.
+// TVM's DepthToSpace / SpaceToDepth: nn.depth_to_space (DCR or CRD) and nn.space_to_depth.
 Outputs DepthToSpace(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 4) ctx.Fail("takes a 4-D input");
-  const ir::Shape& s = ctx.shape(0);
   const int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1 || s[1] % (b * b)) ctx.Fail("blocksize must divide the channels twice");
-  const bool crd = ctx.attr_string("mode", "DCR") == "CRD";
-  const int64_t c = s[1] / (b * b);
-  ir::Expr x = crd ? relay::reshape(ctx.input(0), Ints{s[0], c, b, b, s[2], s[3]})
-                   : relay::reshape(ctx.input(0), Ints{s[0], b, b, c, s[2], s[3]});
-  x = relay::transpose(x, crd ? Ints{0, 1, 4, 2, 5, 3} : Ints{0, 3, 4, 1, 5, 2});
-  return {relay::reshape(x, Ints{s[0], c, s[2] * b, s[3] * b})};
+  if (b < 1 || ctx.shape(0)[1] % (b * b)) ctx.Fail("blocksize must divide the channels twice");
+  return {relay::nn::depth_to_space(ctx.input(0), static_cast<int>(b), "NCHW",
+                                    ctx.attr_string("mode", "DCR"))};
 }
 Outputs SpaceToDepth(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
@@ -150,9 +157,7 @@ Outputs SpaceToDepth(const NodeContext& ctx) {
   const ir::Shape& s = ctx.shape(0);
   const int64_t b = ctx.attr_int("blocksize", 0);
   if (b < 1 || s[2] % b || s[3] % b) ctx.Fail("blocksize must divide height and width");
-  ir::Expr x = relay::reshape(ctx.input(0), Ints{s[0], s[1], s[2] / b, b, s[3] / b, b});
-  x = relay::transpose(x, Ints{0, 3, 5, 1, 2, 4});
-  return {relay::reshape(x, Ints{s[0], s[1] * b * b, s[2] / b, s[3] / b})};
+  return {relay::nn::space_to_depth(ctx.input(0), static_cast<int>(b))};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // bias_add.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -124,6 +125,60 @@ Arrays Unary(const Arrays& in, const ir::Type& out_type, const char* op, MakeF m
   });
 }
 
+template <typename T>
+T SignOf(T x) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return x;
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return x > T(0) ? T(1) : T(0);
+  } else {
+    return x > T(0) ? T(1) : (x < T(0) ? T(-1) : T(0));
+  }
+}
+
+template <typename T>
+T FloorMod(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return a - std::floor(a / b) * b;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    Fail("floor_mod: not defined for bool");
+  } else {
+    if (b == T(0)) Fail("floor_mod: integer division by zero");
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return T(0);
+      const T r = static_cast<T>(a % b);
+      return (r != T(0) && ((r < T(0)) != (b < T(0)))) ? static_cast<T>(r + b) : r;
+    } else {
+      return static_cast<T>(a % b);
+    }
+  }
+}
+
+template <typename T>
+T TruncMod(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fmod(a, b);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    Fail("mod: not defined for bool");
+  } else {
+    if (b == T(0)) Fail("mod: integer division by zero");
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return T(0);
+    }
+    return static_cast<T>(a % b);
+  }
+}
+
+template <typename T>
+T Shift(T a, T b, bool right) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) {
+    Fail("shift: defined for integer types only");
+  } else {
+    if (b < T(0) || static_cast<uint64_t>(b) >= sizeof(T) * 8) return T(0);
+    return right ? static_cast<T>(a >> b) : static_cast<T>(a << b);
+  }
+}
+
 // `v` converted to T, saturating at T's range (a clip bound such as 1e30 on int8).
 template <typename T>
 T Saturate(double v) {
@@ -157,7 +212,133 @@ RELAYPASS_ARITH(Divide, "divide", CheckedDivide<T>(a, b))
 RELAYPASS_ARITH(Maximum, "maximum", std::max(a, b))
 RELAYPASS_ARITH(Minimum, "minimum", std::min(a, b))
 RELAYPASS_ARITH(Power, "power", Pow<T>(a, b))
+RELAYPASS_ARITH(FloorModK, "floor_mod", FloorMod<T>(a, b))
+RELAYPASS_ARITH(TruncModK, "mod", TruncMod<T>(a, b))
+RELAYPASS_ARITH(RightShift, "right_shift", Shift<T>(a, b, true))
+RELAYPASS_ARITH(LeftShift, "left_shift", Shift<T>(a, b, false))
 #undef RELAYPASS_ARITH
+
+#define RELAYPASS_LOGICAL(Name, op_name, expr)                                            \
+  Arrays Name(const Arrays& in, const ir::Attrs&, const ir::Type&) {                      \
+    CheckInputs(in, 2, op_name);                                                          \
+    CheckSameDType(in, op_name);                                                          \
+    if (!in[0].dtype().is_bool()) Fail(std::string(op_name) + ": defined for bool only"); \
+    return {BroadcastBinary<bool, bool>(in[0], in[1], DataType::Bool(), op_name,          \
+                                        [](bool a, bool b) -> bool { return expr; })};    \
+  }
+
+RELAYPASS_LOGICAL(LogicalAnd, "logical_and", a&& b)
+RELAYPASS_LOGICAL(LogicalOr, "logical_or", a || b)
+RELAYPASS_LOGICAL(LogicalXor, "logical_xor", a != b)
+#undef RELAYPASS_LOGICAL
+
+Arrays LogicalNot(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 1, "logical_not");
+  if (!in[0].dtype().is_bool()) Fail("logical_not: defined for bool only");
+  NDArray out = NDArray::Uninitialized(in[0].shape(), DataType::Bool());
+  const bool* pi = in[0].data<bool>();
+  bool* po = out.mutable_data<bool>();
+  for (int64_t i = 0; i < out.size(); ++i) po[i] = !pi[i];
+  return {out};
+}
+
+namespace {
+// A bool test of each element (isnan, isinf, isfinite); integers are finite numbers.
+template <typename Test>
+Arrays ElementTest(const Arrays& in, const char* op, Test test) {
+  CheckInputs(in, 1, op);
+  NDArray x = IsHalf(in[0].dtype()) ? CastArray(in[0], DataType::Float32()) : in[0];
+  NDArray out = NDArray::Uninitialized(x.shape(), DataType::Bool());
+  bool* po = out.mutable_data<bool>();
+  DispatchNumeric(x.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* pi = x.data<T>();
+    for (int64_t i = 0; i < out.size(); ++i) po[i] = test(static_cast<double>(pi[i]));
+  });
+  return {out};
+}
+}  // namespace
+
+Arrays IsNan(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  return ElementTest(in, "isnan", [](double v) { return std::isnan(v); });
+}
+Arrays IsInf(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  return ElementTest(in, "isinf", [](double v) { return std::isinf(v); });
+}
+Arrays IsFinite(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  return ElementTest(in, "isfinite", [](double v) { return std::isfinite(v); });
+}
+
+// where(condition, x, y): the three broadcast together; x and y share a dtype.
+Arrays Where(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 3, "where");
+  const NDArray cond = CastArray(in[0], DataType::Bool());
+  const NDArray& x = in[1];
+  const NDArray& y = in[2];
+  if (x.dtype() != y.dtype()) Fail("where: x and y dtypes differ");
+  BroadcastPlan xy = PlanBroadcast(x.shape(), y.shape(), "where");
+  BroadcastPlan all = PlanBroadcast(cond.shape(), xy.out_shape, "where");
+  const Shape& shape = all.out_shape;
+  NDArray out = NDArray::Uninitialized(shape, x.dtype());
+  const int nd = static_cast<int>(shape.size());
+  auto strides_for = [&](const Shape& s) {
+    Shape st(nd, 0);
+    const Shape own = Strides(s);
+    const int off = nd - static_cast<int>(s.size());
+    for (int i = 0; i < static_cast<int>(s.size()); ++i) st[off + i] = s[i] == 1 ? 0 : own[i];
+    return st;
+  };
+  const Shape sc = strides_for(cond.shape()), sx = strides_for(x.shape()),
+              sy = strides_for(y.shape());
+  const size_t eb = x.dtype().bytes();
+  const bool* pc = cond.data<bool>();
+  const auto* px = static_cast<const uint8_t*>(x.raw_data());
+  const auto* py = static_cast<const uint8_t*>(y.raw_data());
+  auto* po = static_cast<uint8_t*>(out.mutable_raw_data());
+  std::vector<int64_t> idx(nd, 0);
+  for (int64_t o = 0; o < out.size(); ++o) {
+    int64_t ic = 0, ix = 0, iy = 0;
+    for (int d = 0; d < nd; ++d) {
+      ic += idx[d] * sc[d];
+      ix += idx[d] * sx[d];
+      iy += idx[d] * sy[d];
+    }
+    std::memcpy(po + o * eb, pc[ic] ? px + ix * eb : py + iy * eb, eb);
+    for (int d = nd - 1; d >= 0; --d) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return {out};
+}
+
+// full(fill_value, shape, dtype), zeros and ones (InitOpAttrs).
+Arrays Full(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  const ir::AttrsNode& a = AttrsOf(attrs, "full");
+  NDArray fill;
+  if (in.empty()) {
+    fill = NDArray::Scalar<double>(0, DataType::Float(64));
+  } else {
+    CheckInputs(in, 1, "full");
+    if (in[0].size() != 1) Fail("full: fill_value must be a scalar");
+    fill = in[0];
+  }
+  const DataType dtype = DTypeAttr(a, "dtype", fill.dtype());
+  const NDArray value = CastArray(fill, dtype);
+  NDArray out = NDArray::Uninitialized(a.get_ints("shape"), dtype);
+  const size_t eb = dtype.bytes();
+  auto* po = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t i = 0; i < out.size(); ++i) std::memcpy(po + i * eb, value.raw_data(), eb);
+  return {out};
+}
+Arrays Zeros(const Arrays& in, const ir::Attrs& attrs, const ir::Type& t) {
+  if (!in.empty()) Fail("zeros takes no inputs");
+  return Full({NDArray::Scalar<double>(0, DataType::Float(64))}, attrs, t);
+}
+Arrays Ones(const Arrays& in, const ir::Attrs& attrs, const ir::Type& t) {
+  if (!in.empty()) Fail("ones takes no inputs");
+  return Full({NDArray::Scalar<double>(1, DataType::Float(64))}, attrs, t);
+}
 
 #define RELAYPASS_COMPARE(Name, op_name, expr)                                \
   Arrays Name(const Arrays& in, const ir::Attrs&, const ir::Type&) {          \
@@ -198,6 +379,18 @@ RELAYPASS_UNARY(Trunc, "trunc", false, std::trunc(x))
 RELAYPASS_UNARY(Sin, "sin", true, std::sin(x))
 RELAYPASS_UNARY(Cos, "cos", true, std::cos(x))
 RELAYPASS_UNARY(Erf, "erf", true, std::erf(x))
+RELAYPASS_UNARY(Tan, "tan", true, std::tan(x))
+RELAYPASS_UNARY(Sinh, "sinh", true, std::sinh(x))
+RELAYPASS_UNARY(Cosh, "cosh", true, std::cosh(x))
+RELAYPASS_UNARY(Asin, "asin", true, std::asin(x))
+RELAYPASS_UNARY(Acos, "acos", true, std::acos(x))
+RELAYPASS_UNARY(Atan, "atan", true, std::atan(x))
+RELAYPASS_UNARY(Asinh, "asinh", true, std::asinh(x))
+RELAYPASS_UNARY(Acosh, "acosh", true, std::acosh(x))
+RELAYPASS_UNARY(Atanh, "atanh", true, std::atanh(x))
+RELAYPASS_UNARY(Sign, "sign", false, SignOf(x))
+RELAYPASS_UNARY(ZerosLike, "zeros_like", false, T(0))
+RELAYPASS_UNARY(OnesLike, "ones_like", false, T(1))
 #undef RELAYPASS_UNARY
 
 Arrays LeakyRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {

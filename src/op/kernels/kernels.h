@@ -4,6 +4,8 @@
 // integer and bool dtypes where the op is defined for them, and float16/bfloat16 by widening.
 #pragma once
 
+#include <array>
+#include <string>
 #include <vector>
 
 #include "relaypass/ir/attrs.h"
@@ -21,7 +23,26 @@ KernelFn Add, Subtract, Multiply, Divide, Maximum, Minimum, Power;
 KernelFn Less, Greater, Equal, NotEqual, LessEqual, GreaterEqual;
 KernelFn Negative, Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, Relu, Clip, Abs, Floor, Ceil, Round, Trunc,
     Sin, Cos, Erf, LeakyRelu;
+KernelFn Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Sign, ZerosLike, OnesLike;
+KernelFn FloorModK, TruncModK, RightShift, LeftShift, LogicalAnd, LogicalOr, LogicalXor, LogicalNot,
+    IsNan, IsInf, IsFinite, Where, Full, Zeros, Ones;
 KernelFn BiasAdd;
+
+// indexing.cc: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd, one_hot,
+// cumsum, topk, trilu; argmax / argmin.
+KernelFn Take, StridedSlice, BroadcastTo, Tile, Reverse, Gather, GatherND, OneHot, CumSum, TopK,
+    Trilu, ArgMax, ArgMin, Einsum, ScatterElements, ScatterND, ReverseSequence, BroadcastToLike,
+    CastLike;
+
+// image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
+KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
+
+// convnd.cc: direct N-d convolution and transposed convolution (NC... / OI... layouts), 3-D
+// pooling.
+KernelFn Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxPool3D, AvgPool3D;
+
+// norm.cc (more): prelu, lrn, instance_norm, layer_norm; dense.cc: batch_matmul.
+KernelFn PRelu, LRN, InstanceNorm, LayerNorm, BatchMatmul;
 
 // conv2d.cc: any data/kernel/out layout convertible to NCHW/OIHW; groups, depthwise; im2col and
 // BLAS sgemm/dgemm for float types.
@@ -50,3 +71,22 @@ ir::NDArray TransformLayout(const ir::NDArray& x, const Layout& src, const Layou
 ir::NDArray Permute(const ir::NDArray& x, const std::vector<int>& perm);
 
 }  // namespace relaypass::op::kernels
+
+namespace relaypass::op {
+// strided_slice's canonical form on a static shape (indexing.cc), shared by the type relation
+// and the kernel: per axis {begin, stride, count}; on bad attributes sets *error.
+std::vector<std::array<int64_t, 3>> StridedSlicePlan(const ir::AttrsNode& attrs,
+                                                     const std::vector<int64_t>& shape,
+                                                     std::string* error);
+
+// einsum's equation resolved against the operand shapes (indexing.cc): every label with its
+// extent, each operand's axes and the output's as label numbers; on a bad equation or shapes
+// sets *error.
+struct EinsumPlan {
+  std::vector<int64_t> sizes;              // per label
+  std::vector<std::vector<int>> operands;  // per operand axis: its label
+  std::vector<int> output;                 // per output axis: its label
+};
+EinsumPlan MakeEinsumPlan(const std::string& equation,
+                          const std::vector<std::vector<int64_t>>& shapes, std::string* error);
+}  // namespace relaypass::op

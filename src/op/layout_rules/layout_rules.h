@@ -28,6 +28,10 @@ Rule Conv2D;
 // batch_norm.cc: data follows the incoming layout and `axis` moves with its axis letter; the four
 // parameters and the two statistics outputs are "C".
 Rule BatchNorm;
+// normalization.cc: layer_norm / instance_norm as BatchNorm with gamma and beta and one output;
+// prelu keeps the old data layout, alpha "C".
+Rule Normalization;
+Rule PRelu;
 // pooling.cc: the `layout` attr follows the incoming layout unless out_layout is set.
 Rule Pool2D;
 // dense.cc: fixed "NC", "NC" -> "NC".

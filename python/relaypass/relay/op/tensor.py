@@ -59,3 +59,57 @@ def clip(a, a_min, a_max):
 def cast(data, dtype):
     """Cast ``data`` to ``dtype``."""
     return call("cast", [data], dtype=str(dtype))
+
+
+floor_mod = _binary("floor_mod")
+mod = _binary("mod")
+logical_and = _binary("logical_and")
+logical_or = _binary("logical_or")
+logical_xor = _binary("logical_xor")
+right_shift = _binary("right_shift")
+left_shift = _binary("left_shift")
+
+tan = _unary("tan")
+sinh = _unary("sinh")
+cosh = _unary("cosh")
+asin = _unary("asin")
+acos = _unary("acos")
+atan = _unary("atan")
+asinh = _unary("asinh")
+acosh = _unary("acosh")
+atanh = _unary("atanh")
+sign = _unary("sign")
+logical_not = _unary("logical_not")
+isnan = _unary("isnan")
+isinf = _unary("isinf")
+isfinite = _unary("isfinite")
+zeros_like = _unary("zeros_like")
+ones_like = _unary("ones_like")
+
+
+def _shape_list(shape):
+    if isinstance(shape, int):
+        return [shape]
+    return [int(d) for d in shape]
+
+
+def full(fill_value, shape=None, dtype=""):
+    """``fill_value`` (a scalar expression) broadcast to the static ``shape``."""
+    from ..expr import RelayExpr, const
+
+    if not isinstance(fill_value, RelayExpr):
+        fill_value = const(fill_value)
+    return call("full", [fill_value], shape=_shape_list(shape), dtype=dtype)
+
+
+def zeros(shape, dtype):
+    return call("zeros", [], shape=_shape_list(shape), dtype=dtype)
+
+
+def ones(shape, dtype):
+    return call("ones", [], shape=_shape_list(shape), dtype=dtype)
+
+
+def where(condition, x, y):
+    """x where condition is true, else y; the three broadcast together."""
+    return call("where", [condition, x, y])

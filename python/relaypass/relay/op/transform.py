@@ -52,3 +52,85 @@ def layout_transform(data, src_layout, dst_layout):
 
 def repeat(data, repeats, axis):
     return call("repeat", [data], repeats=int(repeats), axis=axis)
+
+
+def _ints(v):
+    if v is None:
+        return None
+    if isinstance(v, int):
+        return [v]
+    return [int(x) for x in v]
+
+
+def take(data, indices, axis=None, batch_dims=0, mode="clip"):
+    return call("take", [data, indices], batch_dims=batch_dims, axis=axis, mode=mode)
+
+
+def strided_slice(data, begin, end, strides=None, axes=None, slice_mode="end"):
+    strides = strides or [1]
+    return call("strided_slice", [data], begin=_ints(begin), end=_ints(end),
+                strides=_ints(strides), slice_mode=slice_mode, axes=_ints(axes))
+
+
+def broadcast_to(data, shape):
+    return call("broadcast_to", [data], shape=_ints(shape))
+
+
+def broadcast_to_like(data, broadcast_type):
+    return call("broadcast_to_like", [data, broadcast_type])
+
+
+def cast_like(data, dtype_like):
+    return call("cast_like", [data, dtype_like])
+
+
+def tile(data, reps):
+    return call("tile", [data], reps=_ints(reps))
+
+
+def reverse(data, axis):
+    return call("reverse", [data], axis=axis)
+
+
+def gather(data, axis, indices):
+    return call("gather", [data, indices], axis=axis)
+
+
+def gather_nd(data, indices, batch_dims=0, index_rank=None):
+    return call("gather_nd", [data, indices], batch_dims=batch_dims, index_rank=index_rank)
+
+
+def one_hot(indices, on_value, off_value, depth, axis, dtype):
+    from ..expr import Constant
+
+    if isinstance(depth, Constant):
+        depth = depth.data.numpy().item()
+    return call("one_hot", [indices, on_value, off_value], depth=int(depth), axis=axis,
+                dtype=dtype)
+
+
+def cumsum(data, axis=None, dtype=None, exclusive=None):
+    if exclusive is not None:
+        exclusive = int(bool(exclusive))
+    return call("cumsum", [data], axis=axis, dtype=dtype or "", exclusive=exclusive)
+
+
+def trilu(data, k, upper=True):
+    from ..expr import RelayExpr, const
+
+    if not isinstance(k, RelayExpr):
+        k = const(k, dtype="int32")
+    return call("trilu", [data, k], upper=upper)
+
+
+def topk(data, k=1, axis=-1, ret_type="both", is_ascend=False, dtype="int32"):
+    """The k largest (or smallest) values along ``axis``; a TupleWrapper for ret_type both."""
+    from ..expr import Constant
+
+    if isinstance(k, Constant):
+        k = k.data.numpy().item()
+    out = call("topk", [data], k=int(k), axis=axis, ret_type=ret_type, is_ascend=is_ascend,
+               dtype=dtype)
+    if ret_type == "both":
+        return TupleWrapper(out, 2)
+    return out

@@ -6,7 +6,9 @@ from .._make import call, get_pad_tuple2d, pair
 __all__ = [
     "conv2d", "dense", "bias_add", "batch_norm", "relu", "leaky_relu", "softmax",
     "log_softmax", "dropout", "dropout_raw", "max_pool2d", "avg_pool2d", "global_avg_pool2d",
-    "global_max_pool2d", "batch_flatten", "pad",
+    "global_max_pool2d", "batch_flatten", "pad", "prelu", "batch_matmul", "lrn",
+    "instance_norm", "layer_norm", "depth_to_space", "space_to_depth", "upsampling", "conv3d",
+    "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
 ]
 
 
@@ -95,3 +97,124 @@ def pad(data, pad_width, pad_value=0, pad_mode="constant"):
         pad_value = const(pad_value)
     pad_width = [list(p) for p in pad_width]
     return call("nn.pad", [data, pad_value], pad_width=pad_width, pad_mode=pad_mode)
+
+
+def _tuple(value, n):
+    if isinstance(value, int):
+        return (value,) * n
+    return tuple(value)
+
+
+def _pad_tuple3d(padding):
+    padding = _tuple(padding, 3)
+    if len(padding) == 3:
+        return padding + padding
+    return padding
+
+
+def prelu(data, alpha, axis=1):
+    return call("nn.prelu", [data, alpha], axis=axis)
+
+
+def batch_matmul(tensor_a, tensor_b, out_dtype="", transpose_a=False, transpose_b=True):
+    return call("nn.batch_matmul", [tensor_a, tensor_b], out_dtype=out_dtype,
+                transpose_a=transpose_a, transpose_b=transpose_b)
+
+
+def lrn(data, size=5, axis=1, bias=2, alpha=0.00001, beta=0.75):
+    return call("nn.lrn", [data], size=size, axis=axis, bias=bias, alpha=alpha, beta=beta)
+
+
+def instance_norm(data, gamma, beta, axis=1, epsilon=1e-5, center=True, scale=True):
+    return call("nn.instance_norm", [data, gamma, beta], axis=axis, epsilon=epsilon,
+                center=center, scale=scale)
+
+
+def layer_norm(data, gamma, beta, axis=-1, epsilon=1e-5, center=True, scale=True):
+    return call("nn.layer_norm", [data, gamma, beta], axis=axis, epsilon=epsilon,
+                center=center, scale=scale)
+
+
+def depth_to_space(data, block_size, layout="NCHW", mode="DCR"):
+    return call("nn.depth_to_space", [data], block_size=block_size, layout=layout, mode=mode)
+
+
+def space_to_depth(data, block_size, layout="NCHW"):
+    return call("nn.space_to_depth", [data], block_size=block_size, layout=layout)
+
+
+def upsampling(data, scale_h=1, scale_w=1, layout="NCHW", method="nearest_neighbor",
+               align_corners=False):
+    return call("nn.upsampling", [data], scale_h=scale_h, scale_w=scale_w, layout=layout,
+                method=method, align_corners=align_corners)
+
+
+def conv3d(data, weight, strides=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), groups=1,
+           channels=None, kernel_size=None, data_layout="NCDHW", kernel_layout="OIDHW",
+           out_layout="", out_dtype=""):
+    if isinstance(kernel_size, int):
+        kernel_size = (kernel_size,) * 3
+    return call("nn.conv3d", [data, weight], strides=_tuple(strides, 3),
+                padding=_pad_tuple3d(padding), dilation=_tuple(dilation, 3), groups=groups,
+                channels=channels, kernel_size=kernel_size, data_layout=data_layout,
+                kernel_layout=kernel_layout, out_layout=out_layout, out_dtype=out_dtype)
+
+
+def _conv_transpose(name, n, data, weight, strides, padding, dilation, groups, channels,
+                    kernel_size, data_layout, kernel_layout, out_layout, output_padding,
+                    out_dtype):
+    if isinstance(kernel_size, int):
+        kernel_size = (kernel_size,) * n
+    if n == 2:
+        padding = get_pad_tuple2d(padding)
+    elif n == 3:
+        padding = _pad_tuple3d(padding)
+    else:
+        padding = _tuple(padding, 1)
+    return call(name, [data, weight], channels=channels, kernel_size=kernel_size,
+                strides=_tuple(strides, n), padding=padding,
+                output_padding=_tuple(output_padding, n), dilation=_tuple(dilation, n),
+                groups=groups, data_layout=data_layout, kernel_layout=kernel_layout,
+                out_layout=out_layout, out_dtype=out_dtype)
+
+
+def conv1d_transpose(data, weight, strides=(1,), padding=(0,), dilation=(1,), groups=1,
+                     channels=None, kernel_size=None, data_layout="NCW", kernel_layout="IOW",
+                     out_layout="", output_padding=(0,), out_dtype=""):
+    return _conv_transpose("nn.conv1d_transpose", 1, data, weight, strides, padding, dilation,
+                           groups, channels, kernel_size, data_layout, kernel_layout, out_layout,
+                           output_padding, out_dtype)
+
+
+def conv2d_transpose(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
+                     channels=None, kernel_size=None, data_layout="NCHW", kernel_layout="IOHW",
+                     out_layout="", output_padding=(0, 0), out_dtype=""):
+    return _conv_transpose("nn.conv2d_transpose", 2, data, weight, strides, padding, dilation,
+                           groups, channels, kernel_size, data_layout, kernel_layout, out_layout,
+                           output_padding, out_dtype)
+
+
+def conv3d_transpose(data, weight, strides=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1),
+                     groups=1, channels=None, kernel_size=None, data_layout="NCDHW",
+                     kernel_layout="IODHW", out_layout="", output_padding=(0, 0, 0),
+                     out_dtype=""):
+    return _conv_transpose("nn.conv3d_transpose", 3, data, weight, strides, padding, dilation,
+                           groups, channels, kernel_size, data_layout, kernel_layout, out_layout,
+                           output_padding, out_dtype)
+
+
+def max_pool3d(data, pool_size=(1, 1, 1), strides=(1, 1, 1), dilation=(1, 1, 1),
+               padding=(0, 0, 0), layout="NCDHW", out_layout="", ceil_mode=False):
+    return call("nn.max_pool3d", [data], pool_size=_tuple(pool_size, 3),
+                strides=_tuple(strides, 3), dilation=_tuple(dilation, 3),
+                padding=_tuple(padding, 3), layout=layout, out_layout=out_layout,
+                ceil_mode=ceil_mode)
+
+
+def avg_pool3d(data, pool_size=(1, 1, 1), strides=(1, 1, 1), dilation=(1, 1, 1),
+               padding=(0, 0, 0), layout="NCDHW", out_layout="", ceil_mode=False,
+               count_include_pad=False):
+    return call("nn.avg_pool3d", [data], pool_size=_tuple(pool_size, 3),
+                strides=_tuple(strides, 3), dilation=_tuple(dilation, 3),
+                padding=_tuple(padding, 3), layout=layout, out_layout=out_layout,
+                ceil_mode=ceil_mode, count_include_pad=count_include_pad)

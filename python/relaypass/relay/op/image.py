@@ -1,0 +1,16 @@
+"""Image operators (tvm.relay.op.image), by TVM's names and signatures."""
+from ._make import call
+
+
+def resize2d(data, size, roi=None, layout="NCHW", method="linear",
+             coordinate_transformation_mode="half_pixel", rounding_method="", cubic_alpha=-0.5,
+             cubic_exclude=0, extrapolation_value=0.0, out_dtype=None):
+    """Resizes H and W of ``data`` to ``size`` (nearest_neighbor, linear or cubic)."""
+    if roi is None:
+        roi = [0.0] * 4
+    return call("image.resize2d", [data], size=[int(s) for s in size],
+                roi=[float(r) for r in roi], layout=layout, method=method,
+                coordinate_transformation_mode=coordinate_transformation_mode,
+                rounding_method=rounding_method, cubic_alpha=cubic_alpha,
+                cubic_exclude=cubic_exclude, extrapolation_value=extrapolation_value,
+                out_dtype=out_dtype or "")

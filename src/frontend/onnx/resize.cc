@@ -1,0 +1,125 @@
+// Resize, Upsample and GridSample as TVM's converters: image.resize2d (4-D data; the output size
+// from `sizes`, or the input shape times `scales` truncated as TVM's Python wrapper does) and
+// nn.upsampling; image.grid_sample.
+#include <cmath>
+
+#include "context.h"
+#include "relaypass/relay.h"
+
+namespace relaypass::frontend::onnx_import {
+
+namespace {
+
+namespace relay = relaypass::relay;
+
+std::vector<double> Doubles(const NodeContext& ctx, size_t i, const std::string& what) {
+  const ir::NDArray& v = ctx.RequireValue(i, what);
+  std::vector<double> out;
+  for (int64_t k = 0; k < v.size(); ++k) {
+    out.push_back(v.dtype() == ir::DataType::Float(64) ? v.data<double>()[k]
+                                                       : static_cast<double>(v.data<float>()[k]));
+  }
+  if (v.dtype() != ir::DataType::Float32() && v.dtype() != ir::DataType::Float(64)) {
+    ctx.Fail(what + " must be float32 or float64");
+  }
+  return out;
+}
+
+std::string Method(const NodeContext& ctx) {
+  const std::string mode = ctx.attr_string("mode", "nearest");
+  if (mode == "nearest") return "nearest_neighbor";
+  if (mode == "linear" || mode == "cubic") return mode;
+  ctx.Fail("invalid mode " + mode);
+}
+
+// Resize-10: scales only, asymmetric coordinates.
+Outputs ResizeV10(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 2);
+  if (ctx.ndim(0) != 4) ctx.Unsupported(std::to_string(ctx.ndim(0)) + "-D Resize (only 4-D)");
+  const std::vector<double> scales = Doubles(ctx, 1, "scales");
+  if (scales.size() != 4) ctx.Fail("scales needs a value per axis");
+  const ir::Shape& s = ctx.shape(0);
+  relay::image::Resize2DArgs args;
+  args.method = Method(ctx);
+  args.coordinate_transformation_mode = "asymmetric";
+  const relay::Ints size{
+      static_cast<int64_t>(static_cast<float>(s[2]) * static_cast<float>(scales[2])),
+      static_cast<int64_t>(static_cast<float>(s[3]) * static_cast<float>(scales[3]))};
+  return {relay::image::resize2d(ctx.input(0), size, args)};
+}
+
+// Resize-11 / 13: roi, scales or sizes; the coordinate mode, nearest mode, cubic coefficient,
+// exclude_outside and extrapolation value as attributes.
+Outputs ResizeV11(const NodeContext& ctx) {
+  ctx.CheckInputs(1, 4);
+  if (ctx.ndim(0) != 4) ctx.Unsupported(std::to_string(ctx.ndim(0)) + "-D Resize (only 4-D)");
+  const ir::Shape& s = ctx.shape(0);
+  relay::Ints size;
+  const bool has_scales = ctx.has_input(2) && !ctx.shape(2).empty() && ctx.shape(2)[0] > 0;
+  if (ctx.has_input(3) && !has_scales) {
+    const Ints sizes = ctx.IntsValue(3, "sizes");
+    if (sizes.size() != 4) ctx.Fail("sizes needs a value per axis");
+    size = {sizes[2], sizes[3]};
+  } else {
+    if (!has_scales) ctx.Fail("one of scales and sizes must be given");
+    const std::vector<double> scales = Doubles(ctx, 2, "scales");
+    if (scales.size() != 4) ctx.Fail("scales needs a value per axis");
+    size = {static_cast<int64_t>(static_cast<float>(s[2]) * static_cast<float>(scales[2])),
+            static_cast<int64_t>(static_cast<float>(s[3]) * static_cast<float>(scales[3]))};
+  }
+  relay::image::Resize2DArgs args;
+  if (ctx.has_input(1) && !ctx.shape(1).empty() && ctx.shape(1)[0] > 0) {
+    const std::vector<double> roi = Doubles(ctx, 1, "roi");
+    if (roi.size() != 8) ctx.Fail("roi needs 2 values per axis");
+    args.roi = std::vector<double>{roi[2], roi[3], roi[6], roi[7]};
+  }
+  args.method = Method(ctx);
+  args.coordinate_transformation_mode =
+      ctx.attr_string("coordinate_transformation_mode", "half_pixel");
+  args.rounding_method = ctx.attr_string("nearest_mode", "round_prefer_floor");
+  args.cubic_alpha = ctx.attr_float("cubic_coeff_a", -0.75);
+  args.cubic_exclude = static_cast<int>(ctx.attr_int("exclude_outside", 0));
+  args.extrapolation_value = ctx.attr_float("extrapolation_value", 0.0);
+  return {relay::image::resize2d(ctx.input(0), size, args)};
+}
+
+// TVM's Upsample: nn.upsampling with the H and W scales (attribute before opset 9, input
+// after), nearest_neighbor or bilinear, align_corners off.
+Outputs Upsample(const NodeContext& ctx) {
+  ctx.CheckInputs(1, 2);
+  if (ctx.ndim(0) != 4) ctx.Unsupported(std::to_string(ctx.ndim(0)) + "-D Upsample (only 4-D)");
+  std::vector<double> scales;
+  if (ctx.has_attr("scales")) {
+    for (float f : ctx.attr_floats("scales")) scales.push_back(f);
+  } else {
+    scales = Doubles(ctx, 1, "scales");
+  }
+  if (scales.size() != 4 || scales[0] != 1.0 || scales[1] != 1.0) {
+    ctx.Unsupported("scales other than 1 on the batch and channel axes");
+  }
+  const std::string mode = ctx.attr_string("mode", "nearest");
+  if (mode != "nearest" && mode != "linear") ctx.Fail("invalid mode " + mode);
+  return {relay::nn::upsampling(ctx.input(0), scales[2], scales[3], "NCHW",
+                                mode == "nearest" ? "nearest_neighbor" : "bilinear", false)};
+}
+
+// TVM's GridSample: the grid [N, H, W, 2] moved to [N, 2, H, W], image.grid_sample.
+Outputs GridSample(const NodeContext& ctx) {
+  ctx.CheckInputs(2, 2);
+  if (ctx.ndim(0) != 4) ctx.Unsupported("GridSample of a non-4-D input");
+  ir::Expr grid = relay::transpose(ctx.input(1), relay::Ints{0, 3, 1, 2});
+  return {relay::image::grid_sample(ctx.input(0), grid, ctx.attr_string("mode", "bilinear"), "NCHW",
+                                    ctx.attr_string("padding_mode", "zeros"),
+                                    ctx.attr_int("align_corners", 0) != 0)};
+}
+
+}  // namespace
+
+void RegisterResize(ConverterTable& t) {
+  t.Add("GridSample", 16, GridSample);
+  t.Add("Resize", 10, ResizeV10);
+  t.Add("Resize", 11, ResizeV11);
+  t.Add("Upsample", 7, Upsample);
+}
+
+}  // namespace relaypass::frontend::onnx_import

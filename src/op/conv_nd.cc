@@ -1,0 +1,368 @@
+// More of the nn family: nn.conv3d, nn.conv1d_transpose, nn.conv2d_transpose,
+// nn.conv3d_transpose, nn.max_pool3d and nn.avg_pool3d (TVM's attrs; channel-first layouts).
+#include <string>
+
+#include "kernels/kernels.h"
+#include "layout_rules/layout_rules.h"
+#include "nn_family.h"
+#include "op_common.h"
+#include "relaypass/relay.h"
+#include "type_relations.h"
+
+namespace relaypass::op {
+
+namespace {
+
+using ir::AttrsSchema;
+
+const char* DataLayout(int s) {
+  return s == 1 ? "NCW" : (s == 2 ? "NCHW" : "NCDHW");
+}
+const char* TransposeKernelLayout(int s) {
+  return s == 1 ? "IOW" : (s == 2 ? "IOHW" : "IODHW");
+}
+
+const AttrsSchema* Conv3DAttrs() {
+  static const AttrsSchema schema("relay.attrs.Conv3DAttrs",
+                                  {
+                                      AttrsSchema::IntArray("strides", {1, 1, 1}),
+                                      AttrsSchema::IntArray("padding", {0, 0, 0}),
+                                      AttrsSchema::IntArray("dilation", {1, 1, 1}),
+                                      AttrsSchema::Int("groups", 1),
+                                      AttrsSchema::IndexExpr("channels"),
+                                      AttrsSchema::NullableIntArray("kernel_size"),
+                                      AttrsSchema::String("data_layout", "NCDHW"),
+                                      AttrsSchema::String("kernel_layout", "OIDHW"),
+                                      AttrsSchema::String("out_layout", ""),
+                                      AttrsSchema::DType("out_dtype", ""),
+                                  });
+  return &schema;
+}
+
+std::vector<ir::AttrField> ConvTransposeFields(int s) {
+  const std::vector<int64_t> ones(s, 1), zeros(s, 0);
+  return {
+      AttrsSchema::IndexExpr("channels"),
+      AttrsSchema::NullableIntArray("kernel_size"),
+      AttrsSchema::IntArray("strides", ones),
+      AttrsSchema::IntArray("padding", zeros),
+      AttrsSchema::IntArray("output_padding", zeros),
+      AttrsSchema::IntArray("dilation", ones),
+      AttrsSchema::Int("groups", 1),
+      AttrsSchema::String("data_layout", DataLayout(s)),
+      AttrsSchema::String("kernel_layout", TransposeKernelLayout(s)),
+      AttrsSchema::String("out_layout", ""),
+      AttrsSchema::DType("out_dtype", ""),
+  };
+}
+const AttrsSchema* ConvTransposeAttrs(int s) {
+  static const AttrsSchema c1("relay.attrs.Conv1DTransposeAttrs", ConvTransposeFields(1));
+  static const AttrsSchema c2("relay.attrs.Conv2DTransposeAttrs", ConvTransposeFields(2));
+  static const AttrsSchema c3("relay.attrs.Conv3DTransposeAttrs", ConvTransposeFields(3));
+  return s == 1 ? &c1 : (s == 2 ? &c2 : &c3);
+}
+
+std::vector<ir::AttrField> Pool3DFields(bool avg) {
+  std::vector<ir::AttrField> f = {
+      AttrsSchema::RequiredIntArray("pool_size"),   AttrsSchema::IntArray("strides", {1, 1, 1}),
+      AttrsSchema::IntArray("dilation", {1, 1, 1}), AttrsSchema::IntArray("padding", {0, 0, 0}),
+      AttrsSchema::String("layout", "NCDHW"),       AttrsSchema::String("out_layout", ""),
+      AttrsSchema::Bool("ceil_mode", false),
+  };
+  if (avg) f.push_back(AttrsSchema::Bool("count_include_pad", false));
+  return f;
+}
+const AttrsSchema* MaxPool3DAttrs() {
+  static const AttrsSchema schema("relay.attrs.MaxPool3DAttrs", Pool3DFields(false));
+  return &schema;
+}
+const AttrsSchema* AvgPool3DAttrs() {
+  static const AttrsSchema schema("relay.attrs.AvgPool3DAttrs", Pool3DFields(true));
+  return &schema;
+}
+
+// `v` (1 or s values) as s values, or empty.
+std::vector<int64_t> PerAxis(const std::vector<int64_t>& v, int s) {
+  if (static_cast<int>(v.size()) == s) return v;
+  if (v.size() == 1) return std::vector<int64_t>(s, v[0]);
+  return {};
+}
+// Padding (1, s or 2s values) as s (before) + s (after) values, or empty.
+std::vector<int64_t> PadsOf(const std::vector<int64_t>& p, int s) {
+  if (static_cast<int>(p.size()) == 2 * s) return p;
+  std::vector<int64_t> one = PerAxis(p, s);
+  if (one.empty()) return {};
+  one.insert(one.end(), one.begin(), one.end());
+  return one;
+}
+
+struct Geometry {
+  std::vector<int64_t> strides, dilation, pads;
+};
+Geometry GeometryOf(const TypeRelationCall& call, const ir::AttrsNode& attrs, int s) {
+  Geometry g{PerAxis(IntsAttr(call, "strides"), s), PerAxis(IntsAttr(call, "dilation"), s),
+             PadsOf(IntsAttr(call, "padding"), s)};
+  if (g.strides.empty() || g.dilation.empty() || g.pads.empty()) {
+    call.Fail(call.op_name() + ": strides, dilation or padding have the wrong length (" +
+              attrs.get("strides").ToString() + ", " + attrs.get("dilation").ToString() + ", " +
+              attrs.get("padding").ToString() + ")");
+  }
+  for (int i = 0; i < s; ++i) {
+    if (g.strides[i] < 1 || g.dilation[i] < 1) {
+      call.Fail(call.op_name() + ": strides and dilation must be positive");
+    }
+  }
+  return g;
+}
+
+void CheckLayouts(const TypeRelationCall& call, const ir::AttrsNode& attrs, const char* data_key,
+                  const std::string& data, const char* kernel_key, const std::string& kernel) {
+  const std::string& out = attrs.get_string("out_layout");
+  if (attrs.get_string(data_key) != data ||
+      (kernel_key && attrs.get_string(kernel_key) != kernel) || (!out.empty() && out != data)) {
+    call.Fail(call.op_name() + ": only the " + data + (kernel_key ? "/" + kernel : "") +
+              " layouts are supported");
+  }
+}
+
+// nn.conv3d (TVM's Conv3DRel on NCDHW / OIDHW).
+bool Conv3DRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef weight = TensorOf(call, 1);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  CheckLayouts(call, attrs, "data_layout", "NCDHW", "kernel_layout", "OIDHW");
+  if (data->ndim() != 5) call.Fail("nn.conv3d: data must be 5-D, got " + TypeString(data));
+  const Geometry g = GeometryOf(call, attrs, 3);
+  const int64_t groups = attrs.get_int("groups");
+  if (groups < 1) call.Fail("nn.conv3d: groups must be positive");
+  Shape ksize;
+  Dim channels;
+  if (!attrs.get("kernel_size").is_null() && !attrs.get("channels").is_null()) {
+    std::vector<int64_t> k = PerAxis(attrs.get_ints("kernel_size"), 3);
+    if (k.empty()) call.Fail("nn.conv3d: kernel_size must have 3 values");
+    ksize.assign(k.begin(), k.end());
+    channels = attrs.get_int("channels");
+    Shape w = {channels, DimFloorDiv(data->shape[1], groups), ksize[0], ksize[1], ksize[2]};
+    call.Assign(1, ir::TensorType(w, weight ? weight->dtype : data->dtype));
+  } else {
+    if (!weight) return false;
+    if (weight->ndim() != 5) call.Fail("nn.conv3d: weight must be 5-D, got " + TypeString(weight));
+    channels = weight->shape[0];
+    ksize.assign(weight->shape.begin() + 2, weight->shape.end());
+    const Dim in_c = data->shape[1];
+    if (!IsAny(in_c) && !IsAny(weight->shape[1]) && in_c != CheckedMul(weight->shape[1], groups)) {
+      call.Fail("nn.conv3d: data " + TypeString(data) + " and weight " + TypeString(weight) +
+                " disagree on input channels for groups=" + std::to_string(groups));
+    }
+  }
+  Shape out = {data->shape[0], channels};
+  for (int i = 0; i < 3; ++i) {
+    const Dim in = data->shape[2 + i];
+    if (IsAny(in) || IsAny(ksize[i])) {
+      out.push_back(kAnyDim);
+      continue;
+    }
+    const int64_t span = in + g.pads[i] + g.pads[3 + i] - (g.dilation[i] * (ksize[i] - 1) + 1);
+    if (span < 0) call.Fail("nn.conv3d: the kernel is larger than the padded input");
+    out.push_back(span / g.strides[i] + 1);
+  }
+  call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  return true;
+}
+
+// nn.conv{1,2,3}d_transpose (TVM's Conv*TransposeRel on NC... / IO...): the weight is
+// [in, out / groups, k...]; out = (in - 1) * stride - pads + dilation * (k - 1) + 1 +
+// output_padding.
+template <int S>
+bool ConvTransposeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef weight = TensorOf(call, 1);
+  if (!data || !weight) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  CheckLayouts(call, attrs, "data_layout", DataLayout(S), "kernel_layout",
+               TransposeKernelLayout(S));
+  if (data->ndim() != S + 2 || weight->ndim() != S + 2) {
+    call.Fail(call.op_name() + ": data and weight must have rank " + std::to_string(S + 2) +
+              ", got " + TypeString(data) + " and " + TypeString(weight));
+  }
+  const Geometry g = GeometryOf(call, attrs, S);
+  std::vector<int64_t> output_padding = PerAxis(IntsAttr(call, "output_padding"), S);
+  if (output_padding.empty()) call.Fail(call.op_name() + ": output_padding has the wrong length");
+  const int64_t groups = attrs.get_int("groups");
+  if (groups < 1) call.Fail(call.op_name() + ": groups must be positive");
+  if (!IsAny(data->shape[1]) && !IsAny(weight->shape[0]) && data->shape[1] != weight->shape[0]) {
+    call.Fail(call.op_name() + ": data " + TypeString(data) + " and weight " + TypeString(weight) +
+              " disagree on input channels");
+  }
+  const ir::AttrValue& channels_attr = attrs.get("channels");
+  const Dim channels =
+      channels_attr.is_null() ? DimMul(weight->shape[1], groups) : channels_attr.as_int();
+  Shape out = {data->shape[0], channels};
+  for (int i = 0; i < S; ++i) {
+    const Dim in = data->shape[2 + i], k = weight->shape[2 + i];
+    if (IsAny(in) || IsAny(k)) {
+      out.push_back(kAnyDim);
+      continue;
+    }
+    const int64_t d = (in - 1) * g.strides[i] - g.pads[i] - g.pads[S + i] +
+                      g.dilation[i] * (k - 1) + 1 + output_padding[i];
+    if (d < 0) call.Fail(call.op_name() + ": the output would be empty");
+    out.push_back(d);
+  }
+  call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  return true;
+}
+
+// nn.max_pool3d / nn.avg_pool3d on NCDHW.
+bool Pool3DRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  CheckLayouts(call, attrs, "layout", "NCDHW", nullptr, "");
+  if (data->ndim() != 5) call.Fail(call.op_name() + ": data must be 5-D, got " + TypeString(data));
+  const Geometry g = GeometryOf(call, attrs, 3);
+  std::vector<int64_t> pool = PerAxis(IntsAttr(call, "pool_size"), 3);
+  if (pool.empty()) call.Fail(call.op_name() + ": pool_size must have 3 values");
+  const bool ceil = attrs.get_bool("ceil_mode");
+  Shape out = {data->shape[0], data->shape[1]};
+  for (int i = 0; i < 3; ++i) {
+    const Dim in = data->shape[2 + i];
+    if (IsAny(in)) {
+      out.push_back(kAnyDim);
+      continue;
+    }
+    int64_t span = in + g.pads[i] + g.pads[3 + i] - (g.dilation[i] * (pool[i] - 1) + 1);
+    if (span < 0) call.Fail(call.op_name() + ": the pool is larger than the padded input");
+    if (ceil) span += g.strides[i] - 1;
+    out.push_back(span / g.strides[i] + 1);
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+}  // namespace
+
+void RegisterConvNDOps(OpRegistry& registry) {
+  OpDef& conv3d = RegisterOp(registry, "nn.conv3d", 2, OpPattern::kOutEWiseFusable, Conv3DRel,
+                             "3-D convolution (NCDHW data, OIDHW weight), groups and dilation.");
+  conv3d.attrs_schema = Conv3DAttrs();
+  conv3d.kernel = kernels::Conv3D;
+  conv3d.infer_layout = layout_rules::Conv2D;  // TVM's ConvInferCorrectLayout<Conv3DAttrs>
+  struct Transposed {
+    const char* name;
+    int s;
+    TypeRelation rel;
+    kernels::KernelFn* kernel;
+  };
+  const Transposed transposed[] = {
+      {"nn.conv1d_transpose", 1, ConvTransposeRel<1>, kernels::Conv1DTranspose},
+      {"nn.conv2d_transpose", 2, ConvTransposeRel<2>, kernels::Conv2DTranspose},
+      {"nn.conv3d_transpose", 3, ConvTransposeRel<3>, kernels::Conv3DTranspose},
+  };
+  for (const Transposed& t : transposed) {
+    OpDef& def = RegisterOp(registry, t.name, 2, OpPattern::kOutEWiseFusable, t.rel,
+                            "Transposed convolution (the gradient of a convolution).");
+    def.attrs_schema = ConvTransposeAttrs(t.s);
+    def.kernel = t.kernel;
+    def.infer_layout = layout_rules::Conv2D;  // ConvInferCorrectLayout, as TVM's
+  }
+  OpDef& max_pool3d = RegisterOp(registry, "nn.max_pool3d", 1, OpPattern::kOutEWiseFusable,
+                                 Pool3DRel, "3-D max pooling on NCDHW data.");
+  max_pool3d.attrs_schema = MaxPool3DAttrs();
+  max_pool3d.kernel = kernels::MaxPool3D;
+  OpDef& avg_pool3d = RegisterOp(registry, "nn.avg_pool3d", 1, OpPattern::kOutEWiseFusable,
+                                 Pool3DRel, "3-D average pooling on NCDHW data.");
+  avg_pool3d.attrs_schema = AvgPool3DAttrs();
+  avg_pool3d.kernel = kernels::AvgPool3D;
+}
+
+}  // namespace relaypass::op
+
+namespace relaypass::relay::nn {
+
+using ir::AttrValue;
+using op::CallOp;
+
+namespace {
+// TVM's get_pad_tuple3d: p -> 6 x p; (d, h, w) -> (d, h, w, d, h, w); 6 values unchanged.
+Ints PadTuple(const Ints& p, size_t s) {
+  if (p.size() == 1) return Ints(2 * s, p[0]);
+  if (p.size() == s) {
+    Ints out = p;
+    out.insert(out.end(), p.begin(), p.end());
+    return out;
+  }
+  return p;
+}
+Ints Spread(const Ints& v, size_t s) {
+  return v.size() == 1 ? Ints(s, v[0]) : v;
+}
+
+Expr ConvTranspose(const char* name, size_t s, Expr data, Expr weight, const ConvTransposeArgs& a) {
+  const Ints ones(s, 1), zeros(s, 0);
+  const char* layouts[][2] = {{"NCW", "IOW"}, {"NCHW", "IOHW"}, {"NCDHW", "IODHW"}};
+  Ints padding = a.padding.empty() ? zeros : a.padding;
+  if (s > 1) padding = PadTuple(padding, s);
+  return CallOp(
+      name, {std::move(data), std::move(weight)},
+      {{"channels", op::OptionalInt(a.channels)},
+       {"kernel_size", op::OptionalInts(a.kernel_size)},
+       {"strides", AttrValue::Ints(a.strides.empty() ? ones : Spread(a.strides, s))},
+       {"padding", AttrValue::Ints(padding)},
+       {"output_padding",
+        AttrValue::Ints(a.output_padding.empty() ? zeros : Spread(a.output_padding, s))},
+       {"dilation", AttrValue::Ints(a.dilation.empty() ? ones : Spread(a.dilation, s))},
+       {"groups", AttrValue::Int(a.groups)},
+       {"data_layout", AttrValue::Str(a.data_layout.empty() ? layouts[s - 1][0] : a.data_layout)},
+       {"kernel_layout",
+        AttrValue::Str(a.kernel_layout.empty() ? layouts[s - 1][1] : a.kernel_layout)},
+       {"out_layout", AttrValue::Str(a.out_layout)},
+       {"out_dtype", AttrValue::Str(a.out_dtype)}});
+}
+
+Expr Pool3D(const char* name, Expr x, const Pool3DArgs& a, bool avg) {
+  op::AttrValues attrs = {{"pool_size", AttrValue::Ints(Spread(a.pool_size, 3))},
+                          {"strides", AttrValue::Ints(Spread(a.strides, 3))},
+                          {"dilation", AttrValue::Ints(Spread(a.dilation, 3))},
+                          {"padding", AttrValue::Ints(a.padding)},
+                          {"layout", AttrValue::Str(a.layout)},
+                          {"out_layout", AttrValue::Str(a.out_layout)},
+                          {"ceil_mode", AttrValue::Bool(a.ceil_mode)}};
+  if (avg) attrs.push_back({"count_include_pad", AttrValue::Bool(a.count_include_pad)});
+  return CallOp(name, {std::move(x)}, attrs);
+}
+}  // namespace
+
+Expr conv3d(Expr data, Expr weight, const Conv3DArgs& a) {
+  return CallOp("nn.conv3d", {std::move(data), std::move(weight)},
+                {{"strides", AttrValue::Ints(Spread(a.strides, 3))},
+                 {"padding", AttrValue::Ints(PadTuple(a.padding, 3))},
+                 {"dilation", AttrValue::Ints(Spread(a.dilation, 3))},
+                 {"groups", AttrValue::Int(a.groups)},
+                 {"channels", op::OptionalInt(a.channels)},
+                 {"kernel_size", op::OptionalInts(a.kernel_size)},
+                 {"data_layout", AttrValue::Str(a.data_layout)},
+                 {"kernel_layout", AttrValue::Str(a.kernel_layout)},
+                 {"out_layout", AttrValue::Str(a.out_layout)},
+                 {"out_dtype", AttrValue::Str(a.out_dtype)}});
+}
+
+Expr conv1d_transpose(Expr data, Expr weight, const ConvTransposeArgs& args) {
+  return ConvTranspose("nn.conv1d_transpose", 1, std::move(data), std::move(weight), args);
+}
+Expr conv2d_transpose(Expr data, Expr weight, const ConvTransposeArgs& args) {
+  return ConvTranspose("nn.conv2d_transpose", 2, std::move(data), std::move(weight), args);
+}
+Expr conv3d_transpose(Expr data, Expr weight, const ConvTransposeArgs& args) {
+  return ConvTranspose("nn.conv3d_transpose", 3, std::move(data), std::move(weight), args);
+}
+
+Expr max_pool3d(Expr x, const Pool3DArgs& args) {
+  return Pool3D("nn.max_pool3d", std::move(x), args, false);
+}
+Expr avg_pool3d(Expr x, const Pool3DArgs& args) {
+  return Pool3D("nn.avg_pool3d", std::move(x), args, true);
+}
+
+}  // namespace relaypass::relay::nn

@@ -1,0 +1,242 @@
+// The image family: image.resize2d, image.grid_sample, nn.upsampling, nn.depth_to_space and
+// nn.space_to_depth
+// (TVM's attrs; NCHW data).
+#include <cmath>
+#include <string>
+
+#include "families.h"
+#include "kernels/kernels.h"
+#include "op_common.h"
+#include "relaypass/relay.h"
+#include "type_relations.h"
+
+namespace relaypass::op {
+
+namespace {
+
+using ir::AttrsSchema;
+
+const AttrsSchema* Resize2DAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.Resize2DAttrs",
+      {AttrsSchema::NullableIntArray("size"), AttrsSchema::NullableDoubleArray("roi"),
+       AttrsSchema::String("layout", "NCHW"), AttrsSchema::String("method", "linear"),
+       AttrsSchema::String("coordinate_transformation_mode", "half_pixel"),
+       AttrsSchema::String("rounding_method", "round"), AttrsSchema::Double("cubic_alpha", -0.5),
+       AttrsSchema::Int("cubic_exclude", 0), AttrsSchema::Double("extrapolation_value", 0.0),
+       AttrsSchema::DType("out_dtype", "")});
+  return &schema;
+}
+const AttrsSchema* UpSamplingAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.UpSamplingAttrs",
+      {AttrsSchema::Double("scale_h", 1), AttrsSchema::Double("scale_w", 1),
+       AttrsSchema::String("layout", "NCHW"), AttrsSchema::String("method", "nearest_neighbor"),
+       AttrsSchema::Bool("align_corners", false)});
+  return &schema;
+}
+const AttrsSchema* SubPixelAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.SubPixelAttrs",
+      {AttrsSchema::Int("block_size", 1), AttrsSchema::String("layout", "NCHW"),
+       AttrsSchema::String("mode", "DCR")});
+  return &schema;
+}
+
+const AttrsSchema* GridSampleAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.GridSampleAttrs",
+      {AttrsSchema::String("method", "bilinear"), AttrsSchema::String("layout", "NCHW"),
+       AttrsSchema::String("padding_mode", "zeros"), AttrsSchema::Bool("align_corners", true)});
+  return &schema;
+}
+
+TensorTypeRef NCHWData(const TypeRelationCall& call, const char* layout_key) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return data;
+  if (AttrsOf(call).get_string(layout_key) != "NCHW") {
+    call.Fail(call.op_name() + ": only the NCHW layout is supported");
+  }
+  if (data->ndim() != 4) call.Fail(call.op_name() + ": data must be 4-D, got " + TypeString(data));
+  return data;
+}
+
+bool Resize2DRel(TypeRelationCall& call) {
+  TensorTypeRef data = NCHWData(call, "layout");
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const std::string& method = attrs.get_string("method");
+  if (method != "nearest_neighbor" && method != "linear" && method != "cubic") {
+    call.Fail("image.resize2d: method must be nearest_neighbor, linear or cubic, got \"" + method +
+              "\"");
+  }
+  std::vector<int64_t> size = IntsAttr(call, "size");
+  if (size.size() != 2 || size[0] < 0 || size[1] < 0) {
+    call.Fail("image.resize2d: size must be 2 non-negative values, got " +
+              attrs.get("size").ToString());
+  }
+  call.AssignResult(ir::TensorType({data->shape[0], data->shape[1], size[0], size[1]},
+                                   DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  return true;
+}
+
+// TVM's UpSamplingRel: H and W scaled and rounded.
+bool UpSamplingRel(TypeRelationCall& call) {
+  TensorTypeRef data = NCHWData(call, "layout");
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const std::string& method = attrs.get_string("method");
+  if (method != "nearest_neighbor" && method != "bilinear" && method != "bicubic") {
+    call.Fail("nn.upsampling: method must be nearest_neighbor, bilinear or bicubic");
+  }
+  auto scaled = [&](Dim d, double s) -> Dim {
+    return IsAny(d) ? kAnyDim : static_cast<Dim>(std::round(static_cast<double>(d) * s));
+  };
+  call.AssignResult(ir::TensorType(
+      {data->shape[0], data->shape[1], scaled(data->shape[2], attrs.get_double("scale_h")),
+       scaled(data->shape[3], attrs.get_double("scale_w"))},
+      data->dtype));
+  return true;
+}
+
+bool SubPixelRel(TypeRelationCall& call, bool to_space) {
+  TensorTypeRef data = NCHWData(call, "layout");
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const int64_t b = attrs.get_int("block_size");
+  if (b < 1) call.Fail(call.op_name() + ": block_size must be positive");
+  const std::string& mode = attrs.get_string("mode");
+  if (mode != "DCR" && mode != "CRD") call.Fail(call.op_name() + ": mode must be DCR or CRD");
+  Shape out = data->shape;
+  if (to_space) {
+    if (!IsAny(out[1]) && out[1] % (b * b) != 0) {
+      call.Fail("nn.depth_to_space: channels of " + TypeString(data) + " do not divide by " +
+                std::to_string(b * b));
+    }
+    out[1] = DimFloorDiv(out[1], b * b);
+    out[2] = DimMul(out[2], b);
+    out[3] = DimMul(out[3], b);
+  } else {
+    for (int i = 2; i < 4; ++i) {
+      if (!IsAny(out[i]) && out[i] % b != 0) {
+        call.Fail("nn.space_to_depth: spatial dims of " + TypeString(data) + " do not divide by " +
+                  std::to_string(b));
+      }
+      out[i] = DimFloorDiv(out[i], b);
+    }
+    out[1] = DimMul(out[1], b * b);
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+// TVM's GridSampleRel: data [N, C, H, W] and grid [N, 2, H', W'] give [N, C, H', W'].
+bool GridSampleRel(TypeRelationCall& call) {
+  TensorTypeRef data = NCHWData(call, "layout");
+  TensorTypeRef grid = TensorOf(call, 1);
+  if (!data || !grid) return false;
+  if (grid->ndim() != 4 || (!IsAny(grid->shape[1]) && grid->shape[1] != 2)) {
+    call.Fail("image.grid_sample: grid must be [N, 2, H, W], got " + TypeString(grid));
+  }
+  const std::string& method = AttrsOf(call).get_string("method");
+  if (method != "bilinear" && method != "nearest" && method != "bicubic") {
+    call.Fail("image.grid_sample: method must be bilinear, nearest or bicubic");
+  }
+  call.AssignResult(ir::TensorType({data->shape[0], data->shape[1], grid->shape[2], grid->shape[3]},
+                                   data->dtype));
+  return true;
+}
+
+}  // namespace
+
+void RegisterImageOps(OpRegistry& registry) {
+  OpDef& grid_sample = RegisterOp(registry, "image.grid_sample", 2, OpPattern::kInjective,
+                                  GridSampleRel, "Samples data at the grid's normalised points.");
+  grid_sample.attrs_schema = GridSampleAttrs();
+  grid_sample.kernel = kernels::GridSample;
+  OpDef& resize2d = RegisterOp(registry, "image.resize2d", 1, OpPattern::kInjective, Resize2DRel,
+                               "Resizes H and W to `size` (nearest, linear or cubic).");
+  resize2d.attrs_schema = Resize2DAttrs();
+  resize2d.kernel = kernels::Resize2D;
+  OpDef& upsampling = RegisterOp(registry, "nn.upsampling", 1, OpPattern::kInjective, UpSamplingRel,
+                                 "Scales H and W by scale_h and scale_w.");
+  upsampling.attrs_schema = UpSamplingAttrs();
+  upsampling.kernel = kernels::UpSampling;
+  OpDef& d2s = RegisterOp(
+      registry, "nn.depth_to_space", 1, OpPattern::kInjective,
+      [](TypeRelationCall& call) { return SubPixelRel(call, true); },
+      "Moves channel blocks into block_size x block_size spatial tiles.");
+  d2s.attrs_schema = SubPixelAttrs();
+  d2s.kernel = kernels::DepthToSpace;
+  OpDef& s2d = RegisterOp(
+      registry, "nn.space_to_depth", 1, OpPattern::kInjective,
+      [](TypeRelationCall& call) { return SubPixelRel(call, false); },
+      "Moves block_size x block_size spatial tiles into channels.");
+  s2d.attrs_schema = SubPixelAttrs();
+  s2d.kernel = kernels::SpaceToDepth;
+}
+
+}  // namespace relaypass::op
+
+namespace relaypass::relay {
+
+using ir::AttrValue;
+using op::CallOp;
+
+namespace image {
+
+Expr resize2d(Expr data, const Ints& size, const Resize2DArgs& a) {
+  // TVM's Python wrapper: roi None becomes [0.0] * 4.
+  std::vector<AttrValue> roi;
+  for (double v : a.roi ? *a.roi : std::vector<double>(4, 0.0)) roi.push_back(AttrValue::Double(v));
+  return CallOp(
+      "image.resize2d", {std::move(data)},
+      {{"size", AttrValue::Ints(size)},
+       {"roi", AttrValue::Array(std::move(roi))},
+       {"layout", AttrValue::Str(a.layout)},
+       {"method", AttrValue::Str(a.method)},
+       {"coordinate_transformation_mode", AttrValue::Str(a.coordinate_transformation_mode)},
+       {"rounding_method", AttrValue::Str(a.rounding_method)},
+       {"cubic_alpha", AttrValue::Double(a.cubic_alpha)},
+       {"cubic_exclude", AttrValue::Int(a.cubic_exclude)},
+       {"extrapolation_value", AttrValue::Double(a.extrapolation_value)},
+       {"out_dtype", AttrValue::Str(a.out_dtype)}});
+}
+
+Expr grid_sample(Expr data, Expr grid, const std::string& method, const std::string& layout,
+                 const std::string& padding_mode, bool align_corners) {
+  return CallOp("image.grid_sample", {std::move(data), std::move(grid)},
+                {{"method", AttrValue::Str(method)},
+                 {"layout", AttrValue::Str(layout)},
+                 {"padding_mode", AttrValue::Str(padding_mode)},
+                 {"align_corners", AttrValue::Bool(align_corners)}});
+}
+
+}  // namespace image
+
+namespace nn {
+
+Expr depth_to_space(Expr data, int block_size, const std::string& layout, const std::string& mode) {
+  return CallOp("nn.depth_to_space", {std::move(data)},
+                {{"block_size", AttrValue::Int(block_size)},
+                 {"layout", AttrValue::Str(layout)},
+                 {"mode", AttrValue::Str(mode)}});
+}
+
+Expr space_to_depth(Expr data, int block_size, const std::string& layout) {
+  return CallOp("nn.space_to_depth", {std::move(data)},
+                {{"block_size", AttrValue::Int(block_size)}, {"layout", AttrValue::Str(layout)}});
+}
+
+Expr upsampling(Expr data, double scale_h, double scale_w, const std::string& layout,
+                const std::string& method, bool align_corners) {
+  return CallOp("nn.upsampling", {std::move(data)},
+                {{"scale_h", AttrValue::Double(scale_h)},
+                 {"scale_w", AttrValue::Double(scale_w)},
+                 {"layout", AttrValue::Str(layout)},
+                 {"method", AttrValue::Str(method)},
+                 {"align_corners", AttrValue::Bool(align_corners)}});
+}
+
+}  // namespace nn
+}  // namespace relaypass::relay

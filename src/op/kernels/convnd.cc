@@ -1,0 +1,274 @@
+// Direct N-d convolution kernels on channel-first layouts: nn.conv3d, nn.conv{1,2,3}d_transpose
+// (float types, half by widening) and 3-D max / average pooling.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+std::vector<int64_t> PerAxis(const std::vector<int64_t>& v, int s, const char* op,
+                             const char* what) {
+  if (static_cast<int>(v.size()) == s) return v;
+  if (v.size() == 1) return std::vector<int64_t>(s, v[0]);
+  Fail(std::string(op) + ": " + what + " must have 1 or " + std::to_string(s) + " values");
+}
+std::vector<int64_t> PadsOf(const std::vector<int64_t>& p, int s, const char* op) {
+  if (static_cast<int>(p.size()) == 2 * s) return p;
+  std::vector<int64_t> one = PerAxis(p, s, op, "padding");
+  one.insert(one.end(), one.begin(), one.end());
+  return one;
+}
+
+struct ConvGeometry {
+  int s = 0;
+  std::vector<int64_t> strides, dilation, pads, output_padding;
+  int64_t groups = 1;
+};
+
+ConvGeometry ReadGeometry(const ir::AttrsNode& a, int s, const char* op, bool transposed) {
+  ConvGeometry g;
+  g.s = s;
+  g.strides = PerAxis(a.get_ints("strides"), s, op, "strides");
+  g.dilation = PerAxis(a.get_ints("dilation"), s, op, "dilation");
+  g.pads = PadsOf(a.get_ints("padding"), s, op);
+  if (transposed) g.output_padding = PerAxis(a.get_ints("output_padding"), s, op, "output_padding");
+  g.groups = a.get_int("groups");
+  if (g.groups < 1) Fail(std::string(op) + ": groups must be positive");
+  return g;
+}
+
+// Steps the multi-index `idx` to the next row-major position of `shape`.
+void NextIndex(std::vector<int64_t>& idx, const std::vector<int64_t>& shape) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < shape[d]) return;
+    idx[d] = 0;
+  }
+}
+
+template <typename T>
+NDArray ConvForward(const NDArray& x, const NDArray& w, const ConvGeometry& g, const char* op) {
+  const int s = g.s;
+  const Shape& xs = x.shape();
+  const Shape& ws = w.shape();
+  const int64_t n = xs[0], c = xs[1], o = ws[0], cg = ws[1];
+  if (c != cg * g.groups || o % g.groups != 0) Fail(std::string(op) + ": channels do not match");
+  std::vector<int64_t> in(xs.begin() + 2, xs.end()), k(ws.begin() + 2, ws.end()), out(s);
+  for (int i = 0; i < s; ++i) {
+    out[i] =
+        (in[i] + g.pads[i] + g.pads[s + i] - (g.dilation[i] * (k[i] - 1) + 1)) / g.strides[i] + 1;
+    if (out[i] < 0) Fail(std::string(op) + ": the kernel is larger than the padded input");
+  }
+  Shape out_shape = {n, o};
+  out_shape.insert(out_shape.end(), out.begin(), out.end());
+  NDArray y = NDArray::Uninitialized(out_shape, x.dtype());
+  const T* px = x.data<T>();
+  const T* pw = w.data<T>();
+  T* py = y.mutable_data<T>();
+  const int64_t in_size = NumElements(Shape(in.begin(), in.end()));
+  const int64_t k_size = NumElements(Shape(k.begin(), k.end()));
+  const int64_t out_size = NumElements(Shape(out.begin(), out.end()));
+  const Shape in_strides = Strides(Shape(in.begin(), in.end()));
+  const int64_t og = o / g.groups;
+  // The input offset and validity of each (output position, kernel position) pair.
+  std::vector<int64_t> opos(s, 0);
+  for (int64_t p = 0; p < out_size; ++p, NextIndex(opos, out)) {
+    std::vector<int64_t> kpos(s, 0);
+    std::vector<int64_t> offsets(k_size, -1);
+    for (int64_t q = 0; q < k_size; ++q, NextIndex(kpos, k)) {
+      int64_t off = 0;
+      bool inside = true;
+      for (int i = 0; i < s && inside; ++i) {
+        const int64_t at = opos[i] * g.strides[i] - g.pads[i] + kpos[i] * g.dilation[i];
+        inside = at >= 0 && at < in[i];
+        off += at * in_strides[i];
+      }
+      if (inside) offsets[q] = off;
+    }
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t oc = 0; oc < o; ++oc) {
+        const int64_t grp = oc / og;
+        double acc = 0;
+        for (int64_t ic = 0; ic < cg; ++ic) {
+          const T* xin = px + (b * c + grp * cg + ic) * in_size;
+          const T* wk = pw + (oc * cg + ic) * k_size;
+          for (int64_t q = 0; q < k_size; ++q) {
+            if (offsets[q] >= 0) acc += static_cast<double>(xin[offsets[q]]) * wk[q];
+          }
+        }
+        py[(b * o + oc) * out_size + p] = static_cast<T>(acc);
+      }
+    }
+  }
+  return y;
+}
+
+template <typename T>
+NDArray ConvTransposed(const NDArray& x, const NDArray& w, const ConvGeometry& g, const char* op) {
+  const int s = g.s;
+  const Shape& xs = x.shape();
+  const Shape& ws = w.shape();
+  const int64_t n = xs[0], c = xs[1], og = ws[1], o = og * g.groups;
+  if (ws[0] != c || c % g.groups != 0) Fail(std::string(op) + ": channels do not match");
+  const int64_t cg = c / g.groups;
+  std::vector<int64_t> in(xs.begin() + 2, xs.end()), k(ws.begin() + 2, ws.end()), out(s);
+  for (int i = 0; i < s; ++i) {
+    out[i] = (in[i] - 1) * g.strides[i] - g.pads[i] - g.pads[s + i] + g.dilation[i] * (k[i] - 1) +
+             1 + g.output_padding[i];
+    if (out[i] < 0) Fail(std::string(op) + ": the output would be empty");
+  }
+  Shape out_shape = {n, o};
+  out_shape.insert(out_shape.end(), out.begin(), out.end());
+  const int64_t in_size = NumElements(Shape(in.begin(), in.end()));
+  const int64_t k_size = NumElements(Shape(k.begin(), k.end()));
+  const int64_t out_size = NumElements(Shape(out.begin(), out.end()));
+  const Shape out_strides = Strides(Shape(out.begin(), out.end()));
+  std::vector<double> acc(static_cast<size_t>(n * o * out_size), 0.0);
+  const T* px = x.data<T>();
+  const T* pw = w.data<T>();
+  std::vector<int64_t> ipos(s, 0);
+  for (int64_t p = 0; p < in_size; ++p, NextIndex(ipos, in)) {
+    std::vector<int64_t> kpos(s, 0);
+    for (int64_t q = 0; q < k_size; ++q, NextIndex(kpos, k)) {
+      int64_t off = 0;
+      bool inside = true;
+      for (int i = 0; i < s && inside; ++i) {
+        const int64_t at = ipos[i] * g.strides[i] - g.pads[i] + kpos[i] * g.dilation[i];
+        inside = at >= 0 && at < out[i];
+        off += at * out_strides[i];
+      }
+      if (!inside) continue;
+      for (int64_t b = 0; b < n; ++b) {
+        for (int64_t ic = 0; ic < c; ++ic) {
+          const double v = px[(b * c + ic) * in_size + p];
+          if (v == 0) continue;
+          const int64_t grp = ic / cg;
+          for (int64_t j = 0; j < og; ++j) {
+            acc[(b * o + grp * og + j) * out_size + off] += v * pw[(ic * og + j) * k_size + q];
+          }
+        }
+      }
+    }
+  }
+  NDArray y = NDArray::Uninitialized(out_shape, x.dtype());
+  T* py = y.mutable_data<T>();
+  for (size_t i = 0; i < acc.size(); ++i) py[i] = static_cast<T>(acc[i]);
+  return y;
+}
+
+Arrays RunConv(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, int s,
+               const char* op, bool transposed) {
+  CheckInputs(in, 2, op);
+  const ConvGeometry g = ReadGeometry(AttrsOf(attrs, op), s, op, transposed);
+  return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
+    if (v[0].ndim() != s + 2 || v[1].ndim() != s + 2) {
+      Fail(std::string(op) + ": data and weight must have rank " + std::to_string(s + 2));
+    }
+    if (v[0].dtype() != v[1].dtype()) Fail(std::string(op) + ": operand dtypes differ");
+    return {DispatchFloat(v[0].dtype(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return transposed ? ConvTransposed<T>(v[0], v[1], g, op) : ConvForward<T>(v[0], v[1], g, op);
+    })};
+  });
+}
+
+Arrays Pool3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, bool is_max,
+              const char* op) {
+  CheckInputs(in, 1, op);
+  const ir::AttrsNode& a = AttrsOf(attrs, op);
+  const std::vector<int64_t> pool = PerAxis(a.get_ints("pool_size"), 3, op, "pool_size");
+  const std::vector<int64_t> strides = PerAxis(a.get_ints("strides"), 3, op, "strides");
+  const std::vector<int64_t> dilation = PerAxis(a.get_ints("dilation"), 3, op, "dilation");
+  const std::vector<int64_t> pads = PadsOf(a.get_ints("padding"), 3, op);
+  const bool ceil = a.get_bool("ceil_mode");
+  const bool include_pad = !is_max && a.get_bool("count_include_pad");
+  return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
+    const NDArray& x = v[0];
+    if (x.ndim() != 5) Fail(std::string(op) + ": data must be 5-D");
+    const Shape& xs = x.shape();
+    std::vector<int64_t> ins(xs.begin() + 2, xs.end()), out(3);
+    for (int i = 0; i < 3; ++i) {
+      int64_t span = ins[i] + pads[i] + pads[3 + i] - (dilation[i] * (pool[i] - 1) + 1);
+      if (ceil) span += strides[i] - 1;
+      out[i] = span / strides[i] + 1;
+    }
+    Shape out_shape = {xs[0], xs[1], out[0], out[1], out[2]};
+    return {DispatchFloat(x.dtype(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      NDArray y = NDArray::Uninitialized(out_shape, x.dtype());
+      const T* px = x.data<T>();
+      T* py = y.mutable_data<T>();
+      const int64_t planes = xs[0] * xs[1];
+      const int64_t in_size = ins[0] * ins[1] * ins[2];
+      int64_t o = 0;
+      for (int64_t pl = 0; pl < planes; ++pl) {
+        const T* src = px + pl * in_size;
+        for (int64_t d = 0; d < out[0]; ++d) {
+          for (int64_t h = 0; h < out[1]; ++h) {
+            for (int64_t w = 0; w < out[2]; ++w, ++o) {
+              double acc = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
+              int64_t count = 0;
+              const int64_t pos[3] = {d, h, w};
+              int64_t start[3], end[3];
+              for (int i = 0; i < 3; ++i) {
+                start[i] = pos[i] * strides[i] - pads[i];
+                end[i] = std::min(start[i] + dilation[i] * (pool[i] - 1) + 1, ins[i] + pads[3 + i]);
+              }
+              if (include_pad) {
+                count = 1;
+                for (int i = 0; i < 3; ++i) {
+                  count *= (end[i] - start[i] + dilation[i] - 1) / dilation[i];
+                }
+              }
+              for (int64_t a0 = start[0]; a0 < end[0]; a0 += dilation[0]) {
+                if (a0 < 0 || a0 >= ins[0]) continue;
+                for (int64_t a1 = start[1]; a1 < end[1]; a1 += dilation[1]) {
+                  if (a1 < 0 || a1 >= ins[1]) continue;
+                  for (int64_t a2 = start[2]; a2 < end[2]; a2 += dilation[2]) {
+                    if (a2 < 0 || a2 >= ins[2]) continue;
+                    const double val = src[(a0 * ins[1] + a1) * ins[2] + a2];
+                    if (is_max) {
+                      acc = std::max(acc, val);
+                    } else {
+                      acc += val;
+                      if (!include_pad) ++count;
+                    }
+                  }
+                }
+              }
+              py[o] = static_cast<T>(is_max ? acc : (count > 0 ? acc / count : 0.0));
+            }
+          }
+        }
+      }
+      return y;
+    })};
+  });
+}
+
+}  // namespace
+
+Arrays Conv3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return RunConv(in, attrs, out_type, 3, "nn.conv3d", false);
+}
+Arrays Conv1DTranspose(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return RunConv(in, attrs, out_type, 1, "nn.conv1d_transpose", true);
+}
+Arrays Conv2DTranspose(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return RunConv(in, attrs, out_type, 2, "nn.conv2d_transpose", true);
+}
+Arrays Conv3DTranspose(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return RunConv(in, attrs, out_type, 3, "nn.conv3d_transpose", true);
+}
+Arrays MaxPool3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Pool3D(in, attrs, out_type, true, "nn.max_pool3d");
+}
+Arrays AvgPool3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Pool3D(in, attrs, out_type, false, "nn.avg_pool3d");
+}
+
+}  // namespace relaypass::op::kernels

@@ -1,0 +1,341 @@
+// image.resize2d and nn.upsampling (TVM's topi.image.resize2d: coordinate transformation modes,
+// nearest rounding methods, linear and cubic), nn.depth_to_space and nn.space_to_depth; NCHW.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+struct ResizeSpec {
+  std::string method;  // nearest_neighbor, linear, cubic
+  std::string coord;
+  std::string rounding;
+  double cubic_alpha = -0.5;
+  bool cubic_exclude = false;
+  double extrapolation = 0;
+  std::vector<double> roi = {0, 0, 0, 0};  // start_h, start_w, end_h, end_w
+};
+
+// The input coordinate of output index x (TVM's get_inx).
+double InputCoord(int64_t x, int64_t in, int64_t out, const std::string& coord, double start,
+                  double end) {
+  const double scale = static_cast<double>(in) / static_cast<double>(out);
+  if (coord == "half_pixel") return (x + 0.5) * scale - 0.5;
+  if (coord == "align_corners") return out > 1 ? x * (in - 1.0) / (out - 1.0) : 0.0;
+  if (coord == "asymmetric") return x * scale;
+  if (coord == "pytorch_half_pixel") return out > 1 ? (x + 0.5) * scale - 0.5 : 0.0;
+  if (coord == "tf_half_pixel_for_nn") return (x + 0.5) * scale;
+  if (coord == "tf_crop_and_resize") {
+    return out > 1 ? start * (in - 1) + x * (end - start) * (in - 1) / (out - 1)
+                   : 0.5 * (start + end) * (in - 1);
+  }
+  Fail("image.resize2d: unsupported coordinate_transformation_mode \"" + coord + "\"");
+}
+
+int64_t Nearest(double v, const std::string& rounding) {
+  if (rounding == "round") return static_cast<int64_t>(std::round(v));
+  if (rounding == "round_prefer_floor") return static_cast<int64_t>(std::ceil(v - 0.5));
+  if (rounding == "round_prefer_ceil") return static_cast<int64_t>(std::floor(v + 0.5));
+  if (rounding == "floor") return static_cast<int64_t>(std::floor(v + 1e-5));
+  if (rounding == "ceil") return static_cast<int64_t>(std::ceil(v - 1e-5));
+  Fail("image.resize2d: unsupported rounding_method \"" + rounding + "\"");
+}
+
+double CubicWeight(double t, double a) {
+  t = std::abs(t);
+  if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+  return 0;
+}
+
+// Taps (index, weight) along one axis for output index x.
+struct Taps {
+  std::vector<int64_t> index;
+  std::vector<double> weight;
+  bool outside = false;  // tf_crop_and_resize beyond the input: extrapolation_value
+};
+
+Taps AxisTaps(int64_t x, int64_t in, int64_t out, const ResizeSpec& s, double start, double end) {
+  Taps t;
+  const double c = InputCoord(x, in, out, s.coord, start, end);
+  if (s.coord == "tf_crop_and_resize" && (c < 0 || c > in - 1)) {
+    t.outside = true;
+    return t;
+  }
+  auto clamp = [&](int64_t i) { return std::clamp<int64_t>(i, 0, in - 1); };
+  if (s.method == "nearest_neighbor") {
+    t.index = {clamp(Nearest(c, s.rounding))};
+    t.weight = {1.0};
+  } else if (s.method == "linear") {
+    const double f = std::floor(c);
+    const double frac = c - f;
+    t.index = {clamp(static_cast<int64_t>(f)), clamp(static_cast<int64_t>(f) + 1)};
+    t.weight = {1 - frac, frac};
+  } else {
+    const double f = std::floor(c);
+    const double frac = c - f;
+    double sum = 0;
+    for (int k = -1; k <= 2; ++k) {
+      const int64_t i = static_cast<int64_t>(f) + k;
+      double w = CubicWeight(frac - k, s.cubic_alpha);
+      if (s.cubic_exclude && (i < 0 || i >= in)) w = 0;
+      t.index.push_back(clamp(i));
+      t.weight.push_back(w);
+      sum += w;
+    }
+    if (s.cubic_exclude && sum != 0) {
+      for (double& w : t.weight) w /= sum;
+    }
+  }
+  return t;
+}
+
+NDArray Resize(const NDArray& x, int64_t oh, int64_t ow, const ResizeSpec& s, DataType out_dtype) {
+  if (x.ndim() != 4) Fail("image.resize2d: data must be 4-D (NCHW)");
+  const int64_t planes = x.shape()[0] * x.shape()[1], ih = x.shape()[2], iw = x.shape()[3];
+  if ((ih == 0 || iw == 0) && planes * oh * ow > 0) Fail("image.resize2d: the input is empty");
+  std::vector<Taps> rows, cols;
+  for (int64_t y = 0; y < oh; ++y) rows.push_back(AxisTaps(y, ih, oh, s, s.roi[0], s.roi[2]));
+  for (int64_t z = 0; z < ow; ++z) cols.push_back(AxisTaps(z, iw, ow, s, s.roi[1], s.roi[3]));
+  const NDArray xd = CastArray(x, DataType::Float(64));
+  NDArray out = NDArray::Uninitialized({x.shape()[0], x.shape()[1], oh, ow}, DataType::Float(64));
+  const double* pi = xd.data<double>();
+  double* po = out.mutable_data<double>();
+  for (int64_t p = 0; p < planes; ++p) {
+    const double* src = pi + p * ih * iw;
+    for (int64_t y = 0; y < oh; ++y) {
+      for (int64_t z = 0; z < ow; ++z, ++po) {
+        const Taps& r = rows[y];
+        const Taps& c = cols[z];
+        if (r.outside || c.outside) {
+          *po = s.extrapolation;
+          continue;
+        }
+        double acc = 0;
+        for (size_t i = 0; i < r.index.size(); ++i) {
+          for (size_t j = 0; j < c.index.size(); ++j) {
+            acc += r.weight[i] * c.weight[j] * src[r.index[i] * iw + c.index[j]];
+          }
+        }
+        *po = acc;
+      }
+    }
+  }
+  if (out_dtype.is_int() || out_dtype.is_uint()) {
+    // integer outputs round to nearest, as TVM casts after rounding for nearest/linear
+    double* q = out.mutable_data<double>();
+    for (int64_t i = 0; i < out.size(); ++i) q[i] = std::round(q[i]);
+  }
+  return CastArray(out, out_dtype);
+}
+
+}  // namespace
+
+Arrays Resize2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "image.resize2d");
+  const ir::AttrsNode& a = AttrsOf(attrs, "image.resize2d");
+  if (a.get_string("layout") != "NCHW") Fail("image.resize2d: only NCHW is supported");
+  ResizeSpec s;
+  s.method = a.get_string("method");
+  s.coord = a.get_string("coordinate_transformation_mode");
+  s.rounding = a.get_string("rounding_method");
+  if (s.rounding.empty()) {
+    s.rounding =
+        s.coord == "tf_half_pixel_for_nn" || s.coord == "align_corners" ? "round" : "floor";
+  }
+  s.cubic_alpha = a.get_double("cubic_alpha");
+  s.cubic_exclude = a.get_int("cubic_exclude") != 0;
+  s.extrapolation = a.get_double("extrapolation_value");
+  const ir::AttrValue& roi = a.get("roi");
+  if (!roi.is_null()) {
+    s.roi.clear();
+    for (const ir::AttrValue& v : roi.as_array()) s.roi.push_back(v.as_double());
+    if (s.roi.size() != 4) Fail("image.resize2d: roi must have 4 values");
+  }
+  const std::vector<int64_t> size = a.get_ints("size");
+  if (size.size() != 2) Fail("image.resize2d: size must have 2 values");
+  return {Resize(in[0], size[0], size[1], s, DTypeAttr(a, "out_dtype", in[0].dtype()))};
+}
+
+// TVM's topi.nn.upsampling: resize2d to round(H * scale_h) x round(W * scale_w), asymmetric (or
+// align_corners) coordinates.
+Arrays UpSampling(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "nn.upsampling");
+  const ir::AttrsNode& a = AttrsOf(attrs, "nn.upsampling");
+  if (a.get_string("layout") != "NCHW") Fail("nn.upsampling: only NCHW is supported");
+  const NDArray& x = in[0];
+  if (x.ndim() != 4) Fail("nn.upsampling: data must be 4-D");
+  ResizeSpec s;
+  const std::string& method = a.get_string("method");
+  s.method = method == "bilinear" ? "linear" : (method == "bicubic" ? "cubic" : "nearest_neighbor");
+  s.coord = a.get_bool("align_corners") ? "align_corners" : "asymmetric";
+  s.rounding = s.coord == "align_corners" ? "round" : "floor";
+  const int64_t oh = static_cast<int64_t>(std::round(x.shape()[2] * a.get_double("scale_h")));
+  const int64_t ow = static_cast<int64_t>(std::round(x.shape()[3] * a.get_double("scale_w")));
+  return {Resize(x, oh, ow, s, x.dtype())};
+}
+
+namespace {
+
+// Output element (n, c, h, w) of depth_to_space / space_to_depth read from the input.
+NDArray SubPixel(const NDArray& x, const ir::AttrsNode& a, bool to_space, const char* op) {
+  if (a.get_string("layout") != "NCHW") Fail(std::string(op) + ": only NCHW is supported");
+  if (x.ndim() != 4) Fail(std::string(op) + ": data must be 4-D");
+  const int64_t b = a.get_int("block_size");
+  const bool crd = a.get_string("mode") == "CRD";
+  const int64_t n = x.shape()[0], c = x.shape()[1], h = x.shape()[2], w = x.shape()[3];
+  if (b < 1 || (to_space && c % (b * b) != 0) || (!to_space && (h % b != 0 || w % b != 0))) {
+    Fail(std::string(op) + ": the block size does not divide the data");
+  }
+  const Shape out_shape =
+      to_space ? Shape{n, c / (b * b), h * b, w * b} : Shape{n, c * b * b, h / b, w / b};
+  NDArray out = NDArray::Uninitialized(out_shape, x.dtype());
+  const size_t eb = x.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(x.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  const int64_t oc = out_shape[1], oh = out_shape[2], ow = out_shape[3];
+  int64_t o = 0;
+  for (int64_t i0 = 0; i0 < n; ++i0) {
+    for (int64_t i1 = 0; i1 < oc; ++i1) {
+      for (int64_t i2 = 0; i2 < oh; ++i2) {
+        for (int64_t i3 = 0; i3 < ow; ++i3, ++o) {
+          int64_t sc, sh, sw;
+          if (to_space) {
+            const int64_t bi = i2 % b, bj = i3 % b;
+            sc = crd ? i1 * b * b + bi * b + bj : (bi * b + bj) * oc + i1;
+            sh = i2 / b;
+            sw = i3 / b;
+          } else {
+            const int64_t blk = i1 / c, ch = i1 % c;
+            sc = ch;
+            sh = i2 * b + blk / b;
+            sw = i3 * b + blk % b;
+          }
+          std::memcpy(dst + o * eb, src + (((i0 * c + sc) * h + sh) * w + sw) * eb, eb);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Arrays DepthToSpace(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "nn.depth_to_space");
+  return {SubPixel(in[0], AttrsOf(attrs, "nn.depth_to_space"), true, "nn.depth_to_space")};
+}
+
+Arrays SpaceToDepth(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "nn.space_to_depth");
+  return {SubPixel(in[0], AttrsOf(attrs, "nn.space_to_depth"), false, "nn.space_to_depth")};
+}
+
+namespace {
+
+// PyTorch's grid_sampler_compute_source_index pieces: unnormalise, then clip or reflect.
+double Unnormalize(double c, int64_t size, bool align) {
+  return align ? (c + 1) / 2 * (size - 1) : ((c + 1) * size - 1) / 2;
+}
+double Reflect(double c, double twice_low, double twice_high) {
+  if (twice_low == twice_high) return 0;
+  const double lo = twice_low / 2, span = (twice_high - twice_low) / 2;
+  c = std::abs(c - lo);
+  const double extra = std::fmod(c, span);
+  const int64_t flips = static_cast<int64_t>(std::floor(c / span));
+  return flips % 2 == 0 ? extra + lo : span - extra + lo;
+}
+double Pad(double c, int64_t size, const std::string& mode, bool align) {
+  if (mode == "border") return std::clamp(c, 0.0, size - 1.0);
+  if (mode == "reflection") {
+    c = align ? Reflect(c, 0, 2.0 * (size - 1)) : Reflect(c, -1, 2.0 * size - 1);
+    return std::clamp(c, 0.0, size - 1.0);
+  }
+  return c;
+}
+double CubicA(double t, double a) {
+  t = std::abs(t);
+  if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+  if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+  return 0;
+}
+
+}  // namespace
+
+// image.grid_sample as PyTorch's grid_sample (which ONNX's GridSample follows): bilinear,
+// nearest (half to even) or bicubic (A = -0.75) sampling; zeros, border or reflection padding.
+Arrays GridSample(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "image.grid_sample");
+  const ir::AttrsNode& a = AttrsOf(attrs, "image.grid_sample");
+  if (a.get_string("layout") != "NCHW") Fail("image.grid_sample: only NCHW is supported");
+  const std::string& method = a.get_string("method");
+  const std::string& padding = a.get_string("padding_mode");
+  const bool align = a.get_bool("align_corners");
+  const NDArray x = CastArray(in[0], DataType::Float(64));
+  const NDArray g = CastArray(in[1], DataType::Float(64));
+  if (x.ndim() != 4 || g.ndim() != 4 || g.shape()[1] != 2 || g.shape()[0] != x.shape()[0]) {
+    Fail("image.grid_sample: data [N, C, H, W] and grid [N, 2, H', W'] expected");
+  }
+  const int64_t n = x.shape()[0], c = x.shape()[1], h = x.shape()[2], w = x.shape()[3];
+  const int64_t oh = g.shape()[2], ow = g.shape()[3];
+  if ((h == 0 || w == 0) && n * c * oh * ow > 0) Fail("image.grid_sample: the input is empty");
+  NDArray out = NDArray::Uninitialized({n, c, oh, ow}, DataType::Float(64));
+  const double* px = x.data<double>();
+  const double* pg = g.data<double>();
+  double* po = out.mutable_data<double>();
+  auto at = [&](const double* plane, int64_t yy, int64_t xx) {
+    if (padding != "zeros") {
+      // border / reflection taps of bicubic: bounded coordinates
+      xx = static_cast<int64_t>(Pad(static_cast<double>(xx), w, padding, align));
+      yy = static_cast<int64_t>(Pad(static_cast<double>(yy), h, padding, align));
+    }
+    return yy >= 0 && yy < h && xx >= 0 && xx < w ? plane[yy * w + xx] : 0.0;
+  };
+  for (int64_t b = 0; b < n; ++b) {
+    for (int64_t i = 0; i < oh; ++i) {
+      for (int64_t j = 0; j < ow; ++j) {
+        double gx = Unnormalize(pg[((b * 2 + 0) * oh + i) * ow + j], w, align);
+        double gy = Unnormalize(pg[((b * 2 + 1) * oh + i) * ow + j], h, align);
+        if (method != "bicubic") {
+          gx = Pad(gx, w, padding, align);
+          gy = Pad(gy, h, padding, align);
+        }
+        for (int64_t ch = 0; ch < c; ++ch) {
+          const double* plane = px + (b * c + ch) * h * w;
+          double v = 0;
+          if (method == "nearest") {
+            v = at(plane, static_cast<int64_t>(std::nearbyint(gy)),
+                   static_cast<int64_t>(std::nearbyint(gx)));
+          } else if (method == "bilinear") {
+            const double fx = std::floor(gx), fy = std::floor(gy);
+            const double tx = gx - fx, ty = gy - fy;
+            const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
+            auto tap = [&](int64_t yy, int64_t xx) {
+              return yy >= 0 && yy < h && xx >= 0 && xx < w ? plane[yy * w + xx] : 0.0;
+            };
+            v = tap(y0, x0) * (1 - tx) * (1 - ty) + tap(y0, x0 + 1) * tx * (1 - ty) +
+                tap(y0 + 1, x0) * (1 - tx) * ty + tap(y0 + 1, x0 + 1) * tx * ty;
+          } else {
+            const double fx = std::floor(gx), fy = std::floor(gy);
+            const double tx = gx - fx, ty = gy - fy;
+            for (int dy = -1; dy <= 2; ++dy) {
+              for (int dx = -1; dx <= 2; ++dx) {
+                v += at(plane, static_cast<int64_t>(fy) + dy, static_cast<int64_t>(fx) + dx) *
+                     CubicA(tx - dx, -0.75) * CubicA(ty - dy, -0.75);
+              }
+            }
+          }
+          po[((b * c + ch) * oh + i) * ow + j] = v;
+        }
+      }
+    }
+  }
+  return {CastArray(out, in[0].dtype())};
+}
+
+}  // namespace relaypass::op::kernels

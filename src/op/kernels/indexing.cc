@@ -1,0 +1,653 @@
+// Indexing kernels: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd,
+// one_hot, cumsum, topk, trilu, einsum, scatter_elements, scatter_nd, reverse_sequence, argmax
+// and argmin. Data movement copies element bytes, so it
+// takes every dtype; indices may be any integer dtype.
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "kernel_util.h"
+#include "kernels.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+std::vector<int64_t> IndexValues(const NDArray& indices, const char* op) {
+  if (!indices.dtype().is_int() && !indices.dtype().is_uint()) {
+    Fail(std::string(op) + ": indices must be integers, got " + indices.dtype().ToString());
+  }
+  const NDArray v = CastArray(indices, DataType::Int64());
+  return std::vector<int64_t>(v.data<int64_t>(), v.data<int64_t>() + v.size());
+}
+
+int64_t Product(const Shape& s, size_t begin, size_t end) {
+  int64_t n = 1;
+  for (size_t i = begin; i < end && i < s.size(); ++i) n *= s[i];
+  return n;
+}
+
+// Steps `idx` to the next row-major position of `shape`.
+void Next(std::vector<int64_t>& idx, const Shape& shape) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < shape[d]) return;
+    idx[d] = 0;
+  }
+}
+
+// Copies element bytes: out element o gets x's element source(o).
+template <typename Source>
+NDArray Gathered(const NDArray& x, const Shape& out_shape, Source source) {
+  NDArray out = NDArray::Uninitialized(out_shape, x.dtype());
+  const size_t eb = x.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(x.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  std::vector<int64_t> idx(out_shape.size(), 0);
+  for (int64_t o = 0; o < out.size(); ++o) {
+    std::memcpy(dst + o * eb, src + source(idx) * eb, eb);
+    Next(idx, out_shape);
+  }
+  return out;
+}
+
+}  // namespace
+
+Arrays Take(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "take");
+  const ir::AttrsNode& a = AttrsOf(attrs, "take");
+  const std::string& mode = a.get_string("mode");
+  NDArray data = in[0];
+  const std::vector<int64_t> indices = IndexValues(in[1], "take");
+  const Shape& ishape = in[1].shape();
+  int axis = 0;
+  int64_t batch_dims = a.get_int("batch_dims");
+  if (a.get("axis").is_null()) {
+    data = Reshaped(data, {data.size()});
+    batch_dims = 0;
+  } else {
+    axis = NormalizeAxis(a.get("axis").as_int(), data.ndim(), "take: axis");
+    if (batch_dims < 0) batch_dims += static_cast<int64_t>(ishape.size());
+  }
+  const Shape& ds = data.shape();
+  if (batch_dims < 0 || batch_dims > axis) Fail("take: batch_dims out of range");
+  const int64_t extent = ds[axis];
+  const int64_t prefix = Product(ds, 0, axis);
+  const int64_t batch_inner = Product(ds, batch_dims, axis);  // prefix positions per batch
+  const int64_t tail = Product(ishape, batch_dims, ishape.size());
+  const int64_t inner = Product(ds, axis + 1, ds.size());
+  Shape out_shape(ds.begin(), ds.begin() + axis);
+  out_shape.insert(out_shape.end(), ishape.begin() + batch_dims, ishape.end());
+  out_shape.insert(out_shape.end(), ds.begin() + axis + 1, ds.end());
+  NDArray out = NDArray::Uninitialized(out_shape, data.dtype());
+  if (out.size() == 0) return {out};
+  if (extent == 0) Fail("take: cannot take from an empty axis");
+  const size_t chunk = static_cast<size_t>(inner) * data.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(data.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t p = 0; p < prefix; ++p) {
+    const int64_t b = p / batch_inner;
+    for (int64_t j = 0; j < tail; ++j) {
+      int64_t k = indices[b * tail + j];
+      if (mode == "wrap") {
+        k = ((k % extent) + extent) % extent;
+      } else if (mode == "clip") {
+        k = std::clamp<int64_t>(k, 0, extent - 1);
+      } else if (k < 0 || k >= extent) {
+        Fail("take: index " + std::to_string(k) + " is out of range for an axis of " +
+             std::to_string(extent));
+      }
+      std::memcpy(dst, src + (p * extent + k) * chunk, chunk);
+      dst += chunk;
+    }
+  }
+  return {out};
+}
+
+Arrays StridedSlice(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "strided_slice");
+  const NDArray& x = in[0];
+  std::string error;
+  const std::vector<std::array<int64_t, 3>> plan =
+      StridedSlicePlan(AttrsOf(attrs, "strided_slice"), x.shape(), &error);
+  if (!error.empty()) Fail("strided_slice: " + error);
+  Shape out_shape;
+  for (const auto& p : plan) out_shape.push_back(p[2]);
+  const Shape strides = Strides(x.shape());
+  return {Gathered(x, out_shape, [&](const std::vector<int64_t>& idx) {
+    int64_t off = 0;
+    for (size_t d = 0; d < idx.size(); ++d) off += (plan[d][0] + idx[d] * plan[d][1]) * strides[d];
+    return off;
+  })};
+}
+
+Arrays BroadcastTo(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "broadcast_to");
+  const NDArray& x = in[0];
+  const Shape target = AttrsOf(attrs, "broadcast_to").get_ints("shape");
+  const int nd = static_cast<int>(target.size());
+  const int off = nd - x.ndim();
+  if (off < 0) Fail("broadcast_to: the target rank is below the data rank");
+  const Shape own = Strides(x.shape());
+  Shape st(nd, 0);
+  for (int i = 0; i < x.ndim(); ++i) {
+    if (x.shape()[i] != 1 && x.shape()[i] != target[off + i]) {
+      Fail("broadcast_to: " + ShapeString(x.shape()) + " does not broadcast to " +
+           ShapeString(target));
+    }
+    st[off + i] = x.shape()[i] == 1 ? 0 : own[i];
+  }
+  return {Gathered(x, target, [&](const std::vector<int64_t>& idx) {
+    int64_t o = 0;
+    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
+    return o;
+  })};
+}
+
+Arrays BroadcastToLike(const Arrays& in, const ir::Attrs&, const ir::Type& out_type) {
+  CheckInputs(in, 2, "broadcast_to_like");
+  const NDArray& x = in[0];
+  const Shape& target = in[1].shape();
+  const int nd = static_cast<int>(target.size());
+  const int off = nd - x.ndim();
+  if (off < 0) Fail("broadcast_to_like: the target rank is below the data rank");
+  const Shape own = Strides(x.shape());
+  Shape st(nd, 0);
+  for (int i = 0; i < x.ndim(); ++i) {
+    if (x.shape()[i] != 1 && x.shape()[i] != target[off + i]) {
+      Fail("broadcast_to_like: " + ShapeString(x.shape()) + " does not broadcast to " +
+           ShapeString(target));
+    }
+    st[off + i] = x.shape()[i] == 1 ? 0 : own[i];
+  }
+  (void)out_type;
+  return {Gathered(x, target, [&](const std::vector<int64_t>& idx) {
+    int64_t o = 0;
+    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
+    return o;
+  })};
+}
+
+Arrays CastLike(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 2, "cast_like");
+  return {CastArray(in[0], in[1].dtype())};
+}
+
+Arrays Tile(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "tile");
+  std::vector<int64_t> reps = AttrsOf(attrs, "tile").get_ints("reps");
+  Shape shape = in[0].shape();
+  while (shape.size() < reps.size()) shape.insert(shape.begin(), 1);
+  while (reps.size() < shape.size()) reps.insert(reps.begin(), 1);
+  const NDArray x = Reshaped(in[0], shape);
+  Shape out_shape;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (reps[i] < 0) Fail("tile: reps must not be negative");
+    out_shape.push_back(shape[i] * reps[i]);
+  }
+  const Shape strides = Strides(shape);
+  return {Gathered(x, out_shape, [&](const std::vector<int64_t>& idx) {
+    int64_t o = 0;
+    for (size_t d = 0; d < idx.size(); ++d) o += (idx[d] % shape[d]) * strides[d];
+    return o;
+  })};
+}
+
+Arrays Reverse(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "reverse");
+  const ir::AttrValue& axis_attr = AttrsOf(attrs, "reverse").get("axis");
+  if (axis_attr.is_null()) Fail("reverse: axis must be given");
+  const NDArray& x = in[0];
+  const int axis = NormalizeAxis(axis_attr.as_int(), x.ndim(), "reverse: axis");
+  const Shape strides = Strides(x.shape());
+  return {Gathered(x, x.shape(), [&](const std::vector<int64_t>& idx) {
+    int64_t o = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      const int64_t i = static_cast<int>(d) == axis ? x.shape()[d] - 1 - idx[d] : idx[d];
+      o += i * strides[d];
+    }
+    return o;
+  })};
+}
+
+Arrays Gather(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "gather");
+  const NDArray& x = in[0];
+  const std::vector<int64_t> indices = IndexValues(in[1], "gather");
+  const Shape& ishape = in[1].shape();
+  if (static_cast<int>(ishape.size()) != x.ndim()) Fail("gather: ranks differ");
+  const int axis = NormalizeAxis(AttrsOf(attrs, "gather").get_int("axis"), x.ndim(), "gather");
+  const Shape strides = Strides(x.shape());
+  int64_t flat = 0;
+  return {Gathered(x, ishape, [&](const std::vector<int64_t>& idx) {
+    int64_t o = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      int64_t i = idx[d];
+      if (static_cast<int>(d) == axis) {
+        i = indices[flat];
+        if (i < 0) i += x.shape()[d];
+        if (i < 0 || i >= x.shape()[d]) Fail("gather: index out of range");
+      } else if (i >= x.shape()[d]) {
+        Fail("gather: indices shape exceeds the data off the axis");
+      }
+      o += i * strides[d];
+    }
+    ++flat;
+    return o;
+  })};
+}
+
+Arrays GatherND(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "gather_nd");
+  const ir::AttrsNode& a = AttrsOf(attrs, "gather_nd");
+  const NDArray& x = in[0];
+  const std::vector<int64_t> indices = IndexValues(in[1], "gather_nd");
+  const Shape& ishape = in[1].shape();
+  if (ishape.empty()) Fail("gather_nd: indices must have rank >= 1");
+  const int64_t b = a.get_int("batch_dims");
+  const int64_t m = a.get("index_rank").is_null() ? ishape[0] : a.get_int("index_rank");
+  if (b < 0 || b + m > x.ndim()) Fail("gather_nd: index rank exceeds the data rank");
+  const Shape yshape(ishape.begin() + 1, ishape.end());
+  const int64_t ycount = NumElements(yshape);
+  const Shape strides = Strides(x.shape());
+  const int64_t inner = Product(x.shape(), b + m, x.shape().size());
+  Shape out_shape = yshape;
+  out_shape.insert(out_shape.end(), x.shape().begin() + b + m, x.shape().end());
+  NDArray out = NDArray::Uninitialized(out_shape, x.dtype());
+  const size_t chunk = static_cast<size_t>(inner) * x.dtype().bytes();
+  const size_t eb = x.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(x.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  std::vector<int64_t> y(yshape.size(), 0);
+  for (int64_t f = 0; f < ycount; ++f) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < b; ++d) off += y[d] * strides[d];
+    for (int64_t k = 0; k < m; ++k) {
+      int64_t i = indices[k * ycount + f];
+      const int64_t extent = x.shape()[b + k];
+      if (i < 0) i += extent;
+      if (i < 0 || i >= extent) Fail("gather_nd: index out of range");
+      off += i * strides[b + k];
+    }
+    std::memcpy(dst + f * chunk, src + off * eb, chunk);
+    Next(y, yshape);
+  }
+  return {out};
+}
+
+Arrays OneHot(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 3, "one_hot");
+  const ir::AttrsNode& a = AttrsOf(attrs, "one_hot");
+  // Float indices (which ONNX allows) are truncated, as TVM's compare after a cast.
+  const NDArray cast = CastArray(in[0], DataType::Int64());
+  const std::vector<int64_t> indices(cast.data<int64_t>(), cast.data<int64_t>() + cast.size());
+  const int64_t depth = a.get_int("depth");
+  const DataType dtype = DTypeAttr(a, "dtype", in[1].dtype());
+  const NDArray on = CastArray(in[1], dtype), off = CastArray(in[2], dtype);
+  if (on.size() != 1 || off.size() != 1) Fail("one_hot: on_value and off_value must be scalars");
+  const Shape& ishape = in[0].shape();
+  int64_t axis = a.get_int("axis");
+  if (axis == -1) axis = static_cast<int64_t>(ishape.size());
+  if (axis < 0 || axis > static_cast<int64_t>(ishape.size())) Fail("one_hot: axis out of range");
+  Shape out_shape = ishape;
+  out_shape.insert(out_shape.begin() + axis, depth);
+  NDArray out = NDArray::Uninitialized(out_shape, dtype);
+  const int64_t outer = Product(ishape, 0, axis), inner = Product(ishape, axis, ishape.size());
+  const size_t eb = dtype.bytes();
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t d = 0; d < depth; ++d) {
+      for (int64_t i = 0; i < inner; ++i, dst += eb) {
+        const int64_t k = indices[o * inner + i];
+        std::memcpy(dst, (k == d ? on : off).raw_data(), eb);
+      }
+    }
+  }
+  return {out};
+}
+
+Arrays CumSum(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  CheckInputs(in, 1, "cumsum");
+  const ir::AttrsNode& a = AttrsOf(attrs, "cumsum");
+  NDArray x = CastArray(in[0], DTypeAttr(a, "dtype", in[0].dtype()));
+  int axis = 0;
+  if (a.get("axis").is_null()) {
+    x = Reshaped(x, {x.size()});
+  } else {
+    axis = NormalizeAxis(a.get_int("axis"), x.ndim(), "cumsum: axis");
+  }
+  const bool exclusive = !a.get("exclusive").is_null() && a.get("exclusive").as_int() != 0;
+  return PromoteHalf({x}, out_type, [&](const Arrays& v) -> Arrays {
+    const NDArray& data = v[0];
+    const int64_t outer = Product(data.shape(), 0, axis);
+    const int64_t n = data.shape()[axis];
+    const int64_t inner = Product(data.shape(), axis + 1, data.shape().size());
+    return {DispatchNumeric(data.dtype(), "cumsum", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      NDArray out = NDArray::Uninitialized(data.shape(), data.dtype());
+      const T* pi = data.data<T>();
+      T* po = out.mutable_data<T>();
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t i = 0; i < inner; ++i) {
+          T acc = T(0);
+          for (int64_t k = 0; k < n; ++k) {
+            const int64_t at = (o * n + k) * inner + i;
+            if (exclusive) {
+              po[at] = acc;
+              acc = static_cast<T>(acc + pi[at]);
+            } else {
+              acc = static_cast<T>(acc + pi[at]);
+              po[at] = acc;
+            }
+          }
+        }
+      }
+      return out;
+    })};
+  });
+}
+
+Arrays TopK(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  CheckInputs(in, 1, "topk");
+  const ir::AttrsNode& a = AttrsOf(attrs, "topk");
+  const std::string& ret = a.get_string("ret_type");
+  const bool ascend = a.get_bool("is_ascend");
+  const DataType index_dtype = DTypeAttr(a, "dtype", DataType::Int32());
+  NDArray x = IsHalf(in[0].dtype()) ? CastArray(in[0], DataType::Float32()) : in[0];
+  const int axis = NormalizeAxis(a.get_int("axis"), x.ndim(), "topk: axis");
+  const int64_t n = x.shape()[axis];
+  int64_t k = a.get("k").is_null() ? 0 : a.get_int("k");
+  if (k < 1 || k > n) k = n;
+  const int64_t outer = Product(x.shape(), 0, axis);
+  const int64_t inner = Product(x.shape(), axis + 1, x.shape().size());
+  Shape out_shape = x.shape();
+  out_shape[axis] = k;
+  NDArray values = NDArray::Uninitialized(out_shape, x.dtype());
+  NDArray idx64 = NDArray::Uninitialized(out_shape, DataType::Int64());
+  DispatchNumeric(x.dtype(), "topk", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* pi = x.data<T>();
+    T* pv = values.mutable_data<T>();
+    int64_t* px = idx64.mutable_data<int64_t>();
+    std::vector<int64_t> order(n);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        auto at = [&](int64_t j) { return pi[(o * n + j) * inner + i]; };
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t l, int64_t r) {
+          return ascend ? at(l) < at(r) : at(l) > at(r);
+        });
+        for (int64_t j = 0; j < k; ++j) {
+          pv[(o * k + j) * inner + i] = at(order[j]);
+          px[(o * k + j) * inner + i] = order[j];
+        }
+      }
+    }
+  });
+  if (IsHalf(in[0].dtype())) values = CastArray(values, in[0].dtype());
+  NDArray indices = CastArray(idx64, index_dtype);
+  (void)out_type;
+  if (ret == "values") return {values};
+  if (ret == "indices") return {indices};
+  return {values, indices};
+}
+
+Arrays Trilu(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "trilu");
+  const bool upper = AttrsOf(attrs, "trilu").get_bool("upper");
+  const NDArray& x = in[0];
+  if (x.ndim() < 2) Fail("trilu: data must have rank >= 2");
+  const std::vector<int64_t> kv = IndexValues(in[1], "trilu");
+  if (kv.size() != 1) Fail("trilu: k must be a scalar");
+  const int64_t k = kv[0];
+  const int64_t rows = x.shape()[x.ndim() - 2], cols = x.shape()[x.ndim() - 1];
+  NDArray out = NDArray::Empty(x.shape(), x.dtype());
+  const size_t eb = x.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(x.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t e = 0; e < x.size(); ++e) {
+    const int64_t j = e % cols, i = (e / cols) % rows;
+    const bool keep = upper ? j - i >= k : j - i <= k;
+    if (keep) std::memcpy(dst + e * eb, src + e * eb, eb);
+  }
+  return {out};
+}
+
+Arrays Einsum(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  if (in.empty()) Fail("einsum needs at least one operand");
+  const std::string& equation = AttrsOf(attrs, "einsum").get_string("equation");
+  return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
+    std::vector<std::vector<int64_t>> shapes;
+    for (const NDArray& x : v) {
+      if (x.dtype() != v[0].dtype()) Fail("einsum: operand dtypes differ");
+      shapes.push_back(x.shape());
+    }
+    std::string error;
+    const EinsumPlan plan = MakeEinsumPlan(equation, shapes, &error);
+    if (!error.empty()) Fail("einsum: " + error);
+    const size_t nl = plan.sizes.size();
+    // Loop order: the output labels, then the summed ones.
+    std::vector<int> order = plan.output;
+    std::vector<bool> in_out(nl, false);
+    for (int l : plan.output) in_out[l] = true;
+    for (size_t l = 0; l < nl; ++l) {
+      if (!in_out[l]) order.push_back(static_cast<int>(l));
+    }
+    Shape loop;
+    for (int l : order) loop.push_back(plan.sizes[l]);
+    Shape out_shape(loop.begin(), loop.begin() + plan.output.size());
+    const int64_t out_count = NumElements(out_shape);
+    const int64_t inner = NumElements(Shape(loop.begin() + plan.output.size(), loop.end()));
+    // Per operand and label: the stride to add when that label steps (0 for broadcast axes).
+    std::vector<std::vector<int64_t>> strides(v.size(), std::vector<int64_t>(nl, 0));
+    for (size_t t = 0; t < v.size(); ++t) {
+      const Shape st = Strides(v[t].shape());
+      for (size_t i = 0; i < plan.operands[t].size(); ++i) {
+        if (v[t].shape()[i] != 1) strides[t][plan.operands[t][i]] += st[i];
+      }
+    }
+    return {DispatchNumeric(v[0].dtype(), "einsum", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      NDArray out = NDArray::Uninitialized(out_shape, v[0].dtype());
+      T* po = out.mutable_data<T>();
+      std::vector<const T*> ptrs;
+      for (const NDArray& x : v) ptrs.push_back(x.data<T>());
+      std::vector<int64_t> idx(loop.size(), 0);
+      for (int64_t o = 0; o < out_count; ++o) {
+        double acc = 0;
+        for (int64_t r = 0; r < inner; ++r) {
+          double prod = 1;
+          for (size_t t = 0; t < v.size(); ++t) {
+            int64_t off = 0;
+            for (size_t k = 0; k < loop.size(); ++k) off += idx[k] * strides[t][order[k]];
+            prod *= static_cast<double>(ptrs[t][off]);
+          }
+          acc += prod;
+          Next(idx, loop);
+        }
+        po[o] = static_cast<T>(acc);
+      }
+      return out;
+    })};
+  });
+}
+
+namespace {
+
+template <typename T>
+T Reduce(T a, T b, const std::string& mode) {
+  if (mode == "update") return b;
+  if (mode == "add") return static_cast<T>(a + b);
+  if (mode == "mul") return static_cast<T>(a * b);
+  if (mode == "min") return std::min(a, b);
+  if (mode == "max") return std::max(a, b);
+  Fail("scatter: unsupported reduction \"" + mode + "\"");
+}
+
+}  // namespace
+
+Arrays ScatterElements(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 3, "scatter_elements");
+  const ir::AttrsNode& a = AttrsOf(attrs, "scatter_elements");
+  const NDArray& data = in[0];
+  const std::vector<int64_t> indices = IndexValues(in[1], "scatter_elements");
+  const NDArray& updates = in[2];
+  if (updates.dtype() != data.dtype() || updates.shape() != in[1].shape() ||
+      updates.ndim() != data.ndim()) {
+    Fail("scatter_elements: indices and updates must match, with the data's rank and dtype");
+  }
+  const int axis = NormalizeAxis(a.get_int("axis"), data.ndim(), "scatter_elements: axis");
+  const std::string& mode = a.get_string("reduction");
+  const Shape strides = Strides(data.shape());
+  NDArray out = NDArray::Uninitialized(data.shape(), data.dtype());
+  if (data.nbytes()) std::memcpy(out.mutable_raw_data(), data.raw_data(), data.nbytes());
+  DispatchNumeric(data.dtype(), "scatter_elements", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* po = out.mutable_data<T>();
+    const T* pu = updates.data<T>();
+    std::vector<int64_t> idx(updates.ndim(), 0);
+    for (int64_t u = 0; u < updates.size(); ++u) {
+      int64_t off = 0;
+      for (int d = 0; d < updates.ndim(); ++d) {
+        int64_t i = idx[d];
+        if (d == axis) {
+          i = indices[u];
+          if (i < 0) i += data.shape()[d];
+        }
+        if (i < 0 || i >= data.shape()[d]) Fail("scatter_elements: index out of range");
+        off += i * strides[d];
+      }
+      po[off] = Reduce<T>(po[off], pu[u], mode);
+      Next(idx, updates.shape());
+    }
+  });
+  return {out};
+}
+
+Arrays ScatterND(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 3, "scatter_nd");
+  const std::string& mode = AttrsOf(attrs, "scatter_nd").get_string("mode");
+  const NDArray& data = in[0];
+  const std::vector<int64_t> indices = IndexValues(in[1], "scatter_nd");
+  const Shape& ishape = in[1].shape();
+  const NDArray& updates = in[2];
+  if (ishape.empty() || ishape[0] > data.ndim() || updates.dtype() != data.dtype()) {
+    Fail("scatter_nd: indices must be (M, ...) with M <= the data rank");
+  }
+  const int64_t m = ishape[0];
+  const int64_t ycount = NumElements(Shape(ishape.begin() + 1, ishape.end()));
+  const int64_t inner = NumElements(Shape(data.shape().begin() + m, data.shape().end()));
+  if (updates.size() != ycount * inner) Fail("scatter_nd: updates do not match the indices");
+  const Shape strides = Strides(data.shape());
+  NDArray out = NDArray::Uninitialized(data.shape(), data.dtype());
+  if (data.nbytes()) std::memcpy(out.mutable_raw_data(), data.raw_data(), data.nbytes());
+  DispatchNumeric(data.dtype(), "scatter_nd", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* po = out.mutable_data<T>();
+    const T* pu = updates.data<T>();
+    for (int64_t y = 0; y < ycount; ++y) {
+      int64_t off = 0;
+      for (int64_t k = 0; k < m; ++k) {
+        int64_t i = indices[k * ycount + y];
+        if (i < 0) i += data.shape()[k];
+        if (i < 0 || i >= data.shape()[k]) Fail("scatter_nd: index out of range");
+        off += i * strides[k];
+      }
+      for (int64_t j = 0; j < inner; ++j)
+        po[off + j] = Reduce<T>(po[off + j], pu[y * inner + j], mode);
+    }
+  });
+  return {out};
+}
+
+Arrays ReverseSequence(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "reverse_sequence");
+  const ir::AttrsNode& a = AttrsOf(attrs, "reverse_sequence");
+  const NDArray& x = in[0];
+  const std::vector<int64_t> lengths = IndexValues(in[1], "reverse_sequence");
+  const int seq = NormalizeAxis(a.get_int("seq_axis"), x.ndim(), "reverse_sequence: seq_axis");
+  const int batch =
+      NormalizeAxis(a.get_int("batch_axis"), x.ndim(), "reverse_sequence: batch_axis");
+  if (static_cast<int64_t>(lengths.size()) != x.shape()[batch]) {
+    Fail("reverse_sequence: seq_lengths must have one value per batch");
+  }
+  const Shape strides = Strides(x.shape());
+  return {Gathered(x, x.shape(), [&](const std::vector<int64_t>& idx) {
+    const int64_t len =
+        std::min<int64_t>(std::max<int64_t>(lengths[idx[batch]], 0), x.shape()[seq]);
+    int64_t o = 0;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      int64_t i = idx[d];
+      if (static_cast<int>(d) == seq && i < len) i = len - 1 - i;
+      o += i * strides[d];
+    }
+    return o;
+  })};
+}
+
+namespace {
+
+// argmax / argmin: the reduced axes (all, the listed ones, or the others with exclude) are
+// moved last and each row's flat position within them is found.
+Arrays ArgReduce(const Arrays& in, const ir::Attrs& attrs, bool is_max, const char* op) {
+  CheckInputs(in, 1, op);
+  const ir::AttrsNode& a = AttrsOf(attrs, op);
+  NDArray x = IsHalf(in[0].dtype()) ? CastArray(in[0], DataType::Float32()) : in[0];
+  const int nd = x.ndim();
+  const ir::AttrValue& axis = a.get("axis");
+  const bool all = axis.is_null() || axis.as_array().empty();
+  std::vector<bool> reduced(nd, all);
+  if (!all) {
+    for (int64_t v : axis.as_ints())
+      reduced[NormalizeAxis(v, nd, std::string(op) + ": axis")] = true;
+    if (a.get_bool("exclude")) reduced.flip();
+  }
+  const bool keepdims = a.get_bool("keepdims"), last = a.get_bool("select_last_index");
+  std::vector<int> perm;
+  Shape out_shape;
+  int64_t rows = 1, len = 1;
+  for (int d = 0; d < nd; ++d) {
+    if (!reduced[d]) {
+      perm.push_back(d);
+      out_shape.push_back(x.shape()[d]);
+      rows *= x.shape()[d];
+    } else if (keepdims) {
+      out_shape.push_back(1);
+    }
+  }
+  for (int d = 0; d < nd; ++d) {
+    if (reduced[d]) {
+      perm.push_back(d);
+      len *= x.shape()[d];
+    }
+  }
+  if (len == 0) Fail(std::string(op) + ": cannot reduce an empty axis");
+  const NDArray p = Permute(x, perm);
+  NDArray out = NDArray::Uninitialized(out_shape, DataType::Int32());
+  int32_t* po = out.mutable_data<int32_t>();
+  DispatchNumeric(p.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* pi = p.data<T>();
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* row = pi + r * len;
+      int64_t best = 0;
+      for (int64_t j = 1; j < len; ++j) {
+        const bool better = is_max ? (last ? row[j] >= row[best] : row[j] > row[best])
+                                   : (last ? row[j] <= row[best] : row[j] < row[best]);
+        if (better) best = j;
+      }
+      po[r] = static_cast<int32_t>(best);
+    }
+  });
+  return {out};
+}
+
+}  // namespace
+
+Arrays ArgMax(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  return ArgReduce(in, attrs, true, "argmax");
+}
+Arrays ArgMin(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  return ArgReduce(in, attrs, false, "argmin");
+}
+
+}  // namespace relaypass::op::kernels
