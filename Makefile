@@ -69,7 +69,9 @@ TSAN_BUILD ?= build-tsan
 # -g1 (line tables): sanitizer reports keep file:line, and the build is much cheaper than -g.
 SANITIZE_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS="-O1 -g1" \
   -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON -DRELAYPASS_PYTHON=OFF
+# tests/lsan.supp: what Graphviz and fontconfig keep for the process's life (not our leaks).
 ASAN_ENV = ASAN_OPTIONS=abort_on_error=1:halt_on_error=1:detect_leaks=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
