@@ -2,7 +2,6 @@
 that make a pass from Python code."""
 import functools
 import inspect
-import types
 
 from . import _core
 from ._core import PassInfo, PassContext  # noqa: F401
@@ -72,34 +71,34 @@ def _wrap_class_pass(pass_cls, pass_info, base, make_pass, method):
     return PyPass
 
 
-def _wrap_class_module_pass(pass_cls, pass_info):
-    return _wrap_class_pass(pass_cls, pass_info, ModulePass, _core.make_module_pass,
-                            "transform_module")
+def _pass_decorator(kind, pass_func, opt_level, name, required, base, make_pass, method):
+    """What module_pass and function_pass share (TVM's checks and messages): a pass of class
+    ``base`` from a callable, or a class with ``method``; as a decorator or called directly."""
+    if opt_level is None:
+        raise ValueError("Please provide opt_level for the {} pass.".format(kind))
+    required = required if required else []
+    if not isinstance(required, (list, tuple)):
+        raise TypeError("Required is expected to be the type of list/tuple.")
+
+    def create(pass_arg):
+        fname = name if name else pass_arg.__name__
+        if inspect.isclass(pass_arg):
+            return _wrap_class_pass(pass_arg, PassInfo(opt_level, fname, required), base,
+                                    make_pass, method)
+        if not callable(pass_arg):
+            raise TypeError("pass_func must be a callable for {} pass".format(kind.capitalize()))
+        return base(make_pass(pass_arg, opt_level, fname, required))
+
+    if pass_func:
+        return create(pass_func)
+    return create
 
 
 def module_pass(pass_func=None, opt_level=None, name=None, required=None):
     """Make a module pass from a function ``(mod, ctx) -> mod`` or a class with
     ``transform_module(self, mod, ctx)``; as a decorator or called directly."""
-    if opt_level is None:
-        raise ValueError("Please provide opt_level for the module pass.")
-    required = required if required else []
-    if not isinstance(required, (list, tuple)):
-        raise TypeError("Required is expected to be the type of " + "list/tuple.")
-
-    def create_module_pass(pass_arg):
-        fname = name if name else pass_arg.__name__
-        info = PassInfo(opt_level, fname, required)
-        if inspect.isclass(pass_arg):
-            return _wrap_class_module_pass(pass_arg, info)
-        if not isinstance(pass_arg, (types.FunctionType, types.LambdaType)) and not callable(
-            pass_arg
-        ):
-            raise TypeError("pass_func must be a callable for Module pass")
-        return ModulePass(_core.make_module_pass(pass_arg, opt_level, fname, required))
-
-    if pass_func:
-        return create_module_pass(pass_func)
-    return create_module_pass
+    return _pass_decorator("module", pass_func, opt_level, name, required, ModulePass,
+                           _core.make_module_pass, "transform_module")
 
 
 def PrintIR(header="", show_meta_data=False):

@@ -1,7 +1,6 @@
 """relay.transform: every registered pass by TVM's name and Python signature
 (``FuseOps(fuse_opt_level=-1)``, ``ConvertLayout(desired_layouts)``, ...), and function_pass."""
 import inspect
-import types
 
 from .. import _core
 from ..transform import (  # noqa: F401
@@ -12,7 +11,7 @@ from ..transform import (  # noqa: F401
     PassInfo,
     Sequential,
     _wrap,
-    _wrap_class_pass,
+    _pass_decorator,
     module_pass,
 )
 
@@ -71,34 +70,11 @@ def EliminateCommonSubexpr(fskip=None):  # noqa: F811 (TVM's signature)
     return _eliminate_common_subexpr()
 
 
-def _wrap_class_function_pass(pass_cls, pass_info):
-    return _wrap_class_pass(pass_cls, pass_info, FunctionPass, _core.make_function_pass,
-                            "transform_function")
-
-
 def function_pass(pass_func=None, opt_level=None, name=None, required=None):
     """Make a function pass from a function ``(func, mod, ctx) -> func`` or a class with
     ``transform_function(self, func, mod, ctx)``; as a decorator or called directly."""
-    if opt_level is None:
-        raise ValueError("Please provide opt_level for the function pass.")
-    required = required if required else []
-    if not isinstance(required, (list, tuple)):
-        raise TypeError("Required is expected to be the type of list/tuple.")
-
-    def create_function_pass(pass_arg):
-        fname = name if name else pass_arg.__name__
-        info = PassInfo(opt_level, fname, required)
-        if inspect.isclass(pass_arg):
-            return _wrap_class_function_pass(pass_arg, info)
-        if not isinstance(pass_arg, (types.FunctionType, types.LambdaType)) and not callable(
-            pass_arg
-        ):
-            raise TypeError("pass_func must be a callable for Function pass")
-        return FunctionPass(_core.make_function_pass(pass_arg, opt_level, fname, required))
-
-    if pass_func:
-        return create_function_pass(pass_func)
-    return create_function_pass
+    return _pass_decorator("function", pass_func, opt_level, name, required, FunctionPass,
+                           _core.make_function_pass, "transform_function")
 
 
 def default_pipeline_names():
