@@ -143,9 +143,12 @@ bench: deps
 	done
 	$(BENCH_BUILD)/bench/eval_bench --benchmark_out=$(BENCH_BUILD)/eval_bench.json \
 	  --benchmark_out_format=json
+	$(BENCH_BUILD)/bench/onnx_bench --model-dir=$(BENCH_BUILD) --benchmark_repetitions=5 \
+	  --benchmark_out=$(BENCH_BUILD)/onnx_bench.json --benchmark_out_format=json
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target relaypass_python
 	PYTHONPATH=$(BENCH_BUILD)/python /usr/bin/python3 bench/python_bench.py \
 	  $(BENCH_BUILD)/python_bench.md
 	python3 bench/report.py --passes $(BENCH_BUILD)/passes_bench.json $(BENCH_BUILD)/chain_*.json \
 	  --eval $(BENCH_BUILD)/eval_bench.json --python $(BENCH_BUILD)/python_bench.md \
+	  --onnx $(BENCH_BUILD)/onnx_bench.json \
 	  --doc docs/performance.md

@@ -112,7 +112,9 @@ ir::NDArray TensorFromProto(const TP& tensor, const std::string& base_dir,
   const size_t nbytes = out.nbytes();
   const bool external = tensor.data_location() == TP::EXTERNAL;
   if (external || tensor.has_raw_data()) {
-    const std::string raw = external ? ReadExternal(tensor, base_dir, what) : tensor.raw_data();
+    // A reference, not a copy: raw_data of a large initializer is most of the model's bytes.
+    const std::string external_bytes = external ? ReadExternal(tensor, base_dir, what) : "";
+    const std::string& raw = external ? external_bytes : tensor.raw_data();
     if (raw.size() != nbytes) {
       Fail(what, "has " + std::to_string(raw.size()) + " bytes of data for " + std::to_string(n) +
                      " elements of " + dtype->ToString());
