@@ -95,25 +95,31 @@ test-tsan: deps
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_reliability
 	$(TSAN_ENV) OPENBLAS_NUM_THREADS=1 $(TSAN_BUILD)/test_reliability --gtest_filter='ThreadSafetyTest.*'
 
-# libFuzzer on the parser + type inference + print/parse round trip (fuzz/parser_fuzzer.cc),
-# built with clang (installed here, not for `make test`) with ASan+UBSan into build-fuzz. Seeds:
-# fuzz/corpus, every module under tests/data, and the kept findings; new inputs go to
-# build-fuzz/corpus, crashes to build-fuzz/artifacts.
+# libFuzzer targets, built with clang (installed here, not for `make test`) with ASan+UBSan into
+# build-fuzz. FUZZER=parser_fuzzer (default): the parser + type inference + print/parse round
+# trip (fuzz/parser_fuzzer.cc); seeds fuzz/corpus, every module under tests/data and the kept
+# findings. FUZZER=onnx_fuzzer: the ONNX importer (fuzz/onnx_fuzzer.cc); seeds the one-op models
+# of ONNX's backend tests and the kept findings. New inputs go to build-fuzz/corpus-<fuzzer>,
+# crashes to build-fuzz/artifacts.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
+FUZZER ?= parser_fuzzer
+FUZZ_SEEDS_parser_fuzzer := -dict=fuzz/relay.dict fuzz/corpus tests/data tests/bad_input/fuzz_crashes
+FUZZ_SEEDS_onnx_fuzzer := /usr/include/onnx/backend/test/data/node \
+  /usr/include/onnx/backend/test/data/pytorch-operator tests/bad_input/onnx_fuzz_crashes
 fuzz:
 	@scripts/install-deps.sh --fuzz
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE= \
 	  -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=fuzzer-no-link" -DRELAYPASS_SANITIZE=address,undefined \
 	  -DRELAYPASS_FUZZ=ON -DRELAYPASS_WERROR=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
 	  -DRELAYPASS_PYTHON=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target parser_fuzzer
-	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
-	$(ASAN_ENV) $(FUZZ_BUILD)/fuzz/parser_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZER)
+	mkdir -p $(FUZZ_BUILD)/corpus-$(FUZZER) $(FUZZ_BUILD)/artifacts
+	$(ASAN_ENV) $(FUZZ_BUILD)/fuzz/$(FUZZER) -max_total_time=$(FUZZ_SECONDS) \
 	  -print_final_stats=1 -max_len=65536 -timeout=30 -rss_limit_mb=4096 \
-	  -dict=fuzz/relay.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_FLAGS) \
-	  $(FUZZ_BUILD)/corpus fuzz/corpus tests/data tests/bad_input/fuzz_crashes
+	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_FLAGS) \
+	  $(FUZZ_BUILD)/corpus-$(FUZZER) $(FUZZ_SEEDS_$(FUZZER))
 
 clean:
 	rm -rf $(BUILD)
