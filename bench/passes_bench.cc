@@ -41,6 +41,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <iostream>
@@ -53,7 +54,9 @@
 #include "pipeline.h"  // tools/relay-opt: DefaultPipelineNames, the list of --pipeline=default
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/module.h"
+#include "relaypass/ir/visitor.h"
 #include "relaypass/support/allocator.h"
+#include "relaypass/support/base64.h"
 #include "relaypass/support/error.h"
 #include "relaypass/text/parser.h"
 #include "relaypass/text/printer.h"
@@ -182,6 +185,7 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept {
 namespace {
 
 namespace ir = relaypass::ir;
+namespace support = relaypass::support;
 namespace text = relaypass::text;
 namespace transform = relaypass::transform;
 namespace workloads = relaypass::workloads;
@@ -371,6 +375,51 @@ void BM_Text(benchmark::State& state, const std::string& workload, const std::st
   });
 }
 
+// The weights of a bound network as one buffer: what print/parse with metadata must move.
+const std::string& ConstantBytes(const std::string& workload) {
+  static auto* cache = new std::map<std::string, std::string>();
+  auto it = cache->find(workload);
+  if (it != cache->end()) return it->second;
+  std::string bytes;
+  ir::post_order_visit(LoadNetwork(workload).bound.Lookup("main"), [&](const ir::Expr& e) {
+    if (const auto* c = e.as<ir::ConstantNode>()) {
+      bytes.append(static_cast<const char*>(c->data.raw_data()), c->data.nbytes());
+    }
+  });
+  return cache->emplace(workload, std::move(bytes)).first->second;
+}
+
+// The limits for print/parse with metadata, on the same bytes, into memory already mapped:
+// memcpy, base64 encoding, base64 decoding (support/base64.h, the fastest routine we have).
+void BM_TextLimit(benchmark::State& state, const std::string& workload, const std::string& what) {
+  Guard(state, [&] {
+    const std::string& bytes = ConstantBytes(workload);
+    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+    std::string encoded(support::Base64EncodedSize(bytes.size()), '\0');
+    support::EncodeBase64(data, bytes.size(), encoded.data());
+    std::string target(std::max(bytes.size(), encoded.size()), '\0');
+    if (what == "memcpy") {
+      TimeLoop(state, [&] {
+        std::memcpy(target.data(), bytes.data(), bytes.size());
+        return target.data();
+      });
+    } else if (what == "base64_encode") {
+      TimeLoop(state, [&] {
+        support::EncodeBase64(data, bytes.size(), target.data());
+        return target.data();
+      });
+    } else {
+      TimeLoop(state, [&] {
+        if (!support::DecodeBase64(encoded, reinterpret_cast<uint8_t*>(target.data()))) {
+          throw relaypass::Error("bad base64");
+        }
+        return target.data();
+      });
+    }
+    state.counters["bytes"] = static_cast<double>(bytes.size());
+  });
+}
+
 void BM_Chain(benchmark::State& state, const std::string& text, int64_t n) {
   Guard(state, [&] {
     const ChainInput& input = LoadChain(n);
@@ -413,6 +462,10 @@ void RegisterAll() {
   for (const std::string& w : networks) {
     for (const char* what : {"print_nometa", "print_meta", "parse_meta", "parse_unbound"}) {
       configure(benchmark::RegisterBenchmark(("text/" + w + "/" + what).c_str(), BM_Text, w,
+                                             std::string(what)));
+    }
+    for (const char* what : {"memcpy", "base64_encode", "base64_decode"}) {
+      configure(benchmark::RegisterBenchmark(("text/" + w + "/" + what).c_str(), BM_TextLimit, w,
                                              std::string(what)));
     }
   }

@@ -299,6 +299,28 @@ def main():
     w("")
     w("Parsing includes type inference, as TVM's `ParseModule`.")
     w("")
+    # The physical limits for the bytes the metadata carries, measured in the same run.
+    w("Against the limit: the same networks' weight bytes (all constants, one buffer) copied "
+      "with `memcpy`, base64-encoded and decoded with `support/base64.h` (12-bit pair tables, "
+      "8 characters per step) into memory already mapped; printing and parsing also allocate "
+      "and fault in fresh memory for their output, and parsing type-checks the module.")
+    w("")
+    w("| network | weight MB | memcpy | base64 encode | base64 decode | print / encode | "
+      "parse / decode |")
+    w("|---|---|---|---|---|---|---|")
+    for net in NETWORKS:
+        lim = {k: times(runs.get(f"text/{net}/{k}")) for k in
+               ("memcpy", "base64_encode", "base64_decode", "print_meta", "parse_meta")}
+        if not all(lim.values()):
+            continue
+        mb = (runs[f"text/{net}/memcpy"].get("bytes") or 0) / 1e6
+        pe = lim["print_meta"][1] / lim["base64_encode"][1]
+        pd = lim["parse_meta"][1] / lim["base64_decode"][1]
+        w(f"| {net} | {mb:.1f} | {fmt_ms(lim['memcpy'][1])} | {fmt_ms(lim['base64_encode'][1])} | "
+          f"{fmt_ms(lim['base64_decode'][1])} | {pe:.1f}x | {pd:.1f}x |")
+    w("")
+    w("(CPU times, best of the run; the target is print and parse each within 3x of the limit.)")
+    w("")
 
     # --- chains
     w("## Deep chains: scaling and peak memory")
