@@ -147,14 +147,22 @@ bench: deps
 	      2>> $(BENCH_BUILD)/passes_bench.stderr || exit 1; \
 	  done; \
 	done
-	$(BENCH_BUILD)/bench/eval_bench --benchmark_out=$(BENCH_BUILD)/eval_bench.json \
-	  --benchmark_out_format=json
 	$(BENCH_BUILD)/bench/onnx_bench --model-dir=$(BENCH_BUILD) --benchmark_repetitions=5 \
 	  --benchmark_out=$(BENCH_BUILD)/onnx_bench.json --benchmark_out_format=json
+	$(BENCH_BUILD)/bench/eval_bench --onnx-dir=$(BENCH_BUILD) \
+	  --benchmark_out=$(BENCH_BUILD)/eval_bench.json --benchmark_out_format=json
+	@[ -d $(BENCH_BUILD)/ort/node_modules/onnxruntime-node ] || { mkdir -p $(BENCH_BUILD)/ort && \
+	  cd $(BENCH_BUILD)/ort && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --ignore-scripts --no-audit --no-fund onnxruntime-node; }
+	for m in resnet-50 mobilenet-v2; do \
+	  NODE_PATH=$(BENCH_BUILD)/ort/node_modules node bench/ort_bench.js $(BENCH_BUILD)/$$m.onnx \
+	    $(BENCH_BUILD)/ort_$$m.json 20 1 2 || exit 1; \
+	done
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target relaypass_python
 	PYTHONPATH=$(BENCH_BUILD)/python /usr/bin/python3 bench/python_bench.py \
 	  $(BENCH_BUILD)/python_bench.md
 	python3 bench/report.py --passes $(BENCH_BUILD)/passes_bench.json $(BENCH_BUILD)/chain_*.json \
 	  --eval $(BENCH_BUILD)/eval_bench.json --python $(BENCH_BUILD)/python_bench.md \
 	  --onnx $(BENCH_BUILD)/onnx_bench.json \
+	  --ort $(BENCH_BUILD)/ort_resnet-50.json $(BENCH_BUILD)/ort_mobilenet-v2.json \
 	  --doc docs/performance.md

@@ -1,5 +1,5 @@
 // ONNX import speed (issue: "resnet-50's ONNX file imports in at most 3x the time it takes to read
-// the file's bytes from a warm cache"). The model is bench/onnx_resnet.h's ResNet-50 (torchvision's
+// the file's bytes from a warm cache"). The model is bench/onnx_models.h's ResNet-50 (torchvision's
 // exported graph, 102 MB of float weights as raw data), written once to --model-dir. Measured side
 // by side in one run:
 //   onnx/read_bytes   read(2) of the file into mapped memory (warm page cache): the floor
@@ -22,19 +22,27 @@
 #include <memory>
 #include <string>
 
-#include "onnx_resnet.h"
+#include "onnx_models.h"
 #include "relaypass/frontend/onnx.h"
 
 namespace {
 
 std::string g_model_dir = ".";
 
-std::string ModelPath(int depth) {
-  const std::string path = g_model_dir + "/resnet-" + std::to_string(depth) + ".onnx";
+// The model file `name` (resnet-18, resnet-50, mobilenet-v2) in --model-dir, written once.
+std::string ModelPath(const std::string& name) {
+  const std::string path = g_model_dir + "/" + name + ".onnx";
   if (!std::filesystem::exists(path)) {
-    const onnx::ModelProto model = relaypass::bench::OnnxResNetBuilder(depth).Build(depth);
-    std::ofstream out(path, std::ios::binary);
-    if (!model.SerializeToOstream(&out)) throw std::runtime_error("cannot write " + path);
+    relaypass::bench::OnnxModelBuilder builder(static_cast<uint32_t>(name.size()));
+    const onnx::ModelProto model = name == "mobilenet-v2" ? builder.BuildMobileNetV2()
+                                   : name == "resnet-18"  ? builder.Build(18)
+                                                          : builder.Build(50);
+    const std::string tmp = path + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary);
+      if (!model.SerializeToOstream(&out)) throw std::runtime_error("cannot write " + tmp);
+    }
+    std::filesystem::rename(tmp, path);
   }
   return path;
 }
@@ -61,8 +69,8 @@ std::string ReadBytes(const std::string& path) {
 
 // The floor: read(2) of the whole file from the warm page cache into memory that is already
 // mapped (`reuse`), or into a fresh allocation as any reader must (page faults included).
-void BM_ReadBytes(benchmark::State& state, int depth, bool reuse) {
-  const std::string path = ModelPath(depth);
+void BM_ReadBytes(benchmark::State& state, const std::string& net, bool reuse) {
+  const std::string path = ModelPath(net);
   const size_t size = std::filesystem::file_size(path);
   std::unique_ptr<char[]> kept(new char[size]);
   ReadInto(path, kept.get(), size);  // warm the page cache and the kept buffer
@@ -77,8 +85,8 @@ void BM_ReadBytes(benchmark::State& state, int depth, bool reuse) {
   state.counters["bytes"] = static_cast<double>(size);
 }
 
-void BM_ParseProto(benchmark::State& state, int depth) {
-  const std::string bytes = ReadBytes(ModelPath(depth));
+void BM_ParseProto(benchmark::State& state, const std::string& net) {
+  const std::string bytes = ReadBytes(ModelPath(net));
   for (auto _ : state) {
     onnx::ModelProto model;
     if (!model.ParseFromString(bytes)) state.SkipWithError("parse failed");
@@ -86,8 +94,8 @@ void BM_ParseProto(benchmark::State& state, int depth) {
   }
 }
 
-void BM_Import(benchmark::State& state, int depth, bool freeze_params) {
-  const std::string path = ModelPath(depth);
+void BM_Import(benchmark::State& state, const std::string& net, bool freeze_params) {
+  const std::string path = ModelPath(net);
   relaypass::frontend::OnnxOptions options;
   options.freeze_params = freeze_params;
   ReadBytes(path);
@@ -98,22 +106,21 @@ void BM_Import(benchmark::State& state, int depth, bool freeze_params) {
 }
 
 void Register() {
-  for (int depth : {18, 50}) {
-    const std::string net = "/resnet-" + std::to_string(depth);
-    benchmark::RegisterBenchmark(("onnx/read_bytes" + net).c_str(), BM_ReadBytes, depth, true)
+  for (const char* name : {"resnet-18", "resnet-50", "mobilenet-v2"}) {
+    const std::string net = name;
+    benchmark::RegisterBenchmark(("onnx/read_bytes/" + net).c_str(), BM_ReadBytes, net, true)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
-    benchmark::RegisterBenchmark(("onnx/read_bytes_fresh" + net).c_str(), BM_ReadBytes, depth,
-                                 false)
+    benchmark::RegisterBenchmark(("onnx/read_bytes_fresh/" + net).c_str(), BM_ReadBytes, net, false)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
-    benchmark::RegisterBenchmark(("onnx/parse_proto" + net).c_str(), BM_ParseProto, depth)
+    benchmark::RegisterBenchmark(("onnx/parse_proto/" + net).c_str(), BM_ParseProto, net)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
-    benchmark::RegisterBenchmark(("onnx/import" + net).c_str(), BM_Import, depth, true)
+    benchmark::RegisterBenchmark(("onnx/import/" + net).c_str(), BM_Import, net, true)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
-    benchmark::RegisterBenchmark(("onnx/import_unfrozen" + net).c_str(), BM_Import, depth, false)
+    benchmark::RegisterBenchmark(("onnx/import_unfrozen/" + net).c_str(), BM_Import, net, false)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }

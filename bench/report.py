@@ -113,11 +113,11 @@ def cell(run):
     return fmt_ms(t[0]), fmt_ms(t[1]), fmt_ms(t[3])
 
 
-TVM_ONNX_IMPORT_MS = {"resnet-50": 4454.0}  # from_onnx after onnx.load (tvm_timings.md)
+TVM_ONNX_IMPORT_MS = {"resnet-50": 4454.0, "mobilenet-v2": 4151.0}  # from_onnx after onnx.load (tvm_timings.md)
 
 
 def onnx_section(path, w):
-    """Import time of bench/onnx_resnet.h's models next to reading their bytes (fastest run of
+    """Import time of bench/onnx_models.h's models next to reading their bytes (fastest run of
     each: the floor is a floor, and a slower repetition only measures the machine's noise)."""
     with open(path) as f:
         data = json.load(f)
@@ -131,19 +131,19 @@ def onnx_section(path, w):
             best[name] = (ms, b.get("bytes"))
     w("## ONNX import, this run")
     w("")
-    w("`build/bench/onnx_bench` as run by `make bench`: bench/onnx_resnet.h's ResNets (the graph "
+    w("`build/bench/onnx_bench` as run by `make bench`: bench/onnx_models.h's ResNets and MobileNet v2 (the graphs "
       "torchvision exports at opset 13, batch norms folded, float32 weights as raw data) written "
       "once to the bench build folder; `relaypass::frontend::FromOnnxFile` (ONNX's checker, "
       "conversion, type inference, initializers frozen as constants) against `read(2)` of the "
       "same file from the warm page cache into memory already mapped (the floor) and into a "
       "fresh allocation. Fastest of 5 repetitions; wall-clock ms. TVM v0.13's `from_onnx` on "
-      "resnet-50 takes 4,454 ms after `onnx.load` (../shared/anchors/tvm_timings.md). "
+      "resnet-50 takes 4,454 ms and on mobilenet v2 4,151 ms after `onnx.load` (../shared/anchors/tvm_timings.md). "
       "Target: import <= 3x the read floor.")
     w("")
     w("| model | file MB | read floor | read, fresh memory | protobuf parse | import | "
       "import / read floor | TVM from_onnx | speed-up vs TVM |")
     w("|---|---|---|---|---|---|---|---|---|")
-    for net in ("resnet-18", "resnet-50"):
+    for net in ("resnet-18", "resnet-50", "mobilenet-v2"):
         floor = best.get(f"onnx/read_bytes/{net}")
         imp = best.get(f"onnx/import/{net}")
         if not floor or not imp:
@@ -159,6 +159,50 @@ def onnx_section(path, w):
     w("")
 
 
+def ort_section(ort_paths, eruns, w):
+    """relaypass's evaluator and ONNX Runtime on the same ONNX files, threads 1 and 2."""
+    w("## Evaluator against ONNX Runtime, this run")
+    w("")
+    w("The same ONNX file (bench/onnx_models.h) and the same seeded input on both, one after the "
+      "other in the same `make bench`: ONNX Runtime (`onnxruntime-node` from npm, CPU provider, "
+      "default graph optimizations, `intraOpNumThreads` = threads, bench/ort_bench.js, best of 20 "
+      "after a warm-up) and `build/bench/eval_bench` (the model imported with its initializers "
+      "frozen, run as imported and after `--pipeline=default -O3`; OpenBLAS limited to the same "
+      "number of threads; best iteration). Target: the evaluator within 1.5x of ONNX Runtime.")
+    w("")
+    w("| model | threads | ONNX Runtime ms | relaypass ms (as imported) | relaypass ms (-O3) | "
+      "best ratio | outputs agree (first 8, rtol 1e-4) |")
+    w("|---|---|---|---|---|---|---|")
+    for path in ort_paths:
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            ort = json.load(f)
+        model = os.path.basename(ort["model"]).replace(".onnx", "")
+        head = ort.get("output_head", [])
+        for run in ort["runs"]:
+            n = run["threads"]
+            ours = {}
+            agree = True
+            for kind in ("onnx", "onnx_o3"):
+                b = eruns.get(f"{kind}/{model}/threads:{n}")
+                if not b or b.get("error_occurred"):
+                    continue
+                ours[kind] = b.get("best_ms")
+                for i, ref in enumerate(head):
+                    v = b.get(f"out_{i}")
+                    if v is None or abs(v - ref) > 1e-5 + 1e-4 * abs(ref):
+                        agree = False
+            if not ours:
+                continue
+            best = min(ours.values())
+            ratio = best / run["best_ms"]
+            w(f"| {model} | {n} | {fmt_ms(run['best_ms'])} | {fmt_ms(ours.get('onnx'))} | "
+              f"{fmt_ms(ours.get('onnx_o3'))} | {ratio:.2f}x "
+              f"({'met' if ratio <= 1.5 else 'NOT met'}) | {'yes' if agree else 'NO'} |")
+    w("")
+
+
 def main():
     ap = argparse.ArgumentParser()
     # Several files: make bench runs the chain benchmarks in processes of their own, several
@@ -171,6 +215,8 @@ def main():
     ap.add_argument("--python", default="")
     # build/bench/onnx_bench's JSON (ONNX import against reading the file's bytes).
     ap.add_argument("--onnx", default="")
+    # bench/ort_bench.js's JSON per model (ONNX Runtime on the files eval_bench ran).
+    ap.add_argument("--ort", nargs="*", default=[])
     args = ap.parse_args()
 
     context, runs = load(args.passes[0])
@@ -447,7 +493,7 @@ def main():
         w("| network | wall ms / inference | CPU ms / inference | BLAS share (wall) |")
         w("|---|---|---|---|")
         for key, b in sorted(eruns.items()):
-            if b.get("error_occurred"):
+            if b.get("error_occurred") or key.startswith("onnx"):
                 continue
             w(f"| {key.replace('/real_time', '').split('/')[-1]} | {fmt_ms(b.get('real_time'))} | {fmt_ms(b.get('cpu_ms'))} | "
               f"{100 * b.get('blas_share', 0):.0f} % |")
@@ -456,6 +502,10 @@ def main():
     # --- ONNX import against the floor of reading the file
     if args.onnx and os.path.exists(args.onnx):
         onnx_section(args.onnx, w)
+
+    # --- the evaluator against ONNX Runtime
+    if args.ort and args.eval and os.path.exists(args.eval):
+        ort_section(args.ort, load(args.eval)[1], w)
 
     # --- the Python package's section, as bench/python_bench.py wrote it
     if args.python and os.path.exists(args.python):

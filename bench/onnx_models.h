@@ -1,8 +1,9 @@
-// A ResNet (18 or 50) as an ONNX model, built with ONNX's protobuf classes: the graph
-// torchvision's resnet exports to at opset 13 in eval mode (batch norms folded into the
+// A ResNet (18 or 50) or a MobileNet v2 as an ONNX model, built with ONNX's protobuf classes: the
+// graph torchvision's resnet exports to at opset 13 in eval mode (batch norms folded into the
 // convolutions' weights and biases, as torch.onnx's constant folding does): Conv, Relu, MaxPool,
-// Add, GlobalAveragePool, Flatten, Gemm. The benchmarks need such a file without PyTorch (no
-// weights can be downloaded, and python3-torch is not a build dependency).
+// Add, GlobalAveragePool, Flatten, Gemm (and Clip for MobileNet's ReLU6). The benchmarks need such
+// a file without PyTorch (no weights can be downloaded, and python3-torch is not a build
+// dependency).
 //
 // Weights are seeded uniform values scaled by 1/sqrt(fan_in), with each residual branch's last
 // convolution damped, so that every activation keeps a spread of order one through the network
@@ -19,21 +20,12 @@
 
 namespace relaypass::bench {
 
-class OnnxResNetBuilder {
+class OnnxModelBuilder {
  public:
-  explicit OnnxResNetBuilder(uint32_t seed) : rng_(seed) {}
+  explicit OnnxModelBuilder(uint32_t seed) : rng_(seed) {}
 
   onnx::ModelProto Build(int depth) {
-    model_ = onnx::ModelProto();
-    model_.set_ir_version(8);
-    model_.set_producer_name("relaypass bench/onnx_resnet.h");
-    onnx::OperatorSetIdProto* opset = model_.add_opset_import();
-    opset->set_domain("");
-    opset->set_version(13);
-    graph_ = model_.mutable_graph();
-    graph_->set_name("resnet" + std::to_string(depth));
-    AddValueInfo(graph_->add_input(), "input", {1, 3, 224, 224});
-
+    Start("resnet" + std::to_string(depth));
     const bool bottleneck = depth >= 50;
     const std::vector<int> blocks =
         depth == 18 ? std::vector<int>{2, 2, 2, 2} : std::vector<int>{3, 4, 6, 3};
@@ -61,30 +53,82 @@ class OnnxResNetBuilder {
         channels = out;
       }
     }
-    x = Node("GlobalAveragePool", {x});
-    onnx::NodeProto* flatten = nullptr;
-    x = Node("Flatten", {x}, &flatten);
-    AddInt(flatten, "axis", 1);
-    const std::string fc_w =
-        Weight({1000, channels}, static_cast<float>(1.0 / std::sqrt(channels)));
-    const std::string fc_b = Weight({1000}, 0.1f);
-    onnx::NodeProto* gemm = nullptr;
-    x = Node("Gemm", {x, fc_w, fc_b}, &gemm);
-    AddInt(gemm, "transB", 1);
-    onnx::ValueInfoProto* output = graph_->add_output();
-    AddValueInfo(output, x, {1, 1000});
-    return model_;
+    return Finish(x, channels);
+  }
+
+  // torchvision's mobilenet_v2 as exported (batch norms folded): inverted residual blocks of a
+  // 1x1 expansion, a 3x3 depthwise convolution (group = channels) and a 1x1 projection, ReLU6 as
+  // Clip(0, 6), the residual Add where the stride is 1 and the channels match.
+  onnx::ModelProto BuildMobileNetV2() {
+    Start("mobilenet_v2");
+    std::string x = Clip6(Conv("input", 3, 32, 3, 2, 1, 1.0f));
+    int64_t channels = 32;
+    // (expansion t, output channels c, repeats n, first stride s): the paper's table 2.
+    const int64_t settings[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                                    {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
+    for (const auto& [t, c, n, s] : settings) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t stride = i == 0 ? s : 1;
+        const int64_t hidden = channels * t;
+        std::string y = x;
+        if (t != 1) y = Clip6(Conv(y, channels, hidden, 1, 1, 0, 1.0f));
+        y = Clip6(Conv(y, hidden, hidden, 3, stride, 1, 1.0f, hidden));
+        y = Conv(y, hidden, c, 1, 1, 0, kResidualDamping);
+        if (stride == 1 && channels == c) y = Node("Add", {y, x});
+        x = y;
+        channels = c;
+      }
+    }
+    x = Clip6(Conv(x, channels, 1280, 1, 1, 0, 1.0f));
+    return Finish(x, 1280);
   }
 
  private:
   static constexpr float kResidualDamping = 0.3f;
 
+  void Start(const std::string& name) {
+    model_ = onnx::ModelProto();
+    model_.set_ir_version(8);
+    model_.set_producer_name("relaypass bench/onnx_models.h");
+    onnx::OperatorSetIdProto* opset = model_.add_opset_import();
+    opset->set_domain("");
+    opset->set_version(13);
+    graph_ = model_.mutable_graph();
+    graph_->set_name(name);
+    AddValueInfo(graph_->add_input(), "input", {1, 3, 224, 224});
+  }
+  // The classifier head: global average pool, flatten, a 1000-way Gemm; the graph's output.
+  onnx::ModelProto Finish(std::string x, int64_t channels) {
+    x = Node("GlobalAveragePool", {x});
+    onnx::NodeProto* flatten = nullptr;
+    x = Node("Flatten", {x}, &flatten);
+    AddInt(flatten, "axis", 1);
+    const float bound = static_cast<float>(std::sqrt(3.0 / static_cast<double>(channels)));
+    const std::string fc_w = Weight({1000, channels}, bound);
+    const std::string fc_b = Weight({1000}, 0.1f);
+    onnx::NodeProto* gemm = nullptr;
+    x = Node("Gemm", {x, fc_w, fc_b}, &gemm);
+    AddInt(gemm, "transB", 1);
+    AddValueInfo(graph_->add_output(), x, {1, 1000});
+    return model_;
+  }
+  std::string Clip6(const std::string& x) { return Node("Clip", {x, Scalar(0.0f), Scalar(6.0f)}); }
+  // A float scalar initializer (Clip's bounds are inputs since opset 11).
+  std::string Scalar(float v) {
+    onnx::TensorProto* t = graph_->add_initializer();
+    const std::string name = "s" + std::to_string(graph_->initializer_size());
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    t->add_float_data(v);
+    return name;
+  }
+
   std::string Conv(const std::string& x, int64_t in, int64_t out, int64_t k, int64_t stride,
-                   int64_t pad, float scale) {
+                   int64_t pad, float scale, int64_t group = 1) {
     // sqrt(3) turns a unit-variance target into a uniform bound; sqrt(2) compensates the ReLUs.
-    const float bound =
-        scale * static_cast<float>(std::sqrt(6.0 / static_cast<double>(in * k * k)));
-    const std::string w = Weight({out, in, k, k}, bound);
+    const int64_t fan_in = in / group * k * k;
+    const float bound = scale * static_cast<float>(std::sqrt(6.0 / static_cast<double>(fan_in)));
+    const std::string w = Weight({out, in / group, k, k}, bound);
     const std::string b = Weight({out}, 0.05f);
     onnx::NodeProto* node = nullptr;
     std::string y = Node("Conv", {x, w, b}, &node);
@@ -92,7 +136,7 @@ class OnnxResNetBuilder {
     AddInts(node, "strides", {stride, stride});
     AddInts(node, "pads", {pad, pad, pad, pad});
     AddInts(node, "dilations", {1, 1});
-    AddInt(node, "group", 1);
+    AddInt(node, "group", group);
     return y;
   }
   std::string Relu(const std::string& x) { return Node("Relu", {x}); }
