@@ -375,6 +375,19 @@ void BM_Text(benchmark::State& state, const std::string& workload, const std::st
   });
 }
 
+// The weights-folding step of the default pipeline: FoldConstant on the module FoldScaleAxis
+// leaves (after InferType, SimplifyInference, FoldConstant, FoldScaleAxis, as relay.optimize
+// orders them), compared in the report with text/<w>/memcpy of the weight bytes.
+void BM_FoldAfterScaleAxis(benchmark::State& state, const std::string& workload) {
+  Guard(state, [&] {
+    transform::PassContextScope scope(Ctx());
+    const ir::IRModule mod = transform::ParsePipeline(
+        "InferType,SimplifyInference,FoldConstant,FoldScaleAxis")(LoadNetwork(workload).bound);
+    const transform::Pass pass = transform::CreatePass("FoldConstant");
+    TimeLoop(state, [&] { return pass(mod); });
+  });
+}
+
 // The weights of a bound network as one buffer: what print/parse with metadata must move.
 const std::string& ConstantBytes(const std::string& workload) {
   static auto* cache = new std::map<std::string, std::string>();
@@ -464,6 +477,8 @@ void RegisterAll() {
       configure(benchmark::RegisterBenchmark(("text/" + w + "/" + what).c_str(), BM_Text, w,
                                              std::string(what)));
     }
+    configure(benchmark::RegisterBenchmark(("fold/" + w + "/after_fold_scale_axis").c_str(),
+                                           BM_FoldAfterScaleAxis, w));
     for (const char* what : {"memcpy", "base64_encode", "base64_decode"}) {
       configure(benchmark::RegisterBenchmark(("text/" + w + "/" + what).c_str(), BM_TextLimit, w,
                                              std::string(what)));
