@@ -369,10 +369,10 @@ def main():
     w("")
     w("The weights-folding step of the default pipeline: FoldConstant on what FoldScaleAxis "
       "leaves (after InferType, SimplifyInference, FoldConstant, FoldScaleAxis), against one "
-      "pass over the weight bytes (`memcpy` above, same run). Target: within 2x. On TVM's "
-      "workloads FoldScaleAxis folds no scale into a weight (their batch norms come before "
-      "the ReLU and the convolution, pre-activation style, and forward folding through a ReLU "
-      "needs scales known positive), so the step has little left to fold.")
+      "pass over the weight bytes (`memcpy` above, same run). Target: within 2x. On these "
+      "pre-activation networks (batch norm, ReLU, then convolution) FoldScaleAxis leaves the "
+      "batch norms' multiplies in place, as TVM's does (the same printed output), so the step "
+      "has little left to fold.")
     w("")
     w("| network | FoldConstant after FoldScaleAxis (CPU ms) | one pass over the weights | ratio |")
     w("|---|---|---|---|")
