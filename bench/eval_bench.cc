@@ -15,6 +15,7 @@
 #include "relaypass/ir/bind.h"
 #include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/allocator.h"
+#include "relaypass/support/parallel.h"
 #include "relaypass/transform/pass_context.h"
 #include "relaypass/workloads/workloads.h"
 
@@ -85,7 +86,8 @@ BENCHMARK_CAPTURE(BM_Evaluate, mobilenet, std::string("mobilenet"))
 // The evaluator against ONNX Runtime (bench/ort_bench.js runs ONNX Runtime on the same files):
 // an ONNX model of bench/onnx_models.h imported (parameters frozen), as imported or after the
 // default pipeline at -O3 (FoldConstant, FuseOps, ...: ONNX Runtime optimizes its graph too),
-// at 1 and 2 threads (OpenBLAS's; the evaluator's own loops are single-threaded), on the input
+// at 1 and 2 threads (OpenBLAS's and support::SetNumThreads for the evaluator's own kernels),
+// on the input
 // ort_bench.js feeds: a seeded LCG in [-1, 1). The first output values are counters out_0..7,
 // so the report can check both runtimes computed the same thing.
 extern "C" void openblas_set_num_threads(int);
@@ -109,6 +111,7 @@ void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool opti
     mod = relaypass::passes::DefaultPipeline()(mod);
   }
   openblas_set_num_threads(threads);
+  relaypass::support::SetNumThreads(threads);
   const ir::NDArray input = OrtBenchInput();
   Interpreter interp(mod);
   Value out = interp.RunMain({input});  // warm-up
@@ -122,6 +125,7 @@ void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool opti
     state.SetIterationTime(seconds);
   }
   openblas_set_num_threads(0);  // back to OpenBLAS's default
+  relaypass::support::SetNumThreads(1);
   state.counters["best_ms"] = best * 1e3;
   const ir::NDArray& result = out.tensor();
   for (int i = 0; i < 8 && i < result.size(); ++i) {
