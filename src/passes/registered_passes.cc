@@ -22,6 +22,7 @@
 #include "relaypass/passes/to_a_normal_form.h"
 #include "relaypass/passes/to_basic_block_normal_form.h"
 #include "relaypass/passes/to_graph_normal_form.h"
+#include "relaypass/passes/to_mixed_precision.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/print_ir.h"
@@ -56,6 +57,7 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterCanonicalizeCast(registry);
   passes::RegisterFlattenAtrousConv(registry);
   passes::RegisterPlanDevices(registry);
+  passes::RegisterToMixedPrecision(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
