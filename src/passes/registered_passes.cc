@@ -7,9 +7,11 @@
 #include "relaypass/passes/alter_op_layout.h"
 #include "relaypass/passes/canonicalize_cast.h"
 #include "relaypass/passes/canonicalize_ops.h"
+#include "relaypass/passes/combine_parallel.h"
 #include "relaypass/passes/convert_layout.h"
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
+#include "relaypass/passes/fast_math.h"
 #include "relaypass/passes/flatten_atrous_conv.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/passes/fold_scale_axis.h"
@@ -56,6 +58,8 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterCanonicalizeCast(registry);
   passes::RegisterFlattenAtrousConv(registry);
   passes::RegisterPlanDevices(registry);
+  passes::RegisterCombineParallel(registry);
+  passes::RegisterFastMath(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
