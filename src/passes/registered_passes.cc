@@ -12,12 +12,14 @@
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/defuse_ops.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
+#include "relaypass/passes/eta_expand.h"
 #include "relaypass/passes/fast_math.h"
 #include "relaypass/passes/flatten_atrous_conv.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/passes/fold_explicit_padding.h"
 #include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/passes/fuse_ops.h"
+#include "relaypass/passes/inline.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/plan_devices.h"
 #include "relaypass/passes/remove_unused_functions.h"
@@ -66,6 +68,8 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterDefuseOps(registry);
   passes::RegisterFoldExplicitPadding(registry);
   passes::RegisterSimplifyFCTranspose(registry);
+  passes::RegisterEtaExpand(registry);
+  passes::RegisterInline(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
