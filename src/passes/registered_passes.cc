@@ -11,6 +11,7 @@
 #include "relaypass/passes/convert_layout.h"
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/defuse_ops.h"
+#include "relaypass/passes/dynamic_to_static.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
 #include "relaypass/passes/eta_expand.h"
 #include "relaypass/passes/fast_math.h"
@@ -70,6 +71,7 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterSimplifyFCTranspose(registry);
   passes::RegisterEtaExpand(registry);
   passes::RegisterInline(registry);
+  passes::RegisterDynamicToStatic(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
