@@ -21,6 +21,7 @@
 #include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/passes/fuse_ops.h"
 #include "relaypass/passes/inline.h"
+#include "relaypass/passes/lambda_lift.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/plan_devices.h"
 #include "relaypass/passes/remove_unused_functions.h"
@@ -72,6 +73,7 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterEtaExpand(registry);
   passes::RegisterInline(registry);
   passes::RegisterDynamicToStatic(registry);
+  passes::RegisterLambdaLift(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
