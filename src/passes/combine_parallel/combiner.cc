@@ -34,31 +34,40 @@ ParallelOpCombiner::ParallelOpCombiner(const std::string& op_name, uint64_t min_
 
 // TVM's BranchGroupFinder. A supported call to the operator is recorded as a child of its data
 // input only (which becomes a root); any other call as a child of each argument. Only calls are
-// recorded as children (as TVM's finder visits only calls).
+// recorded as children (as TVM's finder visits only calls). A branch only needs to know whether a
+// node has exactly one child and which, so one walk keeps a count and the first child per node;
+// only the roots' children are listed in full, by a second walk in the same order.
 std::vector<Group> ParallelOpCombiner::FindGroups(const Expr& expr) {
-  support::PointerMap<uint32_t> slot;  // node -> index in children
-  std::vector<std::vector<const ir::CallNode*>> children;
-  std::vector<const ir::ExprNode*> roots;  // in first-seen order (TVM: an unordered set)
-  support::PointerSet is_root;
-  auto children_of = [&](const ir::ExprNode* n) -> std::vector<const ir::CallNode*>& {
-    auto [index, inserted] = slot.emplace(n, static_cast<uint32_t>(children.size()));
-    if (inserted) children.emplace_back();
-    return children[*index];
+  struct Children {
+    uint32_t count = 0;
+    const ir::CallNode* first = nullptr;
   };
-  auto find_children = [&](const ir::ExprNode* n) -> const std::vector<const ir::CallNode*>* {
-    const uint32_t* index = slot.find(n);
-    return index ? &children[*index] : nullptr;
+  support::PointerMap<Children> children;
+  support::PointerMap<uint32_t> root_index;  // root -> index in roots / root_children
+  std::vector<const ir::ExprNode*> roots;    // in first-seen order (TVM: an unordered set)
+  // Calls each (parent, child) edge in the order TVM's finder records them.
+  auto for_each_edge = [&](const auto& fn) {
+    ir::post_order_visit(expr, [&](const Expr& e) {
+      auto* call = e.as<ir::CallNode>();
+      if (call == nullptr) return;
+      if (call->op_node() == op_ && !call->args.empty() && IsSupportedOp(call)) {
+        fn(call->args[0].get(), call, true);
+      } else {
+        for (const Expr& arg : call->args) fn(arg.get(), call, false);
+      }
+    });
   };
-  ir::post_order_visit(expr, [&](const Expr& e) {
-    auto* call = e.as<ir::CallNode>();
-    if (call == nullptr) return;
-    if (call->op_node() == op_ && !call->args.empty() && IsSupportedOp(call)) {
-      const ir::ExprNode* data = call->args[0].get();
-      if (is_root.insert(data)) roots.push_back(data);
-      children_of(data).push_back(call);
-    } else {
-      for (const Expr& arg : call->args) children_of(arg.get()).push_back(call);
+  for_each_edge([&](const ir::ExprNode* parent, const ir::CallNode* call, bool is_root) {
+    Children& c = children[parent];
+    if (c.count++ == 0) c.first = call;
+    if (is_root && root_index.emplace(parent, static_cast<uint32_t>(roots.size())).second) {
+      roots.push_back(parent);
     }
+  });
+  if (roots.empty()) return {};
+  std::vector<std::vector<const ir::CallNode*>> root_children(roots.size());
+  for_each_edge([&](const ir::ExprNode* parent, const ir::CallNode* call, bool) {
+    if (const uint32_t* index = root_index.find(parent)) root_children[*index].push_back(call);
   });
 
   // TVM's CreateBranch: extend while the last call has exactly one (call) child, an operator of
@@ -66,9 +75,9 @@ std::vector<Group> ParallelOpCombiner::FindGroups(const Expr& expr) {
   auto create_branch = [&](const ir::CallNode* first) {
     Branch branch{first};
     for (;;) {
-      const auto* next = find_children(branch.back());
-      if (next == nullptr || next->size() != 1) break;
-      const ir::CallNode* call = (*next)[0];
+      const Children* next = children.find(branch.back());
+      if (next == nullptr || next->count != 1) break;
+      const ir::CallNode* call = next->first;
       const ir::OpNode* op = call->op_node();
       if (op == nullptr || op->def == nullptr ||
           static_cast<int>(op->def->pattern) > static_cast<int>(op::OpPattern::kBroadcast)) {
@@ -80,9 +89,9 @@ std::vector<Group> ParallelOpCombiner::FindGroups(const Expr& expr) {
   };
 
   std::vector<Group> groups;
-  for (const ir::ExprNode* root : roots) {
+  for (size_t r = 0; r < roots.size(); ++r) {
     const size_t first_group = groups.size();
-    for (const ir::CallNode* child : *find_children(root)) {
+    for (const ir::CallNode* child : root_children[r]) {
       if (child->op_node() != op_) continue;
       Branch branch = create_branch(child);
       auto it =
