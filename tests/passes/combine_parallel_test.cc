@@ -224,6 +224,20 @@ TEST(CombineParallelDense, FlatRepeatsBroadcastArguments) {
   EXPECT_EQ(Combined(CombineParallelDense(2, false), before), Print(Typed(expected)));
 }
 
+// test_combine_parallel_dense_expand_dims: the slice axis follows the dense's units.
+TEST(CombineParallelDense, FlatSlicesTheAxisOfTheUnitsAfterExpandDims) {
+  auto x = relay::var("x", {2, 32});
+  auto w1 = relay::var("w1", {16, 32});
+  auto w2 = relay::var("w2", {8, 32});
+  auto before =
+      relay::function({x, w1, w2}, relay::tuple({relay::expand_dims(relay::nn::dense(x, w1), 2),
+                                                 relay::expand_dims(relay::nn::dense(x, w2), 2)}));
+  Expr y = relay::expand_dims(relay::nn::dense(x, relay::concatenate({w1, w2}, 0), 24), 2);
+  auto expected = relay::function({x, w1, w2}, relay::tuple({Slice(y, {0, 0, 0}, {-1, 16, -1}),
+                                                             Slice(y, {0, 16, 0}, {-1, 8, -1})}));
+  EXPECT_EQ(Combined(CombineParallelDense(2, false), before), Print(Typed(expected)));
+}
+
 // ---- batch_matmul: test_combine_parallel_batch_matmul
 TEST(CombineParallelBatchMatmul, WeightsAreConcatenatedOnAxisOne) {
   const int64_t b = 2, i = 3, j = 5, k = 4;

@@ -9,6 +9,7 @@
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/passes/combine_parallel.h"
 #include "relaypass/relay.h"
+#include "relaypass/support/error.h"
 
 namespace relaypass::passes {
 
@@ -165,17 +166,30 @@ class DenseToDenseCombiner final : public combine_parallel::ParallelOpCombiner {
     return ir::MakeCall(call->op, std::move(args), call->attrs);
   }
 
+  // Calls after the dense may change the shape (expand_dims), so the sliced axis is the last one
+  // whose extent is the dense's units (TVM's rule, with its caveat: a reshape or transpose that
+  // moves that axis, or another axis of the same extent, would mislead it).
   void UpdateGroupOutput(const Expr& data, const Group& branches, size_t depth,
                          combine_parallel::SubstMap& subst) override {
     int64_t index = 0;
     for (const auto& branch : branches) {
       const auto& shape = TensorTypeOf(branch[depth]).shape;
-      const int64_t out_dims = shape.back();
-      relay::Ints begin(shape.size() - 1, 0), end(shape.size() - 1, -1);
-      begin.push_back(index);
-      end.push_back(out_dims);
-      index += out_dims;
-      relay::Ints strides(begin.size(), 1);
+      const int64_t units = TensorTypeOf(branch[0]).shape.at(1);
+      size_t axis = shape.size();
+      for (size_t i = shape.size(); i-- > 0;) {
+        if (shape[i] == units) {
+          axis = i;
+          break;
+        }
+      }
+      if (axis == shape.size()) {
+        throw PassError("CombineParallelDense: no axis of the combined result has the dense's " +
+                        std::to_string(units) + " units");
+      }
+      relay::Ints begin(shape.size(), 0), end(shape.size(), -1), strides(shape.size(), 1);
+      begin[axis] = index;
+      end[axis] = units;
+      index += units;
       subst.emplace(branch[depth],
                     relay::strided_slice(data, begin, end, strides, std::nullopt, "size"));
     }
