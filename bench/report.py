@@ -34,6 +34,15 @@ PASS_LABEL = {
     "FuseOps": "FuseOps(fuse_opt_level=2)",
     "ConvertLayout": 'ConvertLayout({"nn.conv2d": ["NHWC", "default"]})',
 }
+# "More passes, resnet-50" (issue 17's passes), and which of them also run on the chains.
+TVM_MORE = {
+    "CombineParallelConv2D": ("CombineParallelConv2D(min_num_branches=3)", 39.5),
+    "CombineParallelDense": ("CombineParallelDense(min_num_branches=3)", 38.5),
+    "FastMath": ("FastMath", 42.9),
+    "DefuseOps": ("DefuseOps (on FuseOps(fuse_opt_level=2)'s output)", 36.5),
+    "DynamicToStatic": ("DynamicToStatic", 169.4),
+}
+MORE_CHAIN = ["CombineParallelConv2D", "FastMath", "DynamicToStatic"]
 TVM_PIPELINE = [12295.0, 30978.0, 15645.0]
 TVM_TEXT = {
     "print_nometa": ("print, no metadata (bound)", [2.3, 6.3, 2.9]),
@@ -330,6 +339,19 @@ def main():
           f"{best} | {best_cpu} | {mean_cpu} | {ratio} |")
     w("")
 
+    # --- more passes
+    w("## More passes, resnet-50 (milliseconds)")
+    w("")
+    w("| pass | TVM | best | best CPU | mean CPU | ratio |")
+    w("|---|---|---|---|---|---|")
+    for name, (label, tvm) in TVM_MORE.items():
+        run = runs.get(f"pass/resnet-50/{name}")
+        best, best_cpu, mean_cpu = cell(run)
+        t = times(run)
+        ratio = f"{fmt_ratio(tvm / t[0])} ({fmt_ratio(tvm / t[1])})" if t and t[1] else ""
+        w(f"| {label} | {fmt_ms(tvm)} | {best} | {best_cpu} | {mean_cpu} | {ratio} |")
+    w("")
+
     # --- text
     w("## Text (milliseconds)")
     w("")
@@ -403,7 +425,7 @@ def main():
       "| total B/node | maxrss MiB |")
     w("|---|---|---|---|---|---|---|---|---|---|---|")
     chain_results = {}
-    for name in list(TVM_PASS) + ["pipeline"]:
+    for name in list(TVM_PASS) + MORE_CHAIN + ["pipeline"]:
         cells = []
         t_by_n = {}
         for n in CHAIN_SIZES:
