@@ -143,6 +143,7 @@ int Run(const Options& o) {
   CheckOptions(o);
   PassPlan plan = MakePassPlan(o);  // bad passes and config fail before the input is read
   plan.plugin_instruments = plugin_instruments;
+  ApplyMemoryBudget(o, plan);
   if (o.dump_pass_pipeline) std::cerr << DumpPassPipeline(o, plan);
   if (o.split_input_file) return RunSplit(o, plan);
   ir::IRModule mod = LoadModule(o);
