@@ -169,7 +169,9 @@ bool Conv3DRel(TypeRelationCall& call) {
       out.push_back(kAnyDim);
       continue;
     }
-    const int64_t span = in + g.pads[i] + g.pads[3 + i] - (g.dilation[i] * (ksize[i] - 1) + 1);
+    const int64_t span =
+        CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[3 + i]),
+                   CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(ksize[i], 1)), 1));
     if (span < 0) call.Fail("nn.conv3d: the kernel is larger than the padded input");
     out.push_back(span / g.strides[i] + 1);
   }
@@ -211,8 +213,10 @@ bool ConvTransposeRel(TypeRelationCall& call) {
       out.push_back(kAnyDim);
       continue;
     }
-    const int64_t d = (in - 1) * g.strides[i] - g.pads[i] - g.pads[S + i] +
-                      g.dilation[i] * (k - 1) + 1 + output_padding[i];
+    const int64_t d = CheckedAdd(
+        CheckedSub(CheckedSub(CheckedMul(CheckedSub(in, 1), g.strides[i]), g.pads[i]),
+                   g.pads[S + i]),
+        CheckedAdd(CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(k, 1)), 1), output_padding[i]));
     if (d < 0) call.Fail(call.op_name() + ": the output would be empty");
     out.push_back(d);
   }
@@ -241,9 +245,10 @@ bool Pool3DRel(TypeRelationCall& call) {
       out.push_back(kAnyDim);
       continue;
     }
-    int64_t span = in + g.pads[i] + g.pads[3 + i] - (g.dilation[i] * (pool[i] - 1) + 1);
+    int64_t span = CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[3 + i]),
+                              CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(pool[i], 1)), 1));
     if (span < 0) call.Fail(call.op_name() + ": the pool is larger than the padded input");
-    if (ceil) span += g.strides[i] - 1;
+    if (ceil) span = CheckedAdd(span, g.strides[i] - 1);
     out.push_back(span / g.strides[i] + 1);
   }
   call.AssignResult(ir::TensorType(out, data->dtype));

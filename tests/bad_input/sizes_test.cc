@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "limited_tool.h"
 #include "relaypass/eval/interpreter.h"
@@ -154,6 +155,40 @@ TEST(SizesTest, FoldConstantHonoursTheConfigBudget) {
   EXPECT_TRUE(Contains(text::PrettyPrint(passes::FoldConstant()(mod)), "broadcast_to"));
   ctx.SetConfig("relay.memory_budget", transform::OptionValue::Int(0));  // the process's budget
   EXPECT_FALSE(Contains(text::PrettyPrint(passes::FoldConstant()(mod)), "broadcast_to"));
+}
+
+// Type relations that compute shapes from huge dimensions or attributes say so (TypeError at the
+// call) instead of overflowing: conv3d, conv3d_transpose, max_pool3d, upsampling, depth_to_space.
+// 4611686018427387904 = 2^62, so twice it (or its square) does not fit in int64.
+TEST(SizesTest, ShapeRelationsCheckTheirArithmetic) {
+  const std::string head = "#[version = \"0.0.5\"]\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"def @main(%x: Tensor[(1, 1, 4611686018427387904, 4, 4), float32], %w: Tensor[(1, 1, 3, 3, "
+       "3), float32]) {\n  nn.conv3d(%x, %w, padding=[4611686018427387904, 0, 0])\n}\n",
+       "nn.conv3d: "},
+      {"def @main(%x: Tensor[(1, 1, 4611686018427387904, 4, 4), float32], %w: Tensor[(1, 1, 3, 3, "
+       "3), float32]) {\n  nn.conv3d_transpose(%x, %w, strides=[4, 1, 1])\n}\n",
+       "nn.conv3d_transpose: "},
+      {"def @main(%x: Tensor[(1, 1, 4, 4, 4), float32]) {\n  nn.max_pool3d(%x, pool_size=[2, 2, "
+       "2], "
+       "dilation=[4611686018427387904, 1, 1])\n}\n",
+       "nn.max_pool3d: "},
+      {"def @main(%x: Tensor[(1, 1, 4, 4), float32]) {\n  nn.upsampling(%x, scale_h=1e300f64)\n}\n",
+       "nn.upsampling: "},
+      {"def @main(%x: Tensor[(1, 4, 4, 4), float32]) {\n  nn.space_to_depth(%x, "
+       "block_size=4294967296)\n}\n",
+       "nn.space_to_depth: "},
+  };
+  for (const auto& [text, op] : cases) {
+    try {
+      text::ParseModule(head + text);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const TypeError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("3:3: " + op, 0), 0u) << what;
+      EXPECT_TRUE(Contains(what.substr(0, what.find('\n')), "overflows int64")) << what;
+    }
+  }
 }
 
 // relay-opt under ulimit -v 8000000 and timeout 20: one `relay-opt: error:` line, exit 1.
