@@ -159,7 +159,8 @@ TEST(SizesTest, FoldConstantHonoursTheConfigBudget) {
 
 // Type relations that compute shapes from huge dimensions or attributes say so (TypeError at the
 // call) instead of overflowing: conv3d, conv3d_transpose, max_pool3d, upsampling, depth_to_space.
-// 4611686018427387904 = 2^62, so twice it (or its square) does not fit in int64.
+// 4611686018427387904 = 2^62, so twice it (or its square) does not fit in int64; 4294967296 =
+// 2^32, whose square is 2^64.
 TEST(SizesTest, ShapeRelationsCheckTheirArithmetic) {
   const std::string head = "#[version = \"0.0.5\"]\n";
   const std::pair<std::string, std::string> cases[] = {
@@ -169,7 +170,7 @@ TEST(SizesTest, ShapeRelationsCheckTheirArithmetic) {
       {"def @main(%x: Tensor[(1, 1, 4611686018427387904, 4, 4), float32], %w: Tensor[(1, 1, 3, 3, "
        "3), float32]) {\n  nn.conv3d_transpose(%x, %w, strides=[4, 1, 1])\n}\n",
        "nn.conv3d_transpose: "},
-      {"def @main(%x: Tensor[(1, 1, 4, 4, 4), float32]) {\n  nn.max_pool3d(%x, pool_size=[2, 2, "
+      {"def @main(%x: Tensor[(1, 1, 4, 4, 4), float32]) {\n  nn.max_pool3d(%x, pool_size=[3, 2, "
        "2], "
        "dilation=[4611686018427387904, 1, 1])\n}\n",
        "nn.max_pool3d: "},
