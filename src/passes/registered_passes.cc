@@ -83,6 +83,9 @@ void RegisterAllConfigOptions(PassConfigRegistry& registry) {
                      "the largest number of operators FuseOps puts into one function"});
   registry.Register({"relay.FuseOps.link_params", OptionType::kBool, OptionValue::Bool(false),
                      "whether FuseOps keeps constant parameters in fused functions"});
+  registry.Register({"relay.memory_budget", OptionType::kInt, OptionValue::Int(0),
+                     "the most bytes of tensors the passes may hold, e.g. while FoldConstant "
+                     "evaluates (0: the process's budget, by default the available memory)"});
 }
 
 }  // namespace relaypass::transform

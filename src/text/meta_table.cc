@@ -2,7 +2,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
+#include "relaypass/ir/tensor_size.h"
 #include "relaypass/support/base64.h"
 #include "relaypass/support/error.h"
 
@@ -141,13 +143,12 @@ ir::Constant ReadConstant(JsonReader& in) {
   if (!dtype || dtype->is_void()) in.Fail("unknown dtype \"" + dtype_text + "\"");
   // The size is checked against the data before anything is allocated: a huge shape with little
   // data is an error, not a huge allocation (nor an overflow).
-  uint64_t needed = static_cast<uint64_t>(dtype->bytes());
   for (int64_t d : shape) {
     if (d < 0) in.Fail("negative dimension");
-    if (__builtin_mul_overflow(needed, static_cast<uint64_t>(d), &needed)) {
-      in.Fail("the constant's shape is too large");
-    }
   }
+  const std::optional<int64_t> bytes = ir::ByteCount(shape, *dtype);
+  if (!bytes) in.Fail("the constant's shape is too large (its byte count overflows int64)");
+  const auto needed = static_cast<uint64_t>(*bytes);
   const size_t size = DecodedSize(data);
   if (size != needed) {
     in.Fail("constant data has " + std::to_string(size) + " bytes, its shape and dtype need " +
