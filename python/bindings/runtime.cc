@@ -15,6 +15,7 @@
 #include "relaypass/passes/infer_type_local.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/target.h"
+#include "relaypass/passes/to_mixed_precision.h"
 #include "relaypass/support/error.h"
 #include "relaypass/workloads/init.h"
 #include "relaypass/workloads/mobilenet.h"
@@ -194,6 +195,38 @@ void BindLayoutHooks(py::module_& m) {
         return passes::RegisterLegalize(op_name, call, level);
       },
       py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
+
+  // TVM's FTVMMixedPrecisionConversionType from Python: fn(call, mixed_precision_type) returns
+  // [category, accumulation dtype, output dtype].
+  m.def(
+      "register_mixed_precision_conversion",
+      [](const std::string& op_name, const py::object& fn) {
+        PyRef hook(fn);
+        passes::RegisterMixedPrecisionConversion(
+            op_name,
+            [hook, op_name](const ir::Call& call,
+                            const std::string& mixed_type) -> passes::MixedPrecisionConversion {
+              py::gil_scoped_acquire gil;
+              return CallPython([&]() -> passes::MixedPrecisionConversion {
+                py::object result = hook.get()(call, mixed_type);
+                auto list = result.cast<std::vector<py::object>>();
+                if (list.size() != 3) {
+                  throw PassError(
+                      "the mixed precision rule of " + op_name + " returned " +
+                      std::to_string(list.size()) +
+                      " values (expected [category, accumulation dtype, output dtype])");
+                }
+                const int category = list[0].cast<int>();
+                if (category < 0 || category > 2) {
+                  throw PassError("the mixed precision rule of " + op_name + " returned category " +
+                                  std::to_string(category));
+                }
+                return {static_cast<passes::MixedPrecisionCategory>(category),
+                        list[1].cast<std::string>(), list[2].cast<std::string>()};
+              });
+            });
+      },
+      py::arg("op_name"), py::arg("fn"));
 }
 
 }  // namespace relaypass::python

@@ -8,7 +8,13 @@ from . import nn  # noqa: F401
 from . import annotation  # noqa: F401
 from . import image  # noqa: F401
 from . import _make  # noqa: F401
-from .registry import register_alter_op_layout, register_legalize, get, list_op_names  # noqa: F401
+from .registry import (  # noqa: F401
+    register_alter_op_layout,
+    register_legalize,
+    register_mixed_precision_conversion,
+    get,
+    list_op_names,
+)
 from . import _generic
 
 # Operators registered in C++ without a hand-written wrapper above get a generic one.

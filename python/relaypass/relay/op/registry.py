@@ -1,4 +1,5 @@
-"""Operator registry access from Python: Op.get, AlterOpLayout and Legalize hooks."""
+"""Operator registry access from Python: Op.get, AlterOpLayout and Legalize hooks, mixed
+precision conversion rules."""
 from ... import _core
 from ...ir import Op
 
@@ -45,4 +46,20 @@ def register_legalize(op_name, legal_op=None, level=10):
 
     if legal_op is not None:
         return _register(legal_op)
+    return _register
+
+
+def register_mixed_precision_conversion(op_name, func=None, level=10):
+    """Register ``func(call_node, mixed_precision_type)`` as ``op_name``'s ToMixedPrecision
+    rule (a decorator when ``func`` is omitted): it returns ``[category, accumulation_dtype,
+    output_dtype]`` with category 0 (always), 1 (follow) or 2 (never), as TVM's
+    FTVMMixedPrecisionConversionType. It replaces the default rule (``level`` is accepted for
+    TVM's signature)."""
+
+    def _register(fn):
+        _core.register_mixed_precision_conversion(op_name, fn)
+        return fn
+
+    if func is not None:
+        return _register(func)
     return _register
