@@ -228,6 +228,13 @@ const std::vector<MoreSpec>& MorePasses() {
       {{"FastMath", "FastMath"}, "", true},
       {{"DefuseOps", "DefuseOps"}, "FuseOps(fuse_opt_level=2)", false},
       {{"DynamicToStatic", "DynamicToStatic"}, "", true},
+      {{"ToMixedPrecision", "ToMixedPrecision"}, "", true},
+      {{"SimplifyExpr", "SimplifyExpr"}, "", true},
+      {{"CanonicalizeCast", "CanonicalizeCast"}, "", false},
+      {{"ToBasicBlockNormalForm", "ToBasicBlockNormalForm"}, "", false},
+      {{"RemoveUnusedFunctions", "RemoveUnusedFunctions"}, "", false},
+      {{"ToGraphNormalForm", "ToGraphNormalForm"}, "ToANormalForm", false},
+      {{"FlattenAtrousConv", "FlattenAtrousConv"}, "", false},
   };
   return passes;
 }

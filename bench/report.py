@@ -41,8 +41,16 @@ TVM_MORE = {
     "FastMath": ("FastMath", 42.9),
     "DefuseOps": ("DefuseOps (on FuseOps(fuse_opt_level=2)'s output)", 36.5),
     "DynamicToStatic": ("DynamicToStatic", 169.4),
+    "ToMixedPrecision": ("ToMixedPrecision(\"float16\")", 184.9),
+    "SimplifyExpr": ("SimplifyExpr", 1814.5),
+    "CanonicalizeCast": ("CanonicalizeCast", 36.6),
+    "ToBasicBlockNormalForm": ("ToBasicBlockNormalForm", 2.8),
+    "RemoveUnusedFunctions": ("RemoveUnusedFunctions", 0.36),
+    "ToGraphNormalForm": ("ToGraphNormalForm (on ToANormalForm's output)", 45.7),
+    "FlattenAtrousConv": ("FlattenAtrousConv", 34.2),
 }
-MORE_CHAIN = ["CombineParallelConv2D", "FastMath", "DynamicToStatic"]
+MORE_CHAIN = ["CombineParallelConv2D", "FastMath", "DynamicToStatic", "ToMixedPrecision",
+              "SimplifyExpr"]
 TVM_PIPELINE = [12295.0, 30978.0, 15645.0]
 TVM_TEXT = {
     "print_nometa": ("print, no metadata (bound)", [2.3, 6.3, 2.9]),
