@@ -15,6 +15,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterReduceOps(*r);
     RegisterIndexingOps(*r);
     RegisterImageOps(*r);
+    RegisterAnnotationOps(*r);
     return r;
   }();
   return *registry;

@@ -5,6 +5,7 @@
 // An explicit list, not static registrar objects: those are dropped when nothing else in their
 // object file is referenced from the static library.
 #include "relaypass/passes/alter_op_layout.h"
+#include "relaypass/passes/byoc.h"
 #include "relaypass/passes/canonicalize_cast.h"
 #include "relaypass/passes/canonicalize_ops.h"
 #include "relaypass/passes/convert_layout.h"
@@ -56,6 +57,7 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterCanonicalizeCast(registry);
   passes::RegisterFlattenAtrousConv(registry);
   passes::RegisterPlanDevices(registry);
+  passes::RegisterByocPasses(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
