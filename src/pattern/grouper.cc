@@ -110,7 +110,7 @@ void AppendName(const ir::ExprNode* e, std::string& name) {
 
 void PatternGrouper::GroupMatches(const DFPattern& pattern, const ir::Expr& expr) {
   groups_.clear();
-  gid_.clear();
+  gid_ = support::PointerMap<int>();
   pattern_ = pattern;
   // The pattern's nodes in post-order (each once), with their number of inputs.
   pattern_order_.clear();
@@ -146,7 +146,7 @@ void PatternGrouper::GroupMatches(const DFPattern& pattern, const ir::Expr& expr
   const std::vector<ExprGraph::Id>& order = graph.post_order();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const ir::ExprNode* node = graph.node(*it);
-    if (gid_.count(node)) continue;
+    if (gid_.contains(node)) continue;
     if (node->kind == ir::ExprKind::kFunction) {
       auto* fn = static_cast<const ir::FunctionNode*>(node);
       if (fn->attrs.find("PartitionedFromPattern")) {
@@ -163,9 +163,9 @@ void PatternGrouper::GroupMatches(const DFPattern& pattern, const ir::Expr& expr
 }
 
 const PatternGroup* PatternGrouper::GroupAt(const ir::ExprNode* node) const {
-  auto it = gid_.find(node);
-  if (it == gid_.end()) return nullptr;
-  const PatternGroup& group = groups_.at(it->second);
+  const int* gid = gid_.find(node);
+  if (!gid) return nullptr;
+  const PatternGroup& group = groups_.at(*gid);
   return group.root.get() == node ? &group : nullptr;
 }
 
@@ -262,7 +262,7 @@ void PatternGrouper::CreateGroup(const ir::Expr& root) {
         e->kind == ir::ExprKind::kConstant) {
       continue;
     }
-    if (gid_.count(e)) return;
+    if (gid_.contains(e)) return;
     if (e == root.get()) continue;
     const ExprGraph::Id id = graph.find(e);
     if (id == ExprGraph::kNone) continue;

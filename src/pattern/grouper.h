@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "matcher.h"
+#include "relaypass/support/pointer_map.h"
 
 namespace relaypass::pattern {
 
@@ -38,7 +39,7 @@ class PatternGrouper {
   std::vector<size_t> pattern_num_inputs_;
   Matcher* matcher_ = nullptr;
   std::unordered_map<int, PatternGroup> groups_;
-  std::unordered_map<const ir::ExprNode*, int> gid_;
+  support::PointerMap<int> gid_;  // group of each grouped node
   int next_gid_ = 0;
   int graph_number_ = 0;
 };
