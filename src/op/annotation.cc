@@ -1,10 +1,10 @@
 // The annotation family for BYOC: annotation.compiler_begin and annotation.compiler_end (TVM's
 // src/relay/op/annotation/annotation.cc), with CompilerAttrs (`compiler`). Both are identities on
 // an edge of the graph: AnnotateTarget inserts them, MergeCompilerRegions and PartitionGraph read
-// them. Opaque, so nothing fuses across them; their kernel is the identity.
+// them. Opaque, so nothing fuses across them; their kernel is the identity. No layout rule (as
+// in TVM): layout passes treat them as layout barriers.
 #include "families.h"
 #include "kernels/kernels.h"
-#include "layout_rules/layout_rules.h"
 #include "op_common.h"
 
 namespace relaypass::op {
@@ -41,7 +41,6 @@ void RegisterAnnotationOps(OpRegistry& registry) {
                             "value is its argument.");
     def.attrs_schema = CompilerAttrs();
     def.kernel = kernels::Identity;
-    def.infer_layout = layout_rules::ElemwiseArbitrary;
   }
 }
 

@@ -13,6 +13,8 @@ std::string ValueForRequiredOption(const std::string& pass, const std::string& o
   if (pass == "ConvertLayout" && option == "desired_layouts") {
     return "{\"nn.conv2d\": [\"NHWC\", \"default\"]}";
   }
+  if (pass == "AnnotateTarget" && option == "targets") return "[\"dnnl\"]";
+  if (pass == "MergeComposite" && option == "pattern_table") return "\"dnnl\"";
   return "";
 }
 

@@ -100,9 +100,13 @@ AnnotatedRegionSet AnnotatedRegionSet::Create(const ir::Expr& expr) {
           set.node_region_[e.get()] = id;
           set.regions_.at(id).ins.push_back(e);
         } else if (CompilerEndTarget(e)) {
-          const int id = set.RegionOf(call->args[0].get());
+          int id = set.RegionOf(call->args[0].get());
           if (id < 0) {
-            throw PassError("Cannot find the corresponding region for end annotation");
+            // TVM throws "Cannot find the corresponding region for end annotation". An end whose
+            // argument was rewritten by another pass (folded to a constant, say) is given a
+            // region of its own instead, as TVM's earlier region builder did.
+            id = set.NewRegion(*CompilerEndTarget(e));
+            set.node_region_[call->args[0].get()] = id;
           }
           set.node_region_[e.get()] = id;
           set.regions_.at(id).outs.push_back(e);

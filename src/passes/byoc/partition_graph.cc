@@ -187,6 +187,18 @@ class Partitioner {
   std::vector<ir::Expr> keep_;
 };
 
+// True if `func` and the functions partitioning added to `after` (those not in `before`) have no
+// free variables. Annotations that other passes moved where regions cannot be lifted from (into
+// fused functions, say) would leave a region's parameters dangling; such a function is left
+// unpartitioned instead.
+bool Closed(const ir::IRModule& after, const ir::IRModule& before, const ir::Function& func) {
+  if (!ir::FreeVars(func).empty()) return false;
+  for (const auto& [gv, f] : after.functions()) {
+    if (!before.Contains(gv->name_hint) && !ir::FreeVars(f).empty()) return false;
+  }
+  return true;
+}
+
 // TVM's mangle_module_name: "tvmgen_<name>", "tvmgen" for an empty name.
 std::string MangledPrefix(const std::string& mod_name) {
   return mod_name.empty() ? "tvmgen_" : "tvmgen_" + mod_name + "_";
@@ -211,9 +223,12 @@ transform::Pass PartitionGraph(const std::string& mod_name, bool bind_constants)
         ir::IRModule mod = in.AllTypeInferred() ? in : ir::InferTypes(in);
         ir::IRModule out = mod;
         for (const auto& [gv, func] : mod.functions()) {
-          Partitioner partitioner(out, MangledPrefix(mod_name), gv->name_hint, bind_constants);
+          ir::IRModule trial = out;
+          Partitioner partitioner(trial, MangledPrefix(mod_name), gv->name_hint, bind_constants);
           ir::Function f = partitioner.Run(func);
-          if (!f.same_as(func)) out.Add(gv, f);
+          if (f.same_as(func) || !Closed(trial, out, f)) continue;
+          trial.Add(gv, f);
+          out = trial;
         }
         return out;
       },
