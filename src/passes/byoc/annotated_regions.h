@@ -24,7 +24,8 @@ struct AnnotatedRegion {
 
 class AnnotatedRegionSet {
  public:
-  // The regions of `expr` (a function). PassError if an end has no region.
+  // The regions of `expr` (a function). An end whose argument is in no region (TVM: an error)
+  // gets a region of its own.
   static AnnotatedRegionSet Create(const ir::Expr& expr);
 
   // The id of the region `node` belongs to, or -1.
