@@ -1,7 +1,5 @@
 #include "annotated_regions.h"
 
-#include <algorithm>
-
 #include "relaypass/ir/visitor.h"
 #include "relaypass/passes/byoc.h"
 #include "relaypass/support/error.h"
@@ -43,27 +41,64 @@ void AnnotatedRegionSet::AddNode(const ir::ExprNode* node, int region) {
   }
 }
 
+std::vector<ir::Expr> AnnotatedRegionSet::Ins(int id) const {
+  std::vector<ir::Expr> out;
+  for (const ir::Expr& e : regions_.at(id).ins) {
+    if (!internal_.count(e.get())) out.push_back(e);
+  }
+  return out;
+}
+
+std::vector<ir::Expr> AnnotatedRegionSet::Outs(int id) const {
+  std::vector<ir::Expr> out;
+  for (const ir::Expr& e : regions_.at(id).outs) {
+    if (!internal_.count(e.get())) out.push_back(e);
+  }
+  return out;
+}
+
 void AnnotatedRegionSet::Merge(int src, int dest) {
   src = Find(src);
   dest = Find(dest);
   if (src == dest) return;
   AnnotatedRegion& d = regions_.at(dest);
   AnnotatedRegion& s = regions_.at(src);
-  d.ins.insert(d.ins.end(), s.ins.begin(), s.ins.end());
-  d.outs.insert(d.outs.end(), s.outs.begin(), s.outs.end());
-  // Begins of the merged region whose argument is an end of src are internal now.
-  std::vector<ir::Expr> ins;
-  for (const ir::Expr& in : d.ins) {
-    const ir::Expr& arg = in.as<ir::CallNode>()->args[0];
-    if (RegionOf(arg.get()) == src) {
-      d.outs.erase(std::remove_if(d.outs.begin(), d.outs.end(),
-                                  [&](const ir::Expr& o) { return o.same_as(arg); }),
-                   d.outs.end());
-    } else {
-      ins.push_back(in);
+  // TVM: a begin of the merged region whose argument is a node of src (an end of src) is internal
+  // now, and so is that end. Such a begin is dest's (src's own were made internal when their
+  // producer joined src), so either side finds them: walk the smaller one.
+  auto make_internal = [&](const ir::ExprNode* begin, const ir::ExprNode* end) {
+    internal_.insert(begin);
+    internal_.insert(end);
+  };
+  if (s.outs.size() <= d.ins.size()) {
+    for (const ir::Expr& end : s.outs) {
+      if (internal_.count(end.get())) continue;
+      auto it = consumers_.find(end.get());
+      if (it == consumers_.end()) continue;
+      for (const ir::ExprNode* begin : it->second) {
+        const int r = RegionOf(begin);
+        if (r == src || r == dest) make_internal(begin, end.get());
+      }
+    }
+  } else {
+    for (const ir::Expr& begin : d.ins) {
+      if (internal_.count(begin.get())) continue;
+      const ir::ExprNode* arg = begin.as<ir::CallNode>()->args[0].get();
+      if (RegionOf(arg) == src) make_internal(begin.get(), arg);
     }
   }
-  d.ins = std::move(ins);
+  // dest's entries, then src's: append the smaller side to the larger.
+  auto join = [](std::deque<ir::Expr>& first, std::deque<ir::Expr>& second) {
+    if (first.size() <= second.size()) {
+      second.insert(second.begin(), first.begin(), first.end());
+      first.swap(second);
+    } else {
+      first.insert(first.end(), second.begin(), second.end());
+    }
+    second.clear();
+  };
+  join(d.ins, s.ins);
+  join(d.outs, s.outs);
   regions_.erase(src);
   parent_[src] = dest;
 }
@@ -98,6 +133,7 @@ AnnotatedRegionSet AnnotatedRegionSet::Create(const ir::Expr& expr) {
         if (const std::string* begin = CompilerBeginTarget(e)) {
           const int id = set.NewRegion(*begin);
           set.node_region_[e.get()] = id;
+          set.consumers_[call->args[0].get()].push_back(e.get());
           set.regions_.at(id).ins.push_back(e);
         } else if (CompilerEndTarget(e)) {
           int id = set.RegionOf(call->args[0].get());

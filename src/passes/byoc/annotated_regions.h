@@ -6,20 +6,25 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "relaypass/ir/expr.h"
 
 namespace relaypass::passes::byoc {
 
+// A region's inputs and outputs as merges leave them: annotations that a merge made internal stay
+// in the deques (merging appends the smaller side, so a chain of merges stays linear) and are
+// skipped by AnnotatedRegionSet::Ins / Outs.
 struct AnnotatedRegion {
   int id = 0;
   std::string target;
-  std::vector<ir::Expr> ins;   // compiler_begin calls
-  std::vector<ir::Expr> outs;  // compiler_end calls
+  std::deque<ir::Expr> ins;   // compiler_begin calls
+  std::deque<ir::Expr> outs;  // compiler_end calls
 };
 
 class AnnotatedRegionSet {
@@ -32,6 +37,9 @@ class AnnotatedRegionSet {
   int RegionOf(const ir::ExprNode* node) const;
   AnnotatedRegion& region(int id) { return regions_.at(id); }
   const AnnotatedRegion& region(int id) const { return regions_.at(id); }
+  // The region's compiler_begin (resp. compiler_end) calls, in TVM's order.
+  std::vector<ir::Expr> Ins(int id) const;
+  std::vector<ir::Expr> Outs(int id) const;
   // Live region ids, ascending.
   std::vector<int> ids() const;
   // Moves `src` into `dest` (TVM's MergeRegions): an end of src feeding a begin of the merged
@@ -49,6 +57,9 @@ class AnnotatedRegionSet {
   std::map<int, AnnotatedRegion> regions_;
   std::unordered_map<const ir::ExprNode*, int> node_region_;  // a region id before merges
   mutable std::vector<int> parent_;                           // union-find over region ids
+  std::unordered_set<const ir::ExprNode*> internal_;          // annotations merges made internal
+  // The compiler_begin calls reading each node (an end, normally).
+  std::unordered_map<const ir::ExprNode*, std::vector<const ir::ExprNode*>> consumers_;
 };
 
 }  // namespace relaypass::passes::byoc

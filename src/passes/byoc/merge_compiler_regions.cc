@@ -20,6 +20,7 @@ namespace {
 void MergeRegions(byoc::AnnotatedRegionSet& regions, const ir::Expr& expr) {
   std::set<int> merged;
   std::unordered_map<int, std::set<int>> restrictions;
+  std::unordered_map<int, std::set<int>> restricted_by;  // region -> regions it restricts
   std::vector<ir::Expr> ends;
   ir::post_order_visit(expr, [&](const ir::Expr& e) {
     if (CompilerEndTarget(e)) ends.push_back(e);
@@ -30,7 +31,7 @@ void MergeRegions(byoc::AnnotatedRegionSet& regions, const ir::Expr& expr) {
     const std::string target = regions.region(id).target;
     // The parent regions, in input order, once each.
     std::vector<int> parents;
-    for (const ir::Expr& in : regions.region(id).ins) {
+    for (const ir::Expr& in : regions.Ins(id)) {
       const int parent = regions.RegionOf(in.as<ir::CallNode>()->args[0].get());
       if (parent >= 0 && std::find(parents.begin(), parents.end(), parent) == parents.end()) {
         parents.push_back(parent);
@@ -38,18 +39,32 @@ void MergeRegions(byoc::AnnotatedRegionSet& regions, const ir::Expr& expr) {
     }
     std::set<int>& own = restrictions[id];
     for (int parent : parents) {
-      const std::set<int> inherited = restrictions[parent];
-      own.insert(inherited.begin(), inherited.end());
+      auto inherited = restrictions.find(parent);
+      if (inherited == restrictions.end()) continue;
+      for (int r : inherited->second) {
+        own.insert(r);
+        restricted_by[r].insert(id);
+      }
     }
     for (int parent : parents) {
       if (regions.region(parent).target != target) {
         own.insert(parent);
+        restricted_by[parent].insert(id);
         continue;
       }
       if (own.count(parent)) continue;
       regions.Merge(parent, id);
-      for (auto& [other, set] : restrictions) {
-        if (set.erase(parent)) set.insert(id);
+      // Every region restricted by the parent is now restricted by the merged region.
+      auto holders = restricted_by.find(parent);
+      if (holders != restricted_by.end()) {
+        std::set<int> moved = std::move(holders->second);
+        restricted_by.erase(holders);
+        for (int other : moved) {
+          if (restrictions[other].erase(parent)) {
+            restrictions[other].insert(id);
+            restricted_by[id].insert(other);
+          }
+        }
       }
     }
     merged.insert(id);

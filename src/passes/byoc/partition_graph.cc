@@ -79,6 +79,7 @@ class Partitioner {
     std::vector<std::pair<ir::Var, ir::Expr>> args;               // param, what it stands for
     std::unordered_map<const ir::ExprNode*, ir::Var> input_of;    // producer -> param
     std::unordered_map<const ir::ExprNode*, ir::Expr> output_of;  // end argument -> result
+    std::unordered_map<const ir::ExprNode*, size_t> input_index;  // begin -> its index
     bool created = false;
   };
 
@@ -89,7 +90,7 @@ class Partitioner {
     if (CompilerEndTarget(e)) {
       const int region = regions_.RegionOf(e.get());
       if (region >= 0) {
-        for (const ir::Expr& out : regions_.region(region).outs) {
+        for (const ir::Expr& out : regions_.Outs(region)) {
           deps.push_back(index_.find(out.as<ir::CallNode>()->args[0].get()));
         }
       }
@@ -114,10 +115,11 @@ class Partitioner {
     }
     auto found = rs.input_of.find(parent.get());
     if (found != rs.input_of.end()) return found->second;
-    const auto& ins = regions_.region(region).ins;
-    const size_t index = std::find_if(ins.begin(), ins.end(),
-                                      [&](const ir::Expr& in) { return in.same_as(begin); }) -
-                         ins.begin();
+    if (rs.input_index.empty()) {
+      const std::vector<ir::Expr> ins = regions_.Ins(region);
+      for (size_t i = 0; i < ins.size(); ++i) rs.input_index.emplace(ins[i].get(), i);
+    }
+    const size_t index = rs.input_index.at(begin.get());
     ir::Var var = ir::MakeVar(target + "_" + std::to_string(region) + "_i" + std::to_string(index),
                               begin->checked_type);
     rs.args.emplace_back(var, results_[index_.children(id)[1]]);
@@ -138,7 +140,7 @@ class Partitioner {
     RegionState& rs = state_[region_id];
     std::vector<ir::Expr> fields;
     std::vector<const ir::ExprNode*> returned;
-    for (const ir::Expr& out : region.outs) {
+    for (const ir::Expr& out : regions_.Outs(region_id)) {
       const ir::Expr& ret = out.as<ir::CallNode>()->args[0];
       if (std::find(returned.begin(), returned.end(), ret.get()) != returned.end()) continue;
       returned.push_back(ret.get());
