@@ -94,6 +94,7 @@ void BindWorkloads(py::module_& m);
 void BindLayoutHooks(py::module_& m);
 void BindBenchSupport(py::module_& m);
 void BindFrontend(py::module_& m);
+void BindPatterns(py::module_& m);
 
 }  // namespace relaypass::python
 

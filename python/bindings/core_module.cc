@@ -20,4 +20,5 @@ PYBIND11_MODULE(_core, m) {
   BindLayoutHooks(m);
   BindBenchSupport(m);
   BindFrontend(m);
+  BindPatterns(m);
 }

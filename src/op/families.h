@@ -13,5 +13,6 @@ void RegisterIndexingOps(OpRegistry& registry);   // indexing.cc: take, strided_
 void RegisterImageOps(OpRegistry& registry);      // image.cc: resize2d, upsampling, ...
 void RegisterFastMathOps(OpRegistry& registry);   // fast_math.cc: fast_exp, ... (after nn)
 void RegisterStackOp(OpRegistry& registry);       // stack.cc: stack
+void RegisterAnnotationOps(OpRegistry& registry);  // annotation.cc: compiler_begin/end
 
 }  // namespace relaypass::op

@@ -17,6 +17,7 @@ OpRegistry& OpRegistry::Global() {
     RegisterImageOps(*r);
     RegisterFastMathOps(*r);
     RegisterStackOp(*r);
+    RegisterAnnotationOps(*r);
     return r;
   }();
   return *registry;

@@ -5,6 +5,7 @@
 // An explicit list, not static registrar objects: those are dropped when nothing else in their
 // object file is referenced from the static library.
 #include "relaypass/passes/alter_op_layout.h"
+#include "relaypass/passes/byoc.h"
 #include "relaypass/passes/canonicalize_cast.h"
 #include "relaypass/passes/canonicalize_ops.h"
 #include "relaypass/passes/combine_parallel.h"
@@ -76,6 +77,7 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterDynamicToStatic(registry);
   passes::RegisterLambdaLift(registry);
   passes::RegisterToMixedPrecision(registry);
+  passes::RegisterByocPasses(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {

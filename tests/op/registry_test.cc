@@ -28,6 +28,8 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "acos",
       "acosh",
       "add",
+      "annotation.compiler_begin",
+      "annotation.compiler_end",
       "annotation.stop_fusion",
       "argmax",
       "argmin",

@@ -14,6 +14,8 @@ std::string ValueForRequiredOption(const std::string& pass, const std::string& o
     return "{\"nn.conv2d\": [\"NHWC\", \"default\"]}";
   }
   if (pass == "SimplifyFCTranspose" && option == "target_weight") return "[\"weight\"]";
+  if (pass == "AnnotateTarget" && option == "targets") return "[\"dnnl\"]";
+  if (pass == "MergeComposite" && option == "pattern_table") return "\"dnnl\"";
   return "";
 }
 

@@ -27,3 +27,20 @@ def save_json(node):
     from .._errors import OpNotImplemented
 
     raise OpNotImplemented("tvm.ir.save_json is not available in relaypass; use mod.astext()")
+
+
+def register_op_attr(op_name, attr_key, value=None, level=10):
+    """Register an operator attribute (a decorator when ``value`` is omitted). relaypass keeps
+    the BYOC predicates ``target.<compiler>``: ``value(expr) -> bool`` says whether the call goes
+    to that compiler (AnnotateTarget). ``level`` is accepted for TVM's signature."""
+
+    def _register(fn):
+        if not attr_key.startswith("target."):
+            from .._errors import OpNotImplemented
+
+            raise OpNotImplemented(
+                "tvm.ir.register_op_attr: relaypass keeps only target.<compiler> attributes")
+        _core.register_op_target_attr(op_name, attr_key, fn)
+        return fn
+
+    return _register(value) if value is not None else _register

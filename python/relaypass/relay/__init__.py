@@ -22,6 +22,7 @@ from . import op  # noqa: F401
 from .op import *  # noqa: F401,F403
 from .op import nn, annotation, image  # noqa: F401
 from . import transform  # noqa: F401
+from . import dataflow_pattern  # noqa: F401
 from . import analysis  # noqa: F401
 from . import expr_functor  # noqa: F401
 from .expr_functor import ExprFunctor, ExprVisitor, ExprMutator  # noqa: F401

@@ -91,3 +91,26 @@ def DefaultPipeline():
     """The default pipeline (relay-opt's --pipeline=default) as one Sequential; the PassContext's
     opt_level decides which passes run, as in relay.optimize."""
     return Sequential([_wrap(_core.create_pass(name, [])) for name in default_pipeline_names()])
+
+
+def MergeComposite(pattern_table):  # noqa: F811 (TVM's signature)
+    """Merge the matches of each (name, pattern[, check]) row of ``pattern_table`` into
+    functions with a Composite attribute (docs/patterns.md)."""
+    from .dataflow_pattern import _pattern
+
+    rows = []
+    for row in pattern_table:
+        name, pat = row[0], _pattern(row[1])._node
+        rows.append((name, pat, row[2]) if len(row) > 2 else (name, pat))
+    return _wrap(_core.merge_composite(rows))
+
+
+_annotate_target = globals()["AnnotateTarget"]
+
+
+def AnnotateTarget(targets, include_non_call_ops=True):  # noqa: F811 (TVM's signature)
+    """Annotate the calls the ``targets`` (a name or a list, in priority order) take with
+    compiler_begin / compiler_end."""
+    if isinstance(targets, str):
+        targets = [targets]
+    return _annotate_target(list(targets), include_non_call_ops)

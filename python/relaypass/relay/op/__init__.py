@@ -7,6 +7,7 @@ from .reduce import *  # noqa: F401,F403
 from . import nn  # noqa: F401
 from . import annotation  # noqa: F401
 from . import image  # noqa: F401
+from . import contrib  # noqa: F401
 from . import _make  # noqa: F401
 from .registry import (  # noqa: F401
     register_alter_op_layout,
