@@ -1,6 +1,11 @@
 #include "input.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -18,27 +23,77 @@ namespace relay_opt {
 
 namespace ir = relaypass::ir;
 
-std::string ReadStream(std::istream& in, const std::string& what) {
+namespace {
+
+// Closes a file descriptor this file opened.
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd > STDIN_FILENO) close(fd);
+  }
+};
+
+}  // namespace
+
+std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits) {
   constexpr size_t kPiece = size_t{1} << 20;
   std::string text;
-  std::vector<char> piece(kPiece);
-  while (in) {
-    in.read(piece.data(), static_cast<std::streamsize>(piece.size()));
-    text.append(piece.data(), static_cast<size_t>(in.gcount()));
+  // A regular file says its size: one allocation, and a file over the limit fails at once.
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (static_cast<uint64_t>(st.st_size) > limits.max_bytes) {
+      throw relaypass::Error(what + " is " + std::to_string(st.st_size) +
+                             " bytes, over the input size limit of " +
+                             std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
+    }
+    text.reserve(static_cast<size_t>(st.st_size) + kPiece);
   }
-  if (in.bad()) throw relaypass::Error("cannot read " + what);
+  for (;;) {
+    const size_t old_size = text.size();
+    if (old_size > limits.max_bytes) {
+      throw relaypass::Error(what + " is longer than the input size limit of " +
+                             std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
+    }
+    text.resize(old_size + kPiece);
+    ssize_t got;
+    do {
+      got = read(fd, text.data() + old_size, kPiece);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) {
+      const int error = errno;
+      throw relaypass::Error("cannot read " + what + ": " + std::strerror(error));
+    }
+    text.resize(old_size + static_cast<size_t>(got));
+    if (got == 0) break;
+    if (limits.text) {
+      const void* nul = std::memchr(text.data() + old_size, '\0', static_cast<size_t>(got));
+      if (nul) {
+        const size_t offset = static_cast<const char*>(nul) - text.data();
+        throw relaypass::Error(what + " is not Relay text: byte 0x00 at offset " +
+                               std::to_string(offset));
+      }
+    }
+  }
+  if (text.size() > limits.max_bytes) {
+    throw relaypass::Error(what + " is longer than the input size limit of " +
+                           std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
+  }
   return text;
 }
 
-std::string ReadText(const std::string& path) {
-  if (path == "-") return ReadStream(std::cin, "stdin");
+std::string ReadText(const std::string& path, const ReadLimits& limits) {
+  if (path == "-") return ReadInput(STDIN_FILENO, "stdin", limits);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw relaypass::Error("cannot read input file '" + path + "': it is a directory");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw relaypass::Error("cannot open input file '" + path + "'");
-  return ReadStream(in, "input file '" + path + "'");
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    throw relaypass::Error("cannot open input file '" + path + "': " + std::strerror(error));
+  }
+  FdCloser closer{fd};
+  return ReadInput(fd, "input file '" + path + "'", limits);
 }
 
 ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name) {
@@ -76,19 +131,22 @@ ir::IRModule LoadOnnx(const Options& o) {
   relaypass::frontend::OnnxOptions options;
   for (const std::string& spec : o.input_shapes) options.shape.insert(ParseInputShape(spec));
   options.freeze_params = o.bind_params;
-  if (o.input != "-") return relaypass::frontend::FromOnnxFile(o.input, options).mod;
-  return relaypass::frontend::FromOnnxBytes(ReadText(o.input), options, "<stdin>").mod;
+  const ReadLimits limits{.max_bytes = o.max_input_size, .text = false};
+  return relaypass::frontend::FromOnnxBytes(ReadText(o.input, limits), options,
+                                            o.input == "-" ? "<stdin>" : o.input)
+      .mod;
 }
 
 }  // namespace
 
 ir::IRModule LoadModule(const Options& o) {
   if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
+  const ReadLimits limits{.max_bytes = o.max_input_size, .text = true};
   if (!o.input.empty())
-    return ParseModuleText(ReadText(o.input), o.input == "-" ? "<stdin>" : o.input);
+    return ParseModuleText(ReadText(o.input, limits), o.input == "-" ? "<stdin>" : o.input);
   // `cat model.relay | relay-opt`, as opt reads a pipe.
   if (!o.workload_given && !o.bind_params && !isatty(STDIN_FILENO)) {
-    const std::string text = ReadStream(std::cin, "stdin");
+    const std::string text = ReadInput(STDIN_FILENO, "stdin", limits);
     if (!text.empty()) return ParseModuleText(text, "<stdin>");
   }
   relaypass::workloads::WorkloadOptions options;
