@@ -131,6 +131,14 @@ ir::IRModule LoadOnnx(const Options& o) {
   relaypass::frontend::OnnxOptions options;
   for (const std::string& spec : o.input_shapes) options.shape.insert(ParseInputShape(spec));
   options.freeze_params = o.bind_params;
+  // A regular file within the limit is read by the importer, which finds external tensor data
+  // next to it; anything else (stdin, a pipe, a device, a file over the limit) is read here in
+  // checked pieces first.
+  struct stat st {};
+  if (o.input != "-" && stat(o.input.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<uint64_t>(st.st_size) <= o.max_input_size) {
+    return relaypass::frontend::FromOnnxFile(o.input, options).mod;
+  }
   const ReadLimits limits{.max_bytes = o.max_input_size, .text = false};
   return relaypass::frontend::FromOnnxBytes(ReadText(o.input, limits), options,
                                             o.input == "-" ? "<stdin>" : o.input)
