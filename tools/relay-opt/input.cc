@@ -35,7 +35,8 @@ struct FdCloser {
 
 }  // namespace
 
-std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits) {
+std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits,
+                      size_t* nul_offset) {
   constexpr size_t kPiece = size_t{1} << 20;
   std::string text;
   // A regular file says its size: one allocation, and a file over the limit fails at once.
@@ -69,8 +70,13 @@ std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits)
       const void* nul = std::memchr(text.data() + old_size, '\0', static_cast<size_t>(got));
       if (nul) {
         const size_t offset = static_cast<const char*>(nul) - text.data();
-        throw relaypass::Error(what + " is not Relay text: byte 0x00 at offset " +
-                               std::to_string(offset));
+        if (!nul_offset) {
+          throw relaypass::Error(what + " is not Relay text: byte 0x00 at offset " +
+                                 std::to_string(offset));
+        }
+        text.resize(offset + 1);  // the text up to its first impossible byte, no further
+        *nul_offset = offset;
+        return text;
       }
     }
   }
@@ -81,8 +87,8 @@ std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits)
   return text;
 }
 
-std::string ReadText(const std::string& path, const ReadLimits& limits) {
-  if (path == "-") return ReadInput(STDIN_FILENO, "stdin", limits);
+std::string ReadText(const std::string& path, const ReadLimits& limits, size_t* nul_offset) {
+  if (path == "-") return ReadInput(STDIN_FILENO, "stdin", limits, nul_offset);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw relaypass::Error("cannot read input file '" + path + "': it is a directory");
@@ -93,7 +99,7 @@ std::string ReadText(const std::string& path, const ReadLimits& limits) {
     throw relaypass::Error("cannot open input file '" + path + "': " + std::strerror(error));
   }
   FdCloser closer{fd};
-  return ReadInput(fd, "input file '" + path + "'", limits);
+  return ReadInput(fd, "input file '" + path + "'", limits, nul_offset);
 }
 
 ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name) {
@@ -103,6 +109,29 @@ ir::IRModule ParseModuleText(const std::string& text, const std::string& source_
 }
 
 namespace {
+
+// Relay text read up to its first NUL byte (`nul`, npos if none): the parser's error on that
+// text names the first impossible byte (the NUL itself, or one before it, such as an ELF
+// header's 0x7F); a NUL it would accept (in a comment) is an error all the same.
+ir::IRModule ParseReadText(const std::string& text, const std::string& name, size_t nul) {
+  if (nul == std::string::npos) return ParseModuleText(text, name);
+  int line = 1;
+  int column = 1;
+  for (size_t i = 0; i < nul; ++i) {
+    column = text[i] == '\n' ? 1 : column + 1;
+    line += text[i] == '\n';
+  }
+  try {
+    ParseModuleText(text, name);
+  } catch (const relaypass::ParseError& e) {
+    const bool before_nul =
+        e.span().line < line || (e.span().line == line && e.span().column <= column);
+    if (before_nul) throw;
+  } catch (const relaypass::Error&) {
+  }
+  throw relaypass::Error(name + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                         ": unexpected character byte 0x00 (Relay text has no NUL bytes)");
+}
 
 // "NAME=D1,D2,..." (a scalar is "NAME=").
 std::pair<std::string, std::vector<int64_t>> ParseInputShape(const std::string& spec) {
@@ -150,12 +179,16 @@ ir::IRModule LoadOnnx(const Options& o) {
 ir::IRModule LoadModule(const Options& o) {
   if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
   const ReadLimits limits{.max_bytes = o.max_input_size, .text = true};
-  if (!o.input.empty())
-    return ParseModuleText(ReadText(o.input, limits), o.input == "-" ? "<stdin>" : o.input);
+  if (!o.input.empty()) {
+    size_t nul = std::string::npos;
+    const std::string text = ReadText(o.input, limits, &nul);
+    return ParseReadText(text, o.input == "-" ? "<stdin>" : o.input, nul);
+  }
   // `cat model.relay | relay-opt`, as opt reads a pipe.
   if (!o.workload_given && !o.bind_params && !isatty(STDIN_FILENO)) {
-    const std::string text = ReadInput(STDIN_FILENO, "stdin", limits);
-    if (!text.empty()) return ParseModuleText(text, "<stdin>");
+    size_t nul = std::string::npos;
+    const std::string text = ReadInput(STDIN_FILENO, "stdin", limits, &nul);
+    if (!text.empty()) return ParseReadText(text, "<stdin>", nul);
   }
   relaypass::workloads::WorkloadOptions options;
   options.layout = o.layout;

@@ -1,6 +1,7 @@
 // Reading relay-opt's input: a Relay text file, stdin, or a built-in workload.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -16,14 +17,18 @@ struct ReadLimits {
 };
 
 /// The whole content of file descriptor `fd`, read in pieces of 1 MiB, each checked as it
-/// arrives: relaypass::Error naming `what` at the first NUL byte of a text, as soon as the
-/// content is over the size limit (a regular file's size is checked before reading), or when a
-/// read fails (a read error is never taken for the end of the file).
-std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits);
+/// arrives: relaypass::Error naming `what` as soon as the content is over the size limit (a
+/// regular file's size is checked before reading) or when a read fails (a read error is never
+/// taken for the end of the file). Reading a text stops at its first NUL byte: with
+/// `nul_offset`, the text up to and including it is returned and `*nul_offset` set (for the
+/// parser to name the first impossible byte); without, it is an error.
+std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits,
+                      size_t* nul_offset = nullptr);
 
 /// The whole content of `path`, or of stdin for "-", as ReadInput reads it; relaypass::Error if
 /// it cannot be opened or is a directory.
-std::string ReadText(const std::string& path, const ReadLimits& limits = {});
+std::string ReadText(const std::string& path, const ReadLimits& limits = {},
+                     size_t* nul_offset = nullptr);
 
 /// Relay text parsed and type-checked; errors carry `source_name:LINE:COL`.
 relaypass::ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name);
