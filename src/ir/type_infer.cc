@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "relaypass/ir/post_order_index.h"
+#include "relaypass/ir/visitor.h"
 #include "relaypass/op/registry.h"
 #include "type_solver.h"
 
@@ -413,12 +414,42 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
         "recursive function @" + name + " needs type annotations on its parameters and return type",
         f->span);
   }
-  in_progress_.insert(name);
-  Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(name));
-  in_progress_.erase(name);
-  Function result = inferred.downcast<FunctionNode>();
-  done_[name] = result;
-  return result;
+  // Callees before callers, in an explicit depth-first walk over the call graph: a chain of
+  // global calls as long as the module does not recurse (a function on the walk's stack is
+  // "in progress": calling it back needs its full signature, as above).
+  struct Frame {
+    std::string name;
+    std::vector<std::string> callees;
+    size_t next = 0;
+  };
+  auto frame_for = [&](const std::string& fn_name) {
+    Frame frame{fn_name, {}, 0};
+    std::unordered_set<std::string> seen;
+    post_order_visit(mod_.Lookup(fn_name), [&](const Expr& e) {
+      if (auto* gv = e.as<GlobalVarNode>()) {
+        if (mod_.Contains(gv->name_hint) && seen.insert(gv->name_hint).second) {
+          frame.callees.push_back(gv->name_hint);
+        }
+      }
+    });
+    in_progress_.insert(fn_name);
+    return frame;
+  };
+  std::vector<Frame> stack;
+  stack.push_back(frame_for(name));
+  while (!stack.empty()) {
+    if (stack.back().next < stack.back().callees.size()) {
+      const std::string callee = stack.back().callees[stack.back().next++];
+      if (!done_.count(callee) && !in_progress_.count(callee)) stack.push_back(frame_for(callee));
+      continue;
+    }
+    const std::string fn_name = std::move(stack.back().name);
+    stack.pop_back();
+    Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(fn_name));
+    in_progress_.erase(fn_name);
+    done_[fn_name] = inferred.downcast<FunctionNode>();
+  }
+  return done_.at(name);
 }
 
 }  // namespace
