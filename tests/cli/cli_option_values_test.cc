@@ -100,6 +100,17 @@ TEST(CliOptionValuesTest, NumbersAreReadExactlyIntoTheirType) {
   ExpectError(RunTool({"-O4294967298"}), "relay-opt: error: --opt-level: '4294967298' is out");
   ExpectError(RunTool({"--reduce-max-checks=9223372036854775808"}),
               "relay-opt: error: --reduce-max-checks: '9223372036854775808' is out of range");
+  ExpectError(RunTool({"--batch-size=0"}),
+              "relay-opt: error: --batch-size: '0' is out of range (1 to 2147483647)");
+  ExpectError(RunTool({"--reduce-max-checks=0"}),
+              "relay-opt: error: --reduce-max-checks: '0' is out of range (1 to "
+              "9223372036854775807)");
+  // Floating-point values: finite, non-negative.
+  for (const char* tolerance : {"1e999", "nan", "inf", "1,inf", "-0.5"}) {
+    ExpectError(RunTool({"--verify-each", std::string("--verify-tolerance=") + tolerance}),
+                "relay-opt: error: --verify-tolerance: expected RTOL[,ATOL] with non-negative "
+                "finite numbers");
+  }
   ExpectError(RunTool({"--max-input-size=4294967296"}),
               "relay-opt: error: --max-input-size: 4294967296 is over the largest input");
   // The largest values are accepted.

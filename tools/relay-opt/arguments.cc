@@ -37,15 +37,15 @@ CLI::Option* EmptyMeansEmptyList(CLI::Option* option) {
 }
 
 template <typename T>
-CLI::Validator ExactInteger() {
+CLI::Validator ExactInteger(T min) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [min](std::string& text) -> std::string {
         T value{};
         const char* end = text.data() + text.size();
         auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        const std::string range = std::to_string(std::numeric_limits<T>::min()) + " to " +
-                                  std::to_string(std::numeric_limits<T>::max());
-        if (ec == std::errc::result_out_of_range) {
+        const std::string range =
+            std::to_string(min) + " to " + std::to_string(std::numeric_limits<T>::max());
+        if (ec == std::errc::result_out_of_range || (ec == std::errc() && value < min)) {
           return Quote(text) + " is out of range (" + range + ")";
         }
         if (ec != std::errc() || ptr != end || text.empty()) {
@@ -56,9 +56,9 @@ CLI::Validator ExactInteger() {
       "INT");
 }
 
-template CLI::Validator ExactInteger<int>();
-template CLI::Validator ExactInteger<int64_t>();
-template CLI::Validator ExactInteger<uint64_t>();
+template CLI::Validator ExactInteger<int>(int);
+template CLI::Validator ExactInteger<int64_t>(int64_t);
+template CLI::Validator ExactInteger<uint64_t>(uint64_t);
 
 std::vector<std::string> NormalizeArguments(const CLI::App& app, int argc,
                                             const char* const* argv) {

@@ -10,6 +10,7 @@
 //   error, never a wrapped or clamped value.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,10 @@ namespace relay_opt {
 /// An option whose empty value is the empty list: marks it for NormalizeArguments.
 CLI::Option* EmptyMeansEmptyList(CLI::Option* option);
 
-/// A validator that accepts only decimal integers that fit in T (no sign for unsigned T).
+/// A validator that accepts only decimal integers that fit in T (no sign for unsigned T) and
+/// are at least `min`.
 template <typename T>
-CLI::Validator ExactInteger();
+CLI::Validator ExactInteger(T min = std::numeric_limits<T>::min());
 
 /// `argv[1..argc)` in the form CLI11 reads (in reverse order, as App::parse wants it), after
 /// the checks above; throws CLI::ValidationError naming the option at fault.

@@ -46,8 +46,7 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"NCHW", "NHWC"}))
       ->capture_default_str();
   app.add_option("--batch-size", o.batch_size, "batch size of resnet and mobilenet")
-      ->check(ExactInteger<int>())
-      ->check(CLI::PositiveNumber)
+      ->check(ExactInteger<int>(1))
       ->type_name("N")
       ->capture_default_str();
   app.add_flag("--bind-params", o.bind_params,
@@ -179,8 +178,7 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("CHECK")
       ->capture_default_str();
   app.add_option("--reduce-max-checks", o.reduce_max_checks, "the most candidates --reduce tries")
-      ->check(ExactInteger<int64_t>())
-      ->check(CLI::PositiveNumber)
+      ->check(ExactInteger<int64_t>(1))
       ->type_name("N")
       ->capture_default_str();
   app.add_flag("--split-input-file", o.split_input_file,
