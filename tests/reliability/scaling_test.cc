@@ -18,6 +18,7 @@
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/ir/module.h"
 #include "relaypass/text/parser.h"
+#include "relaypass/text/printer.h"
 
 namespace relaypass::reliability {
 namespace {
@@ -95,6 +96,18 @@ TEST(ScalingTest, ClosureChainTypeChecks) {
   ir::IRModule mod = ParseTyped(ClosureChain(n));
   EXPECT_LT(Seconds(start), 60.0) << n << " closures";
   EXPECT_TRUE(mod.Lookup("main")->checked_type);
+}
+
+TEST(ScalingTest, PrintingNestsNoDeeperThanTheParserReads) {
+  // The printer writes each closure inside the next one's body (as TVM's does), so a chain of
+  // closures nests as deep as it is long; beyond the parser's 10,000 levels it is an error, not
+  // a stack overflow (100,000 crashed). Each level copies the text below it: printing is
+  // quadratic to cubic in the depth (docs/reliability.md, Known limits), so 1,000 is printed here.
+  EXPECT_THROW(text::PrettyPrint(ParseTyped(ClosureChain(100'000))), Error);
+  EXPECT_THROW(text::PrettyPrint(ParseTyped(ClosureChain(10'001))), Error);
+  const ir::IRModule mod = ParseTyped(ClosureChain(1'000));
+  const std::string printed = text::PrettyPrint(mod);
+  EXPECT_EQ(text::PrettyPrint(ParseTyped(printed)), printed);
 }
 
 TEST(ScalingTest, EvaluatorOnClosureChain) {
