@@ -130,6 +130,13 @@ class ModuleInferencer {
     if (!mod_.Contains(gv->name_hint)) {
       throw TypeError("call to undefined global @" + gv->name_hint, gv->span);
     }
+    if (standalone_) {
+      // Typing one expression (a function pass's rewrite): a callee the module has typed is
+      // taken at its checked type, as TVM's inferencer does, not inferred again with all its
+      // own callees (a pass over N functions calling each other was O(N^2)).
+      const Function& typed = mod_.Lookup(gv->name_hint);
+      if (typed->checked_type && IsComplete(typed->checked_type)) return typed->checked_type;
+    }
     Function f = InferGlobal(gv->name_hint);
     if (f->checked_type) return f->checked_type;
     std::vector<Type> args;
@@ -138,6 +145,7 @@ class ModuleInferencer {
   }
 
   const IRModule& mod_;
+  bool standalone_ = false;  // InferStandalone: typing one expression against the module
   std::unordered_map<std::string, Function> done_;
   std::unordered_set<std::string> in_progress_;
 };
@@ -189,6 +197,16 @@ class ModuleInferencer::FunctionInferencer {
         std::vector<Type> fields;
         fields.reserve(kids.size());
         for (PostOrderIndex::Id f : kids) fields.push_back(ValueTerm(f, e.get()));
+        // The node's checked type when its fields are those very types: re-checking a typed
+        // graph then gives back the same type nodes, and comparing a deep tuple type with its
+        // old self (Attach) stops at the top instead of walking it (a chain of N tuples was
+        // O(N^2) to re-check).
+        if (auto* old = e->checked_type.as<TupleTypeNode>()) {
+          bool same = old->fields.size() == fields.size();
+          for (size_t i = 0; same && i < fields.size(); ++i)
+            same = old->fields[i].same_as(fields[i]);
+          if (same) return e->checked_type;
+        }
         return TupleType(std::move(fields));
       }
       case ExprKind::kTupleGetItem: {
@@ -402,6 +420,7 @@ class ModuleInferencer::FunctionInferencer {
 };
 
 Expr ModuleInferencer::InferStandalone(const Expr& expr) {
+  standalone_ = true;
   return FunctionInferencer(*this).Infer(expr);
 }
 

@@ -19,6 +19,7 @@
 #include "relaypass/ir/module.h"
 #include "relaypass/text/parser.h"
 #include "relaypass/text/printer.h"
+#include "relaypass/transform/registry.h"
 
 namespace relaypass::reliability {
 namespace {
@@ -161,6 +162,32 @@ TEST(ScalingTest, EvaluatorOnGlobalCallChain) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(RunOnIota(mod), (std::vector<float>{2, 4, 6, 8}));
   EXPECT_LT(Seconds(start), 60.0) << n << " globals";
+}
+
+// Runs `pass` on `mod` within a time budget.
+void RunPassWithin(const char* pass, const ir::IRModule& mod, const std::string& what) {
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_NO_THROW(transform::CreatePass(pass)(mod)) << pass << " on " << what;
+  EXPECT_LT(Seconds(start), 30.0) << pass << " on " << what;
+}
+
+TEST(ScalingTest, PassesOnTheShapes) {
+  // SimplifyExpr re-types each function it rewrites: a deep tuple type was compared with its
+  // old self level by level at every node (O(N^2); the type solver also recursed once per
+  // level and crashed at 100,000), and every callee of a global chain was inferred again for
+  // each function (O(N^2)).
+  const int64_t tuples = ScaledDepth(100'000);
+  std::string source = "def @main(%x: " + std::string(kT) + ") {\n  %0 = (%x,);\n";
+  for (int64_t i = 1; i < tuples; ++i) {
+    source += "  %" + std::to_string(i) + " = (%" + std::to_string(i - 1) + ",);\n";
+  }
+  source += "  %" + std::to_string(tuples - 1) + "\n}\n";
+  const ir::IRModule tuple_chain = ParseTyped(source);
+  const ir::IRModule global_chain = ParseTyped(GlobalChain(ScaledDepth(20'000), false));
+  for (const char* pass : {"SimplifyExpr", "InferType", "FuseOps", "FoldConstant"}) {
+    RunPassWithin(pass, tuple_chain, "a tuple chain");
+    RunPassWithin(pass, global_chain, "a global call chain");
+  }
 }
 
 TEST(ScalingTest, MutuallyRecursiveGlobalsStillNeedSignatures) {
