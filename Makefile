@@ -95,25 +95,31 @@ test-tsan: deps
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_reliability
 	$(TSAN_ENV) OPENBLAS_NUM_THREADS=1 $(TSAN_BUILD)/test_reliability --gtest_filter='ThreadSafetyTest.*'
 
-# libFuzzer on the parser + type inference + print/parse round trip (fuzz/parser_fuzzer.cc),
-# built with clang (installed here, not for `make test`) with ASan+UBSan into build-fuzz. Seeds:
-# fuzz/corpus, every module under tests/data, and the kept findings; new inputs go to
-# build-fuzz/corpus, crashes to build-fuzz/artifacts.
+# libFuzzer targets, built with clang (installed here, not for `make test`) with ASan+UBSan into
+# build-fuzz. FUZZER=parser_fuzzer (default): the parser + type inference + print/parse round
+# trip (fuzz/parser_fuzzer.cc); seeds fuzz/corpus, every module under tests/data and the kept
+# findings. FUZZER=onnx_fuzzer: the ONNX importer (fuzz/onnx_fuzzer.cc); seeds the one-op models
+# of ONNX's backend tests and the kept findings. New inputs go to build-fuzz/corpus-<fuzzer>,
+# crashes to build-fuzz/artifacts.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
+FUZZER ?= parser_fuzzer
+FUZZ_SEEDS_parser_fuzzer := -dict=fuzz/relay.dict fuzz/corpus tests/data tests/bad_input/fuzz_crashes
+FUZZ_SEEDS_onnx_fuzzer := /usr/include/onnx/backend/test/data/node \
+  /usr/include/onnx/backend/test/data/pytorch-operator tests/bad_input/onnx_fuzz_crashes
 fuzz:
 	@scripts/install-deps.sh --fuzz
 	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE= \
 	  -DCMAKE_CXX_FLAGS="-O1 -g -fsanitize=fuzzer-no-link" -DRELAYPASS_SANITIZE=address,undefined \
 	  -DRELAYPASS_FUZZ=ON -DRELAYPASS_WERROR=OFF -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON \
 	  -DRELAYPASS_PYTHON=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target parser_fuzzer
-	mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
-	$(ASAN_ENV) $(FUZZ_BUILD)/fuzz/parser_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZER)
+	mkdir -p $(FUZZ_BUILD)/corpus-$(FUZZER) $(FUZZ_BUILD)/artifacts
+	$(ASAN_ENV) $(FUZZ_BUILD)/fuzz/$(FUZZER) -max_total_time=$(FUZZ_SECONDS) \
 	  -print_final_stats=1 -max_len=65536 -timeout=30 -rss_limit_mb=4096 \
-	  -dict=fuzz/relay.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_FLAGS) \
-	  $(FUZZ_BUILD)/corpus fuzz/corpus tests/data tests/bad_input/fuzz_crashes
+	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_FLAGS) \
+	  $(FUZZ_BUILD)/corpus-$(FUZZER) $(FUZZ_SEEDS_$(FUZZER))
 
 clean:
 	rm -rf $(BUILD)
@@ -129,7 +135,7 @@ bench: deps
 	@[ -f $(BENCH_BUILD)/build.ninja ] || \
 	  cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target bench
-	$(BENCH_BUILD)/bench/passes_bench --benchmark_filter='^(pass|pipeline|text|shape)/' \
+	$(BENCH_BUILD)/bench/passes_bench --benchmark_filter='^(pass|pipeline|text|fold|shape)/' \
 	  --benchmark_out=$(BENCH_BUILD)/passes_bench.json \
 	  --benchmark_out_format=json 2> $(BENCH_BUILD)/passes_bench.stderr
 	rm -f $(BENCH_BUILD)/chain_*.json
@@ -141,11 +147,22 @@ bench: deps
 	      2>> $(BENCH_BUILD)/passes_bench.stderr || exit 1; \
 	  done; \
 	done
-	$(BENCH_BUILD)/bench/eval_bench --benchmark_out=$(BENCH_BUILD)/eval_bench.json \
-	  --benchmark_out_format=json
+	$(BENCH_BUILD)/bench/onnx_bench --model-dir=$(BENCH_BUILD) --benchmark_repetitions=5 \
+	  --benchmark_out=$(BENCH_BUILD)/onnx_bench.json --benchmark_out_format=json
+	$(BENCH_BUILD)/bench/eval_bench --onnx-dir=$(BENCH_BUILD) \
+	  --benchmark_out=$(BENCH_BUILD)/eval_bench.json --benchmark_out_format=json
+	@[ -d $(BENCH_BUILD)/ort/node_modules/onnxruntime-node ] || { mkdir -p $(BENCH_BUILD)/ort && \
+	  cd $(BENCH_BUILD)/ort && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  npm install --ignore-scripts --no-audit --no-fund onnxruntime-node; }
+	for m in resnet-50 mobilenet-v2; do \
+	  NODE_PATH=$(BENCH_BUILD)/ort/node_modules node bench/ort_bench.js $(BENCH_BUILD)/$$m.onnx \
+	    $(BENCH_BUILD)/ort_$$m.json 20 1 2 || exit 1; \
+	done
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target relaypass_python
 	PYTHONPATH=$(BENCH_BUILD)/python /usr/bin/python3 bench/python_bench.py \
 	  $(BENCH_BUILD)/python_bench.md
 	python3 bench/report.py --passes $(BENCH_BUILD)/passes_bench.json $(BENCH_BUILD)/chain_*.json \
 	  --eval $(BENCH_BUILD)/eval_bench.json --python $(BENCH_BUILD)/python_bench.md \
+	  --onnx $(BENCH_BUILD)/onnx_bench.json \
+	  --ort $(BENCH_BUILD)/ort_resnet-50.json $(BENCH_BUILD)/ort_mobilenet-v2.json \
 	  --doc docs/performance.md

@@ -3,6 +3,7 @@
 // BLAS run OPENBLAS_NUM_THREADS=1 build/bench/eval_bench (see docs/performance.md).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
@@ -10,8 +11,12 @@
 #include "relaypass/eval/blas_stats.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/eval/random.h"
+#include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/bind.h"
+#include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/allocator.h"
+#include "relaypass/support/parallel.h"
+#include "relaypass/transform/pass_context.h"
 #include "relaypass/workloads/workloads.h"
 
 namespace {
@@ -78,11 +83,88 @@ BENCHMARK_CAPTURE(BM_Evaluate, mobilenet, std::string("mobilenet"))
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The evaluator against ONNX Runtime (bench/ort_bench.js runs ONNX Runtime on the same files):
+// an ONNX model of bench/onnx_models.h imported (parameters frozen), as imported or after the
+// default pipeline at -O3 (FoldConstant, FuseOps, ...: ONNX Runtime optimizes its graph too),
+// at 1 and 2 threads (OpenBLAS's and support::SetNumThreads for the evaluator's own kernels),
+// on the input
+// ort_bench.js feeds: a seeded LCG in [-1, 1). The first output values are counters out_0..7,
+// so the report can check both runtimes computed the same thing.
+extern "C" void openblas_set_num_threads(int);
+
+ir::NDArray OrtBenchInput() {
+  ir::NDArray input = ir::NDArray::Empty({1, 3, 224, 224}, ir::DataType::Float32());
+  float* data = input.mutable_data<float>();
+  uint32_t state = 12345;  // Numerical Recipes' 32-bit LCG, as ort_bench.js
+  for (int64_t i = 0; i < input.size(); ++i) {
+    state = state * 1664525u + 1013904223u;
+    data[i] = static_cast<float>(static_cast<double>(state) / 2147483648.0 - 1.0);
+  }
+  return input;
+}
+
+void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool optimize, int threads) {
+  ir::IRModule mod = relaypass::frontend::FromOnnxFile(path).mod;
+  if (optimize) {
+    relaypass::transform::PassContextScope scope(
+        relaypass::transform::PassContext({.opt_level = 3}));
+    mod = relaypass::passes::DefaultPipeline()(mod);
+  }
+  openblas_set_num_threads(threads);
+  relaypass::support::SetNumThreads(threads);
+  const ir::NDArray input = OrtBenchInput();
+  Interpreter interp(mod);
+  Value out = interp.RunMain({input});  // warm-up
+  double best = 1e30;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    out = interp.RunMain({input});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    best = std::min(best, seconds);
+    state.SetIterationTime(seconds);
+  }
+  openblas_set_num_threads(0);  // back to OpenBLAS's default
+  relaypass::support::SetNumThreads(1);
+  state.counters["best_ms"] = best * 1e3;
+  const ir::NDArray& result = out.tensor();
+  for (int i = 0; i < 8 && i < result.size(); ++i) {
+    state.counters["out_" + std::to_string(i)] = result.data<float>()[i];
+  }
+}
+
+void RegisterOnnx(const std::string& dir) {
+  for (const char* name : {"resnet-50", "mobilenet-v2"}) {
+    const std::string path = dir + "/" + name + ".onnx";
+    for (bool optimize : {false, true}) {
+      for (int threads : {1, 2}) {
+        const std::string bench = std::string(optimize ? "onnx_o3/" : "onnx/") + name +
+                                  "/threads:" + std::to_string(threads);
+        benchmark::RegisterBenchmark(bench.c_str(), BM_EvaluateOnnx, path, optimize, threads)
+            ->Unit(benchmark::kMillisecond)
+            ->UseManualTime()
+            ->MinTime(2.0);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   relaypass::support::TuneAllocatorForLargeGraphs();  // as relay-opt does
   benchmark::Initialize(&argc, argv);
+  // --onnx-dir=DIR: also the ONNX models DIR/resnet-50.onnx and DIR/mobilenet-v2.onnx (written
+  // by onnx_bench), compared with ONNX Runtime in the report.
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--onnx-dir=", 0) == 0) {
+      RegisterOnnx(arg.substr(11));
+      for (int k = i; k + 1 < argc; ++k) argv[k] = argv[k + 1];
+      --argc;
+      --i;
+    }
+  }
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -41,6 +41,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <iostream>
@@ -54,7 +55,9 @@
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/module.h"
+#include "relaypass/ir/visitor.h"
 #include "relaypass/support/allocator.h"
+#include "relaypass/support/base64.h"
 #include "relaypass/support/error.h"
 #include "relaypass/text/parser.h"
 #include "relaypass/text/printer.h"
@@ -184,6 +187,7 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept {
 namespace {
 
 namespace ir = relaypass::ir;
+namespace support = relaypass::support;
 namespace text = relaypass::text;
 namespace transform = relaypass::transform;
 namespace workloads = relaypass::workloads;
@@ -208,6 +212,26 @@ const std::vector<PassSpec>& Passes() {
       {"ToANormalForm", "ToANormalForm"},
       {"DeadCodeElimination", "DeadCodeElimination"},
       {"ConvertLayout", "ConvertLayout(desired_layouts={\"nn.conv2d\": [\"NHWC\", \"default\"]})"},
+  };
+  return passes;
+}
+
+// Passes of TVM's "More passes, resnet-50" table (issue 17), run on resnet-50 only. `input` is a
+// pass run first to make their input (DefuseOps undoes FuseOps' output); `chain` also runs them
+// on the chains.
+struct MoreSpec {
+  PassSpec spec;
+  std::string input;
+  bool chain;
+};
+
+const std::vector<MoreSpec>& MorePasses() {
+  static const std::vector<MoreSpec> passes = {
+      {{"CombineParallelConv2D", "CombineParallelConv2D(min_num_branches=3)"}, "", true},
+      {{"CombineParallelDense", "CombineParallelDense(min_num_branches=3)"}, "", false},
+      {{"FastMath", "FastMath"}, "", true},
+      {{"DefuseOps", "DefuseOps"}, "FuseOps(fuse_opt_level=2)", false},
+      {{"DynamicToStatic", "DynamicToStatic"}, "", true},
   };
   return passes;
 }
@@ -345,6 +369,16 @@ void BM_Pass(benchmark::State& state, const std::string& workload, const PassSpe
   });
 }
 
+void BM_MorePass(benchmark::State& state, const MoreSpec& more) {
+  Guard(state, [&] {
+    ir::IRModule mod = LoadNetwork("resnet-50").bound;
+    transform::PassContextScope scope(Ctx());
+    if (!more.input.empty()) mod = Typed(transform::CreatePass(more.input)(mod));
+    const transform::Pass pass = transform::CreatePass(more.spec.text);
+    TimeLoop(state, [&] { return pass(mod); });
+  });
+}
+
 void BM_Pipeline(benchmark::State& state, const std::string& workload) {
   Guard(state, [&] {
     const ir::IRModule& mod = LoadNetwork(workload).bound;
@@ -372,6 +406,64 @@ void BM_Text(benchmark::State& state, const std::string& workload, const std::st
       const std::string source = text::AsText(net.unbound, true);
       TimeLoop(state, [&] { return text::ParseModule(source); });
     }
+  });
+}
+
+// The weights-folding step of the default pipeline: FoldConstant on the module FoldScaleAxis
+// leaves (after InferType, SimplifyInference, FoldConstant, FoldScaleAxis, as relay.optimize
+// orders them), compared in the report with text/<w>/memcpy of the weight bytes.
+void BM_FoldAfterScaleAxis(benchmark::State& state, const std::string& workload) {
+  Guard(state, [&] {
+    transform::PassContextScope scope(Ctx());
+    const ir::IRModule mod = transform::ParsePipeline(
+        "InferType,SimplifyInference,FoldConstant,FoldScaleAxis")(LoadNetwork(workload).bound);
+    const transform::Pass pass = transform::CreatePass("FoldConstant");
+    TimeLoop(state, [&] { return pass(mod); });
+  });
+}
+
+// The weights of a bound network as one buffer: what print/parse with metadata must move.
+const std::string& ConstantBytes(const std::string& workload) {
+  static auto* cache = new std::map<std::string, std::string>();
+  auto it = cache->find(workload);
+  if (it != cache->end()) return it->second;
+  std::string bytes;
+  ir::post_order_visit(LoadNetwork(workload).bound.Lookup("main"), [&](const ir::Expr& e) {
+    if (const auto* c = e.as<ir::ConstantNode>()) {
+      bytes.append(static_cast<const char*>(c->data.raw_data()), c->data.nbytes());
+    }
+  });
+  return cache->emplace(workload, std::move(bytes)).first->second;
+}
+
+// The limits for print/parse with metadata, on the same bytes, into memory already mapped:
+// memcpy, base64 encoding, base64 decoding (support/base64.h, the fastest routine we have).
+void BM_TextLimit(benchmark::State& state, const std::string& workload, const std::string& what) {
+  Guard(state, [&] {
+    const std::string& bytes = ConstantBytes(workload);
+    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+    std::string encoded(support::Base64EncodedSize(bytes.size()), '\0');
+    support::EncodeBase64(data, bytes.size(), encoded.data());
+    std::string target(std::max(bytes.size(), encoded.size()), '\0');
+    if (what == "memcpy") {
+      TimeLoop(state, [&] {
+        std::memcpy(target.data(), bytes.data(), bytes.size());
+        return target.data();
+      });
+    } else if (what == "base64_encode") {
+      TimeLoop(state, [&] {
+        support::EncodeBase64(data, bytes.size(), target.data());
+        return target.data();
+      });
+    } else {
+      TimeLoop(state, [&] {
+        if (!support::DecodeBase64(encoded, reinterpret_cast<uint8_t*>(target.data()))) {
+          throw relaypass::Error("bad base64");
+        }
+        return target.data();
+      });
+    }
+    state.counters["bytes"] = static_cast<double>(bytes.size());
   });
 }
 
@@ -444,6 +536,16 @@ void RegisterAll() {
       configure(benchmark::RegisterBenchmark(("text/" + w + "/" + what).c_str(), BM_Text, w,
                                              std::string(what)));
     }
+    configure(benchmark::RegisterBenchmark(("fold/" + w + "/after_fold_scale_axis").c_str(),
+                                           BM_FoldAfterScaleAxis, w));
+    for (const char* what : {"memcpy", "base64_encode", "base64_decode"}) {
+      configure(benchmark::RegisterBenchmark(("text/" + w + "/" + what).c_str(), BM_TextLimit, w,
+                                             std::string(what)));
+    }
+  }
+  for (const MoreSpec& more : MorePasses()) {
+    configure(benchmark::RegisterBenchmark(("pass/resnet-50/" + more.spec.name).c_str(),
+                                           BM_MorePass, more));
   }
   for (const char* shape : {"wide-function", "tuple-chain", "closure-chain", "closure-chain-run",
                             "global-chain", "global-chain-run"}) {
@@ -462,6 +564,9 @@ void RegisterAll() {
     }
   }
   std::vector<PassSpec> chain_passes = Passes();
+  for (const MoreSpec& more : MorePasses()) {
+    if (more.chain) chain_passes.push_back(more.spec);
+  }
   chain_passes.push_back({"pipeline", ""});
   // Size-major, so that each chain is built once.
   for (int64_t n : {10000, 100000, 1000000}) {

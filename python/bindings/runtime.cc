@@ -12,6 +12,7 @@
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/passes/alter_op_layout.h"
+#include "relaypass/passes/infer_type_local.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/target.h"
 #include "relaypass/support/error.h"
@@ -91,6 +92,10 @@ void BindEvaluator(py::module_& m) {
   m.def("infer_types", [](const ir::IRModule& mod) {
     py::gil_scoped_release release;
     return ir::InferTypes(mod);
+  });
+  m.def("infer_type_local", [](const ir::Expr& expr) {
+    py::gil_scoped_release release;
+    return passes::InferTypeLocal(expr);
   });
 }
 

@@ -8,6 +8,7 @@
 #include "plan.h"
 #include "relaypass/support/error.h"
 #include "relaypass/support/pointer_map.h"
+#include "relaypass/support/resource_error.h"
 
 namespace relaypass::eval {
 
@@ -54,6 +55,15 @@ std::string VarName(const ir::ExprNode* e) {
   return "%" + static_cast<const ir::VarNode*>(e)->name_hint;
 }
 
+// How a call names its callee in the call-depth error.
+std::string CalleeName(const ir::ExprNode* callee) {
+  if (callee->kind == ir::ExprKind::kGlobalVar) {
+    return "@" + static_cast<const ir::GlobalVarNode*>(callee)->name_hint;
+  }
+  if (callee->kind == ir::ExprKind::kVar) return VarName(callee);
+  return "a function";
+}
+
 }  // namespace
 
 struct Interpreter::Impl {
@@ -64,8 +74,34 @@ struct Interpreter::Impl {
   FreeVarCache free_vars;                // of the function literals the plans met
   std::vector<ir::Function> keep_alive;  // the functions whose plans are cached
   std::vector<std::unique_ptr<Frame>> frames;
+  uint64_t frame_slots = 0;  // the node slots of all frames (see kMaxFrameSlots)
   Interpreter::Stats stats;
   uint64_t live_values = 0;
+
+  void PopFrame() {
+    frame_slots -= frames.back()->values.size();
+    frames.pop_back();
+  }
+  void PopFramesTo(size_t base) {
+    while (frames.size() > base) PopFrame();
+  }
+
+  // A call nested too deeply (a recursion that never stops) is an error, not a process that
+  // grows until the machine gives out.
+  void CheckDepth(size_t slots, const std::string& callee, const Span& span) const {
+    if (frames.size() >= kMaxCallDepth) {
+      throw ResourceError("evaluator: calling " + callee + " nests calls deeper than " +
+                              std::to_string(kMaxCallDepth) + " (a recursion that does not stop?)",
+                          span);
+    }
+    if (frame_slots + slots > kMaxFrameSlots) {
+      throw ResourceError("evaluator: calling " + callee + " at call depth " +
+                              std::to_string(frames.size()) + " makes the nested calls hold " +
+                              "more than " + std::to_string(kMaxFrameSlots) +
+                              " pending values (a recursion that does not stop?)",
+                          span);
+    }
+  }
 
   const Plan& PlanOf(const ir::Function& func) {
     std::unique_ptr<Plan>* cached = plans.find(func.get());
@@ -78,15 +114,17 @@ struct Interpreter::Impl {
   }
 
   // Starts applying `closure` to `args`, with `plan` if given, else the function's cached plan.
-  void PushFrame(const Closure& closure, std::vector<Value> args, const Plan* given = nullptr) {
+  void PushFrame(const Closure& closure, std::vector<Value> args, const Plan* given = nullptr,
+                 const ir::CallNode* call = nullptr, const ir::ExprNode* callee = nullptr) {
     const ir::FunctionNode* fn = closure.func.get();
     if (args.size() != fn->params.size()) {
       throw Error("evaluator: function expects " + std::to_string(fn->params.size()) +
                   " arguments, got " + std::to_string(args.size()));
     }
-    auto frame = std::make_unique<Frame>();
     const Plan& plan = given ? *given : PlanOf(closure.func);
     const size_t n = plan.nodes.size();
+    if (call) CheckDepth(n, CalleeName(callee), call->span);
+    auto frame = std::make_unique<Frame>();
     frame->plan = &plan;
     frame->live = &live_values;
     frame->peak = &stats.peak_live_values;
@@ -101,6 +139,7 @@ struct Interpreter::Impl {
     for (size_t i = 0; i < args.size(); ++i) frame->Bind(fn->params[i].get(), std::move(args[i]));
     frame->work.push_back({plan.root, 0});
     frames.push_back(std::move(frame));
+    frame_slots += n;
   }
 
   // Runs frames until the one pushed last before this call returns.
@@ -115,14 +154,14 @@ struct Interpreter::Impl {
           continue;
         }
         Value result = f.Take(f.plan->root);
-        frames.pop_back();
+        PopFrame();
         if (frames.size() == base) return result;
         Frame& caller = *frames.back();
         caller.Set(caller.work.back().node, std::move(result));
         caller.work.pop_back();
       }
     } catch (...) {
-      frames.resize(base);
+      PopFramesTo(base);
       throw;
     }
   }
@@ -273,7 +312,7 @@ struct Interpreter::Impl {
     }
     Value callee = f.Take(deps[0]);
     w.state = 2;  // resumed when the callee's frame returns (see Run)
-    PushFrame(callee.closure(), std::move(args));
+    PushFrame(callee.closure(), std::move(args), nullptr, call, plan.nodes[deps[0]]);
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "relaypass/eval/float16.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/resource_error.h"
 
 namespace relaypass::eval {
 
@@ -189,29 +190,40 @@ ir::NDArray RandomTensor(const ir::Shape& shape, ir::DataType dtype, uint64_t se
   throw Error("random inputs: unsupported dtype " + dtype.ToString());
 }
 
+namespace {
+
+// The value of parameter `i` of a function (see RandomInputs).
+Value RandomInput(const ir::Var& p, size_t i, uint64_t seed) {
+  const ir::Type& type = p->type_annotation ? p->type_annotation : p->checked_type;
+  // A distinct, well-mixed seed per parameter.
+  const uint64_t param_seed = SplitMix64(seed ^ (0x632be59bd9b4e019ULL * (i + 1))).Next();
+  const auto* tensor = type.as<ir::TensorTypeNode>();
+  const std::optional<float> fixed = BatchNormParamValue(p->name_hint);
+  const bool float_tensor =
+      tensor && tensor->is_static() && tensor->dtype.is_float() && tensor->dtype.lanes() == 1 &&
+      (tensor->dtype.bits() == 16 || tensor->dtype.bits() == 32 || tensor->dtype.bits() == 64);
+  if (fixed && float_tensor) {
+    return Value(FilledTensor(tensor->shape, tensor->dtype, *fixed));
+  }
+  if (float_tensor && tensor->ndim() >= 2 && EndsWith(p->name_hint, "weight")) {
+    ir::NDArray weight = RandomTensor(tensor->shape, tensor->dtype, param_seed);
+    Scale(weight, XavierBound(p->name_hint, tensor->shape));
+    return Value(std::move(weight));
+  }
+  return RandomValue(type, param_seed, "parameter %" + p->name_hint);
+}
+
+}  // namespace
+
 std::vector<Value> RandomInputs(const ir::Function& func, uint64_t seed) {
   std::vector<Value> out;
   for (size_t i = 0; i < func->params.size(); ++i) {
-    const ir::Var& p = func->params[i];
-    const ir::Type& type = p->type_annotation ? p->type_annotation : p->checked_type;
-    // A distinct, well-mixed seed per parameter.
-    const uint64_t param_seed = SplitMix64(seed ^ (0x632be59bd9b4e019ULL * (i + 1))).Next();
-    const auto* tensor = type.as<ir::TensorTypeNode>();
-    const std::optional<float> fixed = BatchNormParamValue(p->name_hint);
-    const bool float_tensor =
-        tensor && tensor->is_static() && tensor->dtype.is_float() && tensor->dtype.lanes() == 1 &&
-        (tensor->dtype.bits() == 16 || tensor->dtype.bits() == 32 || tensor->dtype.bits() == 64);
-    if (fixed && float_tensor) {
-      out.push_back(Value(FilledTensor(tensor->shape, tensor->dtype, *fixed)));
-      continue;
+    try {
+      out.push_back(RandomInput(func->params[i], i, seed));
+    } catch (const ResourceError& e) {
+      throw ResourceError("random input for parameter %" + func->params[i]->name_hint + ": " +
+                          e.message());
     }
-    if (float_tensor && tensor->ndim() >= 2 && EndsWith(p->name_hint, "weight")) {
-      ir::NDArray weight = RandomTensor(tensor->shape, tensor->dtype, param_seed);
-      Scale(weight, XavierBound(p->name_hint, tensor->shape));
-      out.push_back(Value(std::move(weight)));
-      continue;
-    }
-    out.push_back(RandomValue(type, param_seed, "parameter %" + p->name_hint));
   }
   return out;
 }

@@ -3,7 +3,10 @@
 #include <cstring>
 #include <new>
 
+#include "relaypass/ir/tensor_size.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/memory_budget.h"
+#include "relaypass/support/resource_error.h"
 
 namespace relaypass::ir {
 
@@ -12,10 +15,35 @@ namespace {
 constexpr size_t kAlignment = 64;
 
 struct AlignedDelete {
-  void operator()(uint8_t* p) const { ::operator delete[](p, std::align_val_t(kAlignment)); }
+  uint64_t reserved;
+  void operator()(uint8_t* p) const {
+    ::operator delete[](p, std::align_val_t(kAlignment));
+    support::ReleaseMemory(reserved);
+  }
 };
 
 }  // namespace
+
+std::optional<int64_t> ElementCount(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;
+  }
+  return n;
+}
+
+std::optional<int64_t> ByteCount(const std::vector<int64_t>& shape, DataType dtype) {
+  const std::optional<int64_t> n = ElementCount(shape);
+  int64_t bytes = 0;
+  if (!n || __builtin_mul_overflow(*n, int64_t{dtype.bytes()}, &bytes)) return std::nullopt;
+  return bytes;
+}
+
+std::string TensorText(const std::vector<int64_t>& shape, DataType dtype) {
+  std::string out = "tensor of shape (";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",) " : ") ") + dtype.ToString();
+}
 
 NDArray NDArray::Uninitialized(const Shape& shape, DataType dtype) {
   NDArray out;
@@ -24,10 +52,28 @@ NDArray NDArray::Uninitialized(const Shape& shape, DataType dtype) {
   for (int64_t d : shape) {
     if (d < 0) throw InternalError("NDArray::Empty: negative dimension");
   }
-  size_t bytes = out.nbytes();
-  auto* buffer =
-      static_cast<uint8_t*>(::operator new[](bytes ? bytes : 1, std::align_val_t(kAlignment)));
-  out.storage_ = std::shared_ptr<uint8_t[]>(buffer, AlignedDelete());
+  const std::optional<int64_t> count = ByteCount(shape, dtype);
+  if (!count) throw ResourceError(TensorText(shape, dtype) + ": its size overflows int64");
+  const auto bytes = static_cast<uint64_t>(*count);
+  if (!support::TryReserveMemory(bytes)) {
+    const uint64_t budget = support::MemoryBudget();
+    const uint64_t held = support::MemoryInUse();
+    throw ResourceError(TensorText(shape, dtype) + " needs " + support::BytesText(bytes) +
+                        ", over the memory budget of " + support::BytesText(budget) +
+                        (bytes <= budget && held
+                             ? " (" + support::BytesText(held) + " held by other tensors)"
+                             : std::string()));
+  }
+  uint8_t* buffer = nullptr;
+  try {
+    buffer =
+        static_cast<uint8_t*>(::operator new[](bytes ? bytes : 1, std::align_val_t(kAlignment)));
+  } catch (const std::bad_alloc&) {
+    support::ReleaseMemory(bytes);
+    throw ResourceError(TensorText(shape, dtype) + ": cannot allocate " +
+                        support::BytesText(bytes) + " (out of memory)");
+  }
+  out.storage_ = std::shared_ptr<uint8_t[]>(buffer, AlignedDelete{bytes});
   return out;
 }
 

@@ -33,15 +33,6 @@ const ir::AttrsSchema* Conv2DAttrs() {
   return &schema;
 }
 
-std::vector<int64_t> PairAttr(const TypeRelationCall& call, const ir::AttrsNode& attrs,
-                              const std::string& name) {
-  std::vector<int64_t> v = IntsAttr(call, name);
-  if (v.size() != 2) {
-    call.Fail("conv2d: " + name + " must have 2 values, got " + attrs.get(name).ToString());
-  }
-  return v;
-}
-
 // floordiv(in + pad - dilated_kernel, stride) + 1, with `?` propagating.
 Dim ConvOutDim(Dim in, Dim pad, Dim dilated_kernel, int64_t stride) {
   if (IsAny(in) || IsAny(dilated_kernel)) return kAnyDim;
@@ -84,8 +75,8 @@ bool Conv2DRel(TypeRelationCall& call) {
     call.Fail("conv2d: output layout " + out_layout + " is not convertible to NCHW");
   }
   Shape d = ConvertShape(call, to_nchw, data->shape, true, "conv2d: data shape");
-  const std::vector<int64_t> strides = PairAttr(call, attrs, "strides");
-  const std::vector<int64_t> dilation = PairAttr(call, attrs, "dilation");
+  const std::vector<int64_t> strides = PositiveIntsAttr(call, "strides", 2);
+  const std::vector<int64_t> dilation = PositiveIntsAttr(call, "dilation", 2);
 
   bool depthwise = false;
   if (groups > 1) {
@@ -99,7 +90,7 @@ bool Conv2DRel(TypeRelationCall& call) {
   Dim out_channels, kh, kw;
   if (!channels_attr.is_null() && !kernel_attr.is_null()) {
     // channels and kernel_size fix the weight's type: assign it (types untyped weights).
-    const std::vector<int64_t> ksize = PairAttr(call, attrs, "kernel_size");
+    const std::vector<int64_t> ksize = PositiveIntsAttr(call, "kernel_size", 2);
     const int64_t channels = channels_attr.as_int();
     Shape w;
     if (grouped_kernel) {
@@ -126,7 +117,7 @@ bool Conv2DRel(TypeRelationCall& call) {
     std::string wdesc =
         " (weight shape " + ShapeToString(weight->shape) + ", kernel layout " + kernel_layout + ")";
     if (!kernel_attr.is_null()) {
-      const std::vector<int64_t> ksize = PairAttr(call, attrs, "kernel_size");
+      const std::vector<int64_t> ksize = PositiveIntsAttr(call, "kernel_size", 2);
       for (int i = 0; i < 2; ++i) {
         Dim wk = w[w_off + 2 + i];
         if (!IsAny(wk) && wk != ksize[i]) {
@@ -154,13 +145,10 @@ bool Conv2DRel(TypeRelationCall& call) {
     kw = w[w_off + 3];
   }
 
-  std::optional<std::pair<Dim, Dim>> pad = PaddingHeightWidth(IntsAttr(call, "padding"));
-  if (!pad) {
-    call.Fail("conv2d: padding must have 1, 2 or 4 values, got " + attrs.get("padding").ToString());
-  }
+  const std::pair<Dim, Dim> pad = PaddingAttr(call, "padding");
   Shape out = {d[0], out_channels,
-               ConvOutDim(d[2], pad->first, DilatedKernel(kh, dilation[0]), strides[0]),
-               ConvOutDim(d[3], pad->second, DilatedKernel(kw, dilation[1]), strides[1])};
+               ConvOutDim(d[2], pad.first, DilatedKernel(kh, dilation[0]), strides[0]),
+               ConvOutDim(d[3], pad.second, DilatedKernel(kw, dilation[1]), strides[1])};
   out = ConvertShape(call, out_to_nchw, out, false, "conv2d: output shape");
   call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
   return true;

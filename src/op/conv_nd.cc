@@ -1,5 +1,6 @@
 // More of the nn family: nn.conv3d, nn.conv1d_transpose, nn.conv2d_transpose,
 // nn.conv3d_transpose, nn.max_pool3d and nn.avg_pool3d (TVM's attrs; channel-first layouts).
+#include <algorithm>
 #include <string>
 
 #include "kernels/kernels.h"
@@ -109,7 +110,9 @@ Geometry GeometryOf(const TypeRelationCall& call, const ir::AttrsNode& attrs, in
   }
   for (int i = 0; i < s; ++i) {
     if (g.strides[i] < 1 || g.dilation[i] < 1) {
-      call.Fail(call.op_name() + ": strides and dilation must be positive");
+      call.Fail("attribute '" + std::string(g.strides[i] < 1 ? "strides" : "dilation") +
+                "' must have positive values, got " +
+                attrs.get(g.strides[i] < 1 ? "strides" : "dilation").ToString());
     }
   }
   return g;
@@ -140,7 +143,10 @@ bool Conv3DRel(TypeRelationCall& call) {
   Dim channels;
   if (!attrs.get("kernel_size").is_null() && !attrs.get("channels").is_null()) {
     std::vector<int64_t> k = PerAxis(attrs.get_ints("kernel_size"), 3);
-    if (k.empty()) call.Fail("nn.conv3d: kernel_size must have 3 values");
+    if (k.empty() || std::any_of(k.begin(), k.end(), [](int64_t v) { return v < 1; })) {
+      call.Fail("attribute 'kernel_size' must have 3 positive values, got " +
+                attrs.get("kernel_size").ToString());
+    }
     ksize.assign(k.begin(), k.end());
     channels = attrs.get_int("channels");
     Shape w = {channels, DimFloorDiv(data->shape[1], groups), ksize[0], ksize[1], ksize[2]};
@@ -163,7 +169,9 @@ bool Conv3DRel(TypeRelationCall& call) {
       out.push_back(kAnyDim);
       continue;
     }
-    const int64_t span = in + g.pads[i] + g.pads[3 + i] - (g.dilation[i] * (ksize[i] - 1) + 1);
+    const int64_t span =
+        CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[3 + i]),
+                   CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(ksize[i], 1)), 1));
     if (span < 0) call.Fail("nn.conv3d: the kernel is larger than the padded input");
     out.push_back(span / g.strides[i] + 1);
   }
@@ -205,8 +213,10 @@ bool ConvTransposeRel(TypeRelationCall& call) {
       out.push_back(kAnyDim);
       continue;
     }
-    const int64_t d = (in - 1) * g.strides[i] - g.pads[i] - g.pads[S + i] +
-                      g.dilation[i] * (k - 1) + 1 + output_padding[i];
+    const int64_t d = CheckedAdd(
+        CheckedSub(CheckedSub(CheckedMul(CheckedSub(in, 1), g.strides[i]), g.pads[i]),
+                   g.pads[S + i]),
+        CheckedAdd(CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(k, 1)), 1), output_padding[i]));
     if (d < 0) call.Fail(call.op_name() + ": the output would be empty");
     out.push_back(d);
   }
@@ -223,7 +233,10 @@ bool Pool3DRel(TypeRelationCall& call) {
   if (data->ndim() != 5) call.Fail(call.op_name() + ": data must be 5-D, got " + TypeString(data));
   const Geometry g = GeometryOf(call, attrs, 3);
   std::vector<int64_t> pool = PerAxis(IntsAttr(call, "pool_size"), 3);
-  if (pool.empty()) call.Fail(call.op_name() + ": pool_size must have 3 values");
+  if (pool.empty() || std::any_of(pool.begin(), pool.end(), [](int64_t p) { return p < 1; })) {
+    call.Fail("attribute 'pool_size' must have 3 positive values, got " +
+              attrs.get("pool_size").ToString());
+  }
   const bool ceil = attrs.get_bool("ceil_mode");
   Shape out = {data->shape[0], data->shape[1]};
   for (int i = 0; i < 3; ++i) {
@@ -232,9 +245,10 @@ bool Pool3DRel(TypeRelationCall& call) {
       out.push_back(kAnyDim);
       continue;
     }
-    int64_t span = in + g.pads[i] + g.pads[3 + i] - (g.dilation[i] * (pool[i] - 1) + 1);
+    int64_t span = CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[3 + i]),
+                              CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(pool[i], 1)), 1));
     if (span < 0) call.Fail(call.op_name() + ": the pool is larger than the padded input");
-    if (ceil) span += g.strides[i] - 1;
+    if (ceil) span = CheckedAdd(span, g.strides[i] - 1);
     out.push_back(span / g.strides[i] + 1);
   }
   call.AssignResult(ir::TensorType(out, data->dtype));

@@ -90,7 +90,14 @@ bool UpSamplingRel(TypeRelationCall& call) {
     call.Fail("nn.upsampling: method must be nearest_neighbor, bilinear or bicubic");
   }
   auto scaled = [&](Dim d, double s) -> Dim {
-    return IsAny(d) ? kAnyDim : static_cast<Dim>(std::round(static_cast<double>(d) * s));
+    if (IsAny(d)) return kAnyDim;
+    const double v = std::round(static_cast<double>(d) * s);
+    // A scale that is not a finite number, or a result beyond int64, has no dimension.
+    if (!(v >= -9.2e18 && v <= 9.2e18)) {
+      call.Fail("nn.upsampling: dimension " + std::to_string(d) + " scaled by " +
+                std::to_string(s) + " overflows int64");
+    }
+    return static_cast<Dim>(v);
   };
   call.AssignResult(ir::TensorType(
       {data->shape[0], data->shape[1], scaled(data->shape[2], attrs.get_double("scale_h")),
@@ -105,15 +112,16 @@ bool SubPixelRel(TypeRelationCall& call, bool to_space) {
   const ir::AttrsNode& attrs = AttrsOf(call);
   const int64_t b = attrs.get_int("block_size");
   if (b < 1) call.Fail(call.op_name() + ": block_size must be positive");
+  const int64_t b2 = CheckedMul(b, b);
   const std::string& mode = attrs.get_string("mode");
   if (mode != "DCR" && mode != "CRD") call.Fail(call.op_name() + ": mode must be DCR or CRD");
   Shape out = data->shape;
   if (to_space) {
-    if (!IsAny(out[1]) && out[1] % (b * b) != 0) {
+    if (!IsAny(out[1]) && out[1] % b2 != 0) {
       call.Fail("nn.depth_to_space: channels of " + TypeString(data) + " do not divide by " +
-                std::to_string(b * b));
+                std::to_string(b2));
     }
-    out[1] = DimFloorDiv(out[1], b * b);
+    out[1] = DimFloorDiv(out[1], b2);
     out[2] = DimMul(out[2], b);
     out[3] = DimMul(out[3], b);
   } else {
@@ -124,7 +132,7 @@ bool SubPixelRel(TypeRelationCall& call, bool to_space) {
       }
       out[i] = DimFloorDiv(out[i], b);
     }
-    out[1] = DimMul(out[1], b * b);
+    out[1] = DimMul(out[1], b2);
   }
   call.AssignResult(ir::TensorType(out, data->dtype));
   return true;

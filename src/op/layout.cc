@@ -148,7 +148,12 @@ std::vector<ir::Dim> BijectiveLayout::Convert(const Layout& from, const Layout& 
     const LayoutAxis& a = from[i];
     if (a.is_primal()) {
       int64_t f = from.FactorOf(a.name);
-      extent[a.name] = (shape[i] == ir::kAnyDim) ? ir::kAnyDim : shape[i] * (f > 0 ? f : 1);
+      int64_t full = ir::kAnyDim;
+      if (shape[i] != ir::kAnyDim && __builtin_mul_overflow(shape[i], f > 0 ? f : 1, &full)) {
+        throw TypeError("converting shape dimension " + std::to_string(shape[i]) + " of layout " +
+                        from.name() + " to " + to.name() + " overflows int64");
+      }
+      extent[a.name] = full;
     } else if (shape[i] != ir::kAnyDim && shape[i] != a.factor) {
       throw TypeError("dimension " + std::to_string(i) + " of layout " + from.name() +
                       " is the sub-axis " + a.ToString() + " but has extent " +

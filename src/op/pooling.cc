@@ -66,7 +66,7 @@ std::pair<int, int> HeightWidthIndex(const TypeRelationCall& call, const TensorT
 // TVM's calculate_pool_dimension (truncating division, as the values are non-negative).
 Dim PoolOutDim(Dim in, Dim pad, int64_t pool, int64_t dilation, int64_t stride, bool ceil_mode) {
   if (IsAny(in)) return kAnyDim;
-  if (stride == 0) throw TypeError("pooling stride must not be 0");
+  // strides, dilation and pool_size are positive (PositiveIntsAttr).
   Dim numerator =
       CheckedSub(CheckedAdd(in, pad), CheckedAdd(CheckedMul(CheckedSub(pool, 1), dilation), 1));
   if (ceil_mode) numerator = CheckedAdd(numerator, CheckedSub(stride, 1));
@@ -82,20 +82,16 @@ bool Pool2DRel(TypeRelationCall& call) {
     call.Fail(call.op_name() + " needs an input with height and width, got " + TypeString(data));
   }
   auto [h, w] = HeightWidthIndex(call, data, attrs.get_string("layout"));
-  std::optional<std::pair<Dim, Dim>> pad = PaddingHeightWidth(IntsAttr(call, "padding"));
-  if (!pad) return false;  // as TVM: any other padding length never types
-  std::vector<int64_t> pool = IntsAttr(call, "pool_size");
-  std::vector<int64_t> strides = IntsAttr(call, "strides");
-  std::vector<int64_t> dilation = IntsAttr(call, "dilation");
-  for (const auto* v : {&pool, &strides, &dilation}) {
-    if (v->size() != 2) {
-      call.Fail(call.op_name() + ": pool_size, strides and dilation need 2 values each");
-    }
-  }
+  // TVM's relation never types another padding length; here that is an error naming it, as
+  // conv2d's.
+  const std::pair<Dim, Dim> pad = PaddingAttr(call, "padding");
+  const std::vector<int64_t> pool = PositiveIntsAttr(call, "pool_size", 2);
+  const std::vector<int64_t> strides = PositiveIntsAttr(call, "strides", 2);
+  const std::vector<int64_t> dilation = PositiveIntsAttr(call, "dilation", 2);
   bool ceil_mode = attrs.get_bool("ceil_mode");
   Shape out = data->shape;
-  out[h] = PoolOutDim(out[h], pad->first, pool[0], dilation[0], strides[0], ceil_mode);
-  out[w] = PoolOutDim(out[w], pad->second, pool[1], dilation[1], strides[1], ceil_mode);
+  out[h] = PoolOutDim(out[h], pad.first, pool[0], dilation[0], strides[0], ceil_mode);
+  out[w] = PoolOutDim(out[w], pad.second, pool[1], dilation[1], strides[1], ceil_mode);
   call.AssignResult(ir::TensorType(out, data->dtype));
   return true;
 }

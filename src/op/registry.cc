@@ -15,6 +15,8 @@ OpRegistry& OpRegistry::Global() {
     RegisterReduceOps(*r);
     RegisterIndexingOps(*r);
     RegisterImageOps(*r);
+    RegisterFastMathOps(*r);
+    RegisterStackOp(*r);
     return r;
   }();
   return *registry;

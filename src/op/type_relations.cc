@@ -86,6 +86,26 @@ Shape ConvertShape(const TypeRelationCall& call, const BijectiveLayout& layouts,
   }
 }
 
+std::vector<int64_t> PositiveIntsAttr(const TypeRelationCall& call, const std::string& name,
+                                      size_t count) {
+  std::vector<int64_t> v = IntsAttr(call, name);
+  const bool positive = std::all_of(v.begin(), v.end(), [](int64_t x) { return x > 0; });
+  if (v.size() != count || !positive) {
+    call.Fail("attribute '" + name + "' must have " + std::to_string(count) + " positive value" +
+              (count == 1 ? "" : "s") + ", got " + AttrsOf(call).get(name).ToString());
+  }
+  return v;
+}
+
+std::pair<Dim, Dim> PaddingAttr(const TypeRelationCall& call, const std::string& name) {
+  std::optional<std::pair<Dim, Dim>> pad = PaddingHeightWidth(IntsAttr(call, name));
+  if (!pad) {
+    call.Fail("attribute '" + name + "' must have 1, 2 or 4 values, got " +
+              AttrsOf(call).get(name).ToString());
+  }
+  return *pad;
+}
+
 std::optional<std::pair<Dim, Dim>> PaddingHeightWidth(const std::vector<int64_t>& p) {
   switch (p.size()) {
     case 1:

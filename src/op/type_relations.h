@@ -29,6 +29,12 @@ const ir::AttrsNode& AttrsOf(const TypeRelationCall& call);
 // any array field).
 std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& name);
 
+// The integer-array attribute `name` with `count` values, each positive (strides, dilation,
+// pool_size, kernel_size: a zero or negative one is impossible); fails the call naming the
+// attribute and its value otherwise.
+std::vector<int64_t> PositiveIntsAttr(const TypeRelationCall& call, const std::string& name,
+                                      size_t count);
+
 // Dimension arithmetic in which `?` absorbs: any operand `?` gives `?`.
 inline bool IsAny(Dim d) {
   return d == kAnyDim;
@@ -82,6 +88,9 @@ Shape ConvertShape(const TypeRelationCall& call, const BijectiveLayout& layouts,
 // (2p, 2p); (a, b) -> (2a, 2b); (top, left, bottom, right) -> (top+bottom, left+right). Empty if
 // the length is anything else.
 std::optional<std::pair<Dim, Dim>> PaddingHeightWidth(const std::vector<int64_t>& padding);
+// PaddingHeightWidth of the attribute `name`; fails the call naming the attribute and its value
+// if it has another length.
+std::pair<Dim, Dim> PaddingAttr(const TypeRelationCall& call, const std::string& name);
 
 // Both inputs broadcast against each other (numpy rules); the result has the lhs dtype.
 bool BroadcastRel(TypeRelationCall& call);

@@ -1,9 +1,15 @@
 #include "relaypass/passes/fold_constant.h"
 
+#include <optional>
+#include <vector>
+
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/eval/value.h"
+#include "relaypass/ir/tensor_size.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/op/registry.h"
+#include "relaypass/support/error.h"
+#include "relaypass/support/memory_budget.h"
 #include "relaypass/support/pointer_map.h"
 
 namespace relaypass::passes {
@@ -22,6 +28,30 @@ bool IsComplexConstant(const Expr& e) {
     if (!IsComplexConstant(f)) return false;
   }
   return true;
+}
+
+// Whether a call's checked result type says it is too large to fold: a tensor (or the tensors of
+// a tuple) over kMaxFoldBytes, or whose size overflows. An unknown type or dimension says
+// nothing; the evaluation's own allocations are then checked against the memory budget.
+bool TooLargeToFold(const ir::Type& type) {
+  std::vector<const ir::TypeNode*> stack = {type.get()};
+  int64_t total = 0;
+  while (!stack.empty()) {
+    const ir::TypeNode* t = stack.back();
+    stack.pop_back();
+    if (!t) continue;
+    if (t->kind == ir::TupleTypeNode::kKind) {
+      for (const ir::Type& field : static_cast<const ir::TupleTypeNode*>(t)->fields) {
+        stack.push_back(field.get());
+      }
+    } else if (t->kind == ir::TensorTypeNode::kKind) {
+      const auto* tensor = static_cast<const ir::TensorTypeNode*>(t);
+      if (!tensor->is_static()) continue;
+      const std::optional<int64_t> bytes = ir::ByteCount(tensor->shape, tensor->dtype);
+      if (!bytes || __builtin_add_overflow(total, *bytes, &total)) return true;
+    }
+  }
+  return total > kMaxFoldBytes;
 }
 
 class ConstantFolder : public ir::ExprMutator {
@@ -77,7 +107,18 @@ class ConstantFolder : public ir::ExprMutator {
     for (const Expr& a : call->args) {
       if (!IsComplexConstant(a)) return post;
     }
-    return eval::ValueToExpr(eval::EvaluateConstantCall(call));
+    if (TooLargeToFold(call->checked_type)) return post;
+    // As TVM's FoldConstant, a call the evaluator cannot compute (an integer division by zero in
+    // a branch that may never run, a cast to a dtype without a kernel, a tensor over the memory
+    // budget) stays as it is: the program fails, if ever, where it runs. A broken precondition
+    // of the API (InternalError) is a bug and still propagates.
+    try {
+      return eval::ValueToExpr(eval::EvaluateConstantCall(call));
+    } catch (const InternalError&) {
+      throw;
+    } catch (const Error&) {
+      return post;
+    }
   }
 
  private:
@@ -92,7 +133,10 @@ Expr FoldConstantExpr(const Expr& expr) {
 
 transform::Pass FoldConstant(bool /*fold_qnn*/) {
   return transform::CreateFunctionPass(
-      [](const ir::Function& func, const ir::IRModule&, const transform::PassContext&) {
+      [](const ir::Function& func, const ir::IRModule&, const transform::PassContext& ctx) {
+        // The context's memory budget bounds what folding may allocate (0: the process's).
+        const int64_t budget = ctx.GetConfig("relay.memory_budget").as_int();
+        support::MemoryBudgetScope scope(budget > 0 ? static_cast<uint64_t>(budget) : 0);
         return FoldConstantExpr(func).downcast<ir::FunctionNode>();
       },
       2, "FoldConstant");

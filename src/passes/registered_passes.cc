@@ -7,21 +7,31 @@
 #include "relaypass/passes/alter_op_layout.h"
 #include "relaypass/passes/canonicalize_cast.h"
 #include "relaypass/passes/canonicalize_ops.h"
+#include "relaypass/passes/combine_parallel.h"
 #include "relaypass/passes/convert_layout.h"
 #include "relaypass/passes/dead_code.h"
+#include "relaypass/passes/defuse_ops.h"
+#include "relaypass/passes/dynamic_to_static.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
+#include "relaypass/passes/eta_expand.h"
+#include "relaypass/passes/fast_math.h"
 #include "relaypass/passes/flatten_atrous_conv.h"
 #include "relaypass/passes/fold_constant.h"
+#include "relaypass/passes/fold_explicit_padding.h"
 #include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/passes/fuse_ops.h"
+#include "relaypass/passes/inline.h"
+#include "relaypass/passes/lambda_lift.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/plan_devices.h"
 #include "relaypass/passes/remove_unused_functions.h"
 #include "relaypass/passes/simplify_expr.h"
+#include "relaypass/passes/simplify_fc_transpose.h"
 #include "relaypass/passes/simplify_inference.h"
 #include "relaypass/passes/to_a_normal_form.h"
 #include "relaypass/passes/to_basic_block_normal_form.h"
 #include "relaypass/passes/to_graph_normal_form.h"
+#include "relaypass/passes/to_mixed_precision.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/print_ir.h"
@@ -56,6 +66,16 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterCanonicalizeCast(registry);
   passes::RegisterFlattenAtrousConv(registry);
   passes::RegisterPlanDevices(registry);
+  passes::RegisterCombineParallel(registry);
+  passes::RegisterFastMath(registry);
+  passes::RegisterDefuseOps(registry);
+  passes::RegisterFoldExplicitPadding(registry);
+  passes::RegisterSimplifyFCTranspose(registry);
+  passes::RegisterEtaExpand(registry);
+  passes::RegisterInline(registry);
+  passes::RegisterDynamicToStatic(registry);
+  passes::RegisterLambdaLift(registry);
+  passes::RegisterToMixedPrecision(registry);
 }
 
 void RegisterAllConfigOptions(PassConfigRegistry& registry) {
@@ -63,6 +83,9 @@ void RegisterAllConfigOptions(PassConfigRegistry& registry) {
                      "the largest number of operators FuseOps puts into one function"});
   registry.Register({"relay.FuseOps.link_params", OptionType::kBool, OptionValue::Bool(false),
                      "whether FuseOps keeps constant parameters in fused functions"});
+  registry.Register({"relay.memory_budget", OptionType::kInt, OptionValue::Int(0),
+                     "the most bytes of tensors the passes may hold, e.g. while FoldConstant "
+                     "evaluates (0: the process's budget, by default the available memory)"});
 }
 
 }  // namespace relaypass::transform

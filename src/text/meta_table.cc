@@ -1,74 +1,22 @@
 #include "meta_table.h"
 
+#include <cstdint>
 #include <cstring>
+#include <optional>
 
+#include "relaypass/ir/tensor_size.h"
+#include "relaypass/support/base64.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::text {
 
 namespace {
 
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-void AppendBase64(const uint8_t* data, size_t n, std::string& out) {
-  out.reserve(out.size() + (n + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    uint32_t v = (uint32_t{data[i]} << 16) | (uint32_t{data[i + 1]} << 8) | data[i + 2];
-    out += kBase64[v >> 18];
-    out += kBase64[(v >> 12) & 63];
-    out += kBase64[(v >> 6) & 63];
-    out += kBase64[v & 63];
-  }
-  if (i < n) {
-    uint32_t v = uint32_t{data[i]} << 16;
-    if (i + 1 < n) v |= uint32_t{data[i + 1]} << 8;
-    out += kBase64[v >> 18];
-    out += kBase64[(v >> 12) & 63];
-    out += i + 1 < n ? kBase64[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-}
-
-// The 6-bit value of each base64 character; -1 for any other byte.
-struct Base64Table {
-  int8_t value[256];
-  constexpr Base64Table() : value() {
-    for (int c = 0; c < 256; ++c) value[c] = -1;
-    for (int i = 0; i < 64; ++i) {
-      value[static_cast<unsigned char>(kBase64[i])] = static_cast<int8_t>(i);
-    }
-  }
-};
-constexpr Base64Table kBase64Values;
-
-// The number of bytes `text` decodes to (by its length and padding).
-size_t Base64DecodedSize(std::string_view text) {
-  if (text.size() % 4 != 0) throw ParseError("metadata: base64 data length is not a multiple of 4");
-  size_t pad = 0;
-  if (!text.empty() && text.back() == '=') pad = text[text.size() - 2] == '=' ? 2 : 1;
-  return text.size() / 4 * 3 - pad;
-}
-
-// Decodes `text` into `out`, which holds Base64DecodedSize(text) bytes; throws ParseError for
-// text that is not base64.
-void DecodeBase64(std::string_view text, uint8_t* out) {
-  const size_t out_size = Base64DecodedSize(text);
-  const int pad = static_cast<int>(text.size() / 4 * 3 - out_size);
-  for (size_t i = 0, o = 0; i < text.size(); i += 4) {
-    const bool last = i + 4 == text.size();
-    int32_t v[4];
-    for (int k = 0; k < 4; ++k) {
-      const bool padding = last && k >= 4 - pad;
-      v[k] = padding ? 0 : kBase64Values.value[static_cast<unsigned char>(text[i + k])];
-      if (v[k] < 0) throw ParseError("metadata: invalid base64 data");
-    }
-    const uint32_t bits =
-        (uint32_t(v[0]) << 18) | (uint32_t(v[1]) << 12) | (uint32_t(v[2]) << 6) | uint32_t(v[3]);
-    out[o++] = static_cast<uint8_t>(bits >> 16);
-    if (o < out_size) out[o++] = static_cast<uint8_t>(bits >> 8);
-    if (o < out_size) out[o++] = static_cast<uint8_t>(bits);
-  }
+// The number of bytes base64 `text` decodes to; ParseError when its length is impossible.
+size_t DecodedSize(std::string_view text) {
+  const size_t size = support::Base64DecodedSize(text);
+  if (size == SIZE_MAX) throw ParseError("metadata: base64 data length is not a multiple of 4");
+  return size;
 }
 
 // A reader for the subset of JSON the section uses: objects, arrays, strings, integers.
@@ -90,17 +38,21 @@ class JsonReader {
     }
     return false;
   }
-  std::string String() {
+  std::string String() { return std::string(StringView()); }
+  // A string without escapes as a view of the text (the base64 data of a constant: no copy);
+  // one with escapes is decoded into `decoded_` and viewed there.
+  std::string_view StringView() {
     Expect('"');
     // Fast path: no escapes up to the closing quote (the base64 data of a constant).
     const size_t close = text_.find('"', pos_);
     if (close != std::string_view::npos &&
         text_.substr(pos_, close - pos_).find('\\') == std::string_view::npos) {
-      std::string out(text_.substr(pos_, close - pos_));
+      const std::string_view out = text_.substr(pos_, close - pos_);
       pos_ = close + 1;
       return out;
     }
-    std::string out;
+    std::string& out = decoded_;
+    out.clear();
     while (pos_ < text_.size() && text_[pos_] != '"') {
       char c = text_[pos_++];
       if (c == '\\') {
@@ -130,6 +82,7 @@ class JsonReader {
     if (pos_ == start || (pos_ == start + 1 && text_[start] == '-')) Fail("expected an integer");
     return text_[start] == '-' ? -value : value;
   }
+  std::string_view text() const { return text_; }
   bool AtEnd() {
     SkipSpace();
     return pos_ == text_.size();
@@ -147,12 +100,14 @@ class JsonReader {
   }
   std::string_view text_;
   size_t pos_ = 0;
+  std::string decoded_;
 };
 
 ir::Constant ReadConstant(JsonReader& in) {
   std::string dtype_text;
   ir::Shape shape;
-  std::string data;
+  std::string data_escaped;  // the data, when it was written with escapes
+  std::string_view data;
   bool has_dtype = false, has_shape = false, has_data = false;
   in.Expect('{');
   if (!in.Accept('}')) {
@@ -171,7 +126,11 @@ ir::Constant ReadConstant(JsonReader& in) {
         }
         has_shape = true;
       } else if (key == "data") {
-        data = in.String();
+        data = in.StringView();
+        if (data.data() < in.text().data() || data.data() >= in.text().data() + in.text().size()) {
+          data_escaped = std::string(data);  // viewed in the reader's buffer: keep a copy
+          data = data_escaped;
+        }
         has_data = true;
       } else {
         in.Fail("unknown key \"" + key + "\" in a constant");
@@ -184,20 +143,21 @@ ir::Constant ReadConstant(JsonReader& in) {
   if (!dtype || dtype->is_void()) in.Fail("unknown dtype \"" + dtype_text + "\"");
   // The size is checked against the data before anything is allocated: a huge shape with little
   // data is an error, not a huge allocation (nor an overflow).
-  uint64_t needed = static_cast<uint64_t>(dtype->bytes());
   for (int64_t d : shape) {
     if (d < 0) in.Fail("negative dimension");
-    if (__builtin_mul_overflow(needed, static_cast<uint64_t>(d), &needed)) {
-      in.Fail("the constant's shape is too large");
-    }
   }
-  const size_t size = Base64DecodedSize(data);
+  const std::optional<int64_t> bytes = ir::ByteCount(shape, *dtype);
+  if (!bytes) in.Fail("the constant's shape is too large (its byte count overflows int64)");
+  const auto needed = static_cast<uint64_t>(*bytes);
+  const size_t size = DecodedSize(data);
   if (size != needed) {
     in.Fail("constant data has " + std::to_string(size) + " bytes, its shape and dtype need " +
             std::to_string(needed));
   }
   ir::NDArray array = ir::NDArray::Empty(shape, *dtype);
-  if (size > 0) DecodeBase64(data, static_cast<uint8_t*>(array.mutable_raw_data()));
+  if (size > 0 && !support::DecodeBase64(data, static_cast<uint8_t*>(array.mutable_raw_data()))) {
+    in.Fail("invalid base64 data");
+  }
   return ir::MakeConstant(std::move(array));
 }
 
@@ -209,21 +169,36 @@ size_t MetaTable::ConstantIndex(const ir::ConstantNode* c) {
   return it->second;
 }
 
-std::string MetaTable::ToJson() const {
-  std::string out = "{\n  \"relay.Constant\": [";
+void MetaTable::AppendJson(std::string& out) const {
+  // One reservation for the whole section: the bytes dominate, and growing the string constant
+  // by constant would copy everything written so far each time.
+  size_t total = 64;
+  for (const ir::Constant& c : constants_) {
+    total += 96 + 24 * static_cast<size_t>(c->data.ndim()) +
+             support::Base64EncodedSize(c->data.nbytes());
+  }
+  out.reserve(out.size() + total);
+  out += "{\n  \"relay.Constant\": [";
   for (size_t i = 0; i < constants_.size(); ++i) {
     const ir::NDArray& data = constants_[i]->data;
     out += i ? ",\n    " : "\n    ";
-    out += "{\"dtype\": \"" + data.dtype().ToString() + "\", \"shape\": [";
+    out += "{\"dtype\": \"";
+    out += data.dtype().ToString();
+    out += "\", \"shape\": [";
     for (int k = 0; k < data.ndim(); ++k) {
       if (k) out += ", ";
       out += std::to_string(data.shape()[k]);
     }
     out += "], \"data\": \"";
-    AppendBase64(static_cast<const uint8_t*>(data.raw_data()), data.nbytes(), out);
+    support::AppendBase64(static_cast<const uint8_t*>(data.raw_data()), data.nbytes(), out);
     out += "\"}";
   }
   out += "\n  ]\n}";
+}
+
+std::string MetaTable::ToJson() const {
+  std::string out;
+  AppendJson(out);
   return out;
 }
 

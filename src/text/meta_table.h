@@ -38,6 +38,8 @@ class MetaTable {
   const std::vector<ir::Constant>& constants() const { return constants_; }
   // The JSON object described above.
   std::string ToJson() const;
+  // The same, appended to `out` (one reservation, no intermediate copy).
+  void AppendJson(std::string& out) const;
 
  private:
   std::vector<ir::Constant> constants_;

@@ -42,7 +42,7 @@ std::string AsText(const ir::IRModule& mod, bool show_meta_data) {
     out += '\n';
     if (show_meta_data) {
       out += "#[metadata]\n";
-      out += printer.meta().ToJson();
+      printer.meta().AppendJson(out);
     } else {
       out += kMetadataOmitted;
     }

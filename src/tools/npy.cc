@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
+#include "relaypass/ir/tensor_size.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::tools {
@@ -219,12 +221,16 @@ ir::NDArray ParseNpy(std::string_view bytes, const std::string& source_name) {
   }
   DataType dtype;
   if (!DtypeOfDescr(descr, &dtype)) fail("unsupported dtype '" + descr + "'");
-  ir::NDArray array = ir::NDArray::Empty(shape, dtype);
+  // The data's size is checked before anything is allocated: a huge shape over a few bytes of
+  // data is a malformed file, not an allocation.
+  const std::optional<int64_t> nbytes = ir::ByteCount(shape, dtype);
+  if (!nbytes) fail("the shape's byte count overflows int64");
   const size_t data_start = header_start + header_len;
-  if (bytes.size() - data_start < array.nbytes()) {
-    fail("expected " + std::to_string(array.nbytes()) + " bytes of data, found " +
+  if (bytes.size() - data_start < static_cast<uint64_t>(*nbytes)) {
+    fail("expected " + std::to_string(*nbytes) + " bytes of data, found " +
          std::to_string(bytes.size() - data_start));
   }
+  ir::NDArray array = ir::NDArray::Uninitialized(shape, dtype);  // every byte is copied below
   uint8_t* out = static_cast<uint8_t*>(array.mutable_raw_data());
   if (array.nbytes() > 0) std::memcpy(out, bytes.data() + data_start, array.nbytes());
   const int width = dtype.bytes();

@@ -142,7 +142,7 @@ std::vector<TextCase> Catalogue() {
       {"pool_stride_zero",  // was a division by zero (SIGFPE)
        "def @main(%x: Tensor[(1, 3, 8, 8), float32]) {\n"
        "  nn.max_pool2d(%x, pool_size=[1, 1], strides=[0, 0])\n}\n",
-       Kind::kType, 2, 3, "nn.max_pool2d: pooling stride must not be 0"},
+       Kind::kType, 2, 3, "nn.max_pool2d: attribute 'strides' must have 2 positive values"},
       {"negative_output_dimension",
        "def @main(%x: Tensor[(1, 3, 8, 8), float32]) {\n"
        "  nn.avg_pool2d(%x, pool_size=[1, 1], padding=[-10, 0, 0, 0])\n}\n",

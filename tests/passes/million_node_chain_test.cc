@@ -6,8 +6,10 @@
 #include "../depth_scale.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
+#include "relaypass/passes/combine_parallel.h"
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
+#include "relaypass/passes/fast_math.h"
 #include "relaypass/passes/fuse_ops.h"
 #include "relaypass/passes/to_a_normal_form.h"
 #include "relaypass/workloads/workloads.h"
@@ -75,6 +77,17 @@ TEST(MillionNodeChainTest, ToANormalFormAndDeadCodeElimination) {
   // Every binding is used once: inline_once folds all of them back into one deep expression.
   ir::IRModule inlined = DeadCodeElimination(/*inline_once=*/true)(anf);
   EXPECT_EQ(CountLets(inlined), 0u);
+}
+
+// Nothing to combine or approximate on the chain: each pass walks it once and leaves it as it is.
+TEST(MillionNodeChainTest, CombineParallelAndFastMath) {
+  const ir::IRModule& mod = TypedChain();
+  const size_t nodes = ir::CountNodes(mod.Lookup("main"));
+  for (const transform::Pass& pass : {CombineParallelConv2D(), CombineParallelDense(),
+                                      CombineParallelBatchMatmul(), FastMath()}) {
+    SCOPED_TRACE(pass.info().name);
+    EXPECT_EQ(ir::CountNodes(pass(mod).Lookup("main")), nodes);
+  }
 }
 
 }  // namespace

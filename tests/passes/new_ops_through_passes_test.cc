@@ -228,6 +228,8 @@ TEST(NewOpsThroughPassesTest, PrintParseEveryPassFoldAndFuse) {
         continue;
       }
       EXPECT_EQ(ReadsBack(ir::InferTypes(out)), "") << where;
+      // ToMixedPrecision changes the precision by design (its own tests check its numbers).
+      if (pass.info().name == "ToMixedPrecision") continue;
       ExpectClose(eval::RunMain(ir::InferTypes(out), {input}), want, where);
     }
 

@@ -13,9 +13,11 @@
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/passes/canonicalize_ops.h"
+#include "relaypass/passes/combine_parallel.h"
 #include "relaypass/passes/convert_layout.h"
 #include "relaypass/passes/dead_code.h"
 #include "relaypass/passes/eliminate_common_subexpr.h"
+#include "relaypass/passes/fast_math.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/passes/fuse_ops.h"
@@ -48,6 +50,8 @@ std::vector<NamedPass> AllPasses() {
       {"SimplifyInference", [] { return SimplifyInference(); }},
       {"CanonicalizeOps", [] { return CanonicalizeOps(); }},
       {"FoldScaleAxis", [] { return FoldScaleAxis(); }},
+      {"CombineParallelConv2D2", [] { return CombineParallelConv2D(2); }},
+      {"FastMath", [] { return FastMath(); }},
       {"ConvertLayoutNHWC",
        [] {
          return ConvertLayout({{"nn.conv2d", {"NHWC", "default"}}});

@@ -133,7 +133,12 @@ class DepthTest : public ::testing::Test {
       std::vector<ir::NDArray> result = eval::RunMain(out, {x});
       ASSERT_EQ(result.size(), 1u);
       ASSERT_EQ(result[0].shape(), (ir::Shape{1, 16}));
-      for (int i = 0; i < 16; ++i) EXPECT_EQ(result[0].data<float>()[i], expected[i]) << i;
+      if (p.name == "ToMixedPrecision") {
+        // float16 by design: a million additions overflow its range. Depth is what is tested.
+        EXPECT_EQ(result[0].dtype(), ir::DataType::Float(16));
+      } else {
+        for (int i = 0; i < 16; ++i) EXPECT_EQ(result[0].data<float>()[i], expected[i]) << i;
+      }
       out = ir::IRModule();
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -13,6 +13,7 @@ std::string ValueForRequiredOption(const std::string& pass, const std::string& o
   if (pass == "ConvertLayout" && option == "desired_layouts") {
     return "{\"nn.conv2d\": [\"NHWC\", \"default\"]}";
   }
+  if (pass == "SimplifyFCTranspose" && option == "target_weight") return "[\"weight\"]";
   return "";
 }
 

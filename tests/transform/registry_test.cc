@@ -92,7 +92,14 @@ TEST_F(RegistryTest, UnknownPassSuggestsAndListsTheRegisteredOnes) {
   EXPECT_EQ(message.substr(0, message.find(';')), "unknown pass \"InferTyp\"");
   EXPECT_NE(message.find("did you mean \"InferType\"?"), std::string::npos) << message;
   EXPECT_NE(message.find("registered passes: "), std::string::npos) << message;
-  EXPECT_NE(message.find("PrintIR"), std::string::npos) << message;
+  // what() is one line of at most about 400 characters (the list cut in the middle); the whole
+  // list stays in message().
+  EXPECT_LE(message.size(), 400u) << message;
+  try {
+    CreatePass("InferTyp");
+  } catch (const PassError& e) {
+    EXPECT_NE(e.message().find("PrintIR"), std::string::npos) << e.message();
+  }
 }
 
 TEST_F(RegistryTest, OptionErrorsNameThePassAndTheValidOptions) {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <optional>
 
 #include "debug.h"
@@ -20,6 +21,8 @@
 #include "pipeline.h"
 #include "relaypass/support/allocator.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/memory_budget.h"
+#include "relaypass/support/resource_error.h"
 #include "relaypass/text/printer.h"
 #include "relaypass/tools/dot.h"
 #include "relaypass/tools/plugin.h"
@@ -156,6 +159,7 @@ int Run(const Options& o) {
   CheckOptions(o);
   PassPlan plan = MakePassPlan(o);  // bad passes and config fail before the input is read
   plan.plugin_instruments = plugin_instruments;
+  ApplyMemoryBudget(o, plan);
   if (o.dump_pass_pipeline) std::cerr << DumpPassPipeline(o, plan);
   if (o.split_input_file) return RunSplit(o, plan);
   ir::IRModule mod = LoadModule(o);
@@ -277,8 +281,13 @@ int Main(int argc, char** argv) {
   } catch (const relaypass::Error& e) {
     std::cerr << "relay-opt: error: " << e.what() << "\n";
     return 1;
+  } catch (const std::bad_alloc&) {
+    // An allocation outside the tensors the memory budget checks (a graph too big to build).
+    std::cerr << "relay-opt: error: out of memory (the tensor memory budget is "
+              << relaypass::support::BytesText(relaypass::support::MemoryBudget()) << ")\n";
+    return 1;
   } catch (const std::exception& e) {
-    std::cerr << "relay-opt: error: internal: " << e.what() << "\n";
+    std::cerr << "relay-opt: error: internal: " << relaypass::support::OneLine(e.what()) << "\n";
     return 1;
   }
 }

@@ -155,6 +155,11 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->check(ExactInteger<uint64_t>())
       ->type_name("N")
       ->capture_default_str();
+  app.add_option("--memory-budget", o.memory_budget,
+                 "the most bytes of tensors held at once (--run, --verify-each, FoldConstant), "
+                 "e.g. 4G or 512M; a tensor over it is an error naming its op and shape "
+                 "(default: the available memory)")
+      ->type_name("BYTES");
   // Debugging.
   app.add_option("--reproducer", o.reproducer,
                  "when a pass fails or crashes, write the input module and the pipeline with its "

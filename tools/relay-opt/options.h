@@ -60,6 +60,7 @@ struct Options {
   std::vector<std::string> inputs;  // NAME=FILE.npy
   std::string output_npy;
   uint64_t seed = 0;
+  std::string memory_budget;  // --memory-budget=BYTES ("" : the available memory)
 
   // Debugging a pipeline (docs/cli.md, "Debugging").
   std::string reproducer;      // --reproducer=FILE

@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "relaypass/eval/allclose.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/eval/random.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/memory_budget.h"
 #include "relaypass/tools/npy.h"
 
 namespace relay_opt {
@@ -57,6 +59,24 @@ std::string Describe(size_t index, const ir::NDArray& array) {
 }
 
 }  // namespace
+
+void ApplyMemoryBudget(const Options& o, const PassPlan& plan) {
+  if (!o.memory_budget.empty()) {
+    const std::optional<uint64_t> bytes = relaypass::support::ParseByteCount(o.memory_budget);
+    if (!bytes || *bytes == 0) {
+      throw Error(
+          "--memory-budget: expected a positive byte count such as 4G, 512M or 1000000, "
+          "got '" +
+          o.memory_budget + "'");
+    }
+    relaypass::support::SetMemoryBudget(*bytes);
+    return;
+  }
+  auto it = plan.config.find("relay.memory_budget");
+  if (it != plan.config.end() && it->second.as_int() > 0) {
+    relaypass::support::SetMemoryBudget(static_cast<uint64_t>(it->second.as_int()));
+  }
+}
 
 std::vector<eval::Value> MakeInputs(const ir::IRModule& mod, const Options& o) {
   if (!mod.Contains("main")) throw Error("--run: the module has no main function");

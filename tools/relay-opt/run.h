@@ -5,10 +5,15 @@
 #include <vector>
 
 #include "options.h"
+#include "pipeline.h"
 #include "relaypass/eval/value.h"
 #include "relaypass/ir/module.h"
 
 namespace relay_opt {
+
+/// Sets the process's memory budget from --memory-budget, else from --config
+/// relay.memory_budget (bytes); throws relaypass::Error naming the option for a malformed value.
+void ApplyMemoryBudget(const Options& options, const PassPlan& plan);
 
 /// main's arguments: eval::RandomInputs(main, --seed), with the parameters named by --input
 /// read from their .npy files instead (shape and dtype must match the parameter's type).

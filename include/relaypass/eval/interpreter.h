@@ -7,8 +7,13 @@
 // intermediate value is released after its last use. Types are not required: kernels derive
 // shapes from their inputs (a checked type, when present, decides tuple vs tensor results and
 // the dtype of half-precision results).
+//
+// Calls nest at most kMaxCallDepth deep, and the frames of nested calls hold at most
+// kMaxFrameSlots values between them: a recursion that does not stop is a ResourceError naming
+// the callee and the call's place, not a process that grows until memory runs out.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -17,6 +22,13 @@
 #include "relaypass/ir/module.h"
 
 namespace relaypass::eval {
+
+// The deepest call nesting the interpreter runs (a million: recursion as deep as the graphs the
+// project handles; about 0.5 GB of frames for a small recursive function).
+inline constexpr size_t kMaxCallDepth = 1000000;
+// The most node slots (21 bytes each: a value and its bookkeeping) all nested frames hold
+// between them: about 350 MB (a function of 100 nodes recurses 167,000 deep).
+inline constexpr uint64_t kMaxFrameSlots = uint64_t{1} << 24;
 
 class Interpreter {
  public:

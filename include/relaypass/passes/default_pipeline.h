@@ -5,10 +5,8 @@
 // passes) decides which of them run, as in TVM.
 //
 // TVM passes relaypass does not register are left out (DefaultPipelineMissing lists them):
-// qnn.Legalize (no QNN operators), CombineParallelConv2D, CombineParallelDense and
-// CombineParallelBatchMatmul (they need strided_slice / batch_matmul, which relaypass lacks),
-// FastMath when no fast_* operators are registered, and SplitArgs (a no-op for llvm, whose
-// max_function_args is unset).
+// qnn.Legalize (no QNN operators) and SplitArgs (a no-op for llvm, whose max_function_args is
+// unset).
 #pragma once
 
 #include <string>

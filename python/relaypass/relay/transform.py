@@ -70,6 +70,11 @@ def EliminateCommonSubexpr(fskip=None):  # noqa: F811 (TVM's signature)
     return _eliminate_common_subexpr()
 
 
+def InferTypeLocal(expr):
+    """The type of ``expr`` inferred from the types its typed parts carry (not a pass)."""
+    return _core.infer_type_local(expr)
+
+
 def function_pass(pass_func=None, opt_level=None, name=None, required=None):
     """Make a function pass from a function ``(func, mod, ctx) -> func`` or a class with
     ``transform_function(self, func, mod, ctx)``; as a decorator or called directly."""

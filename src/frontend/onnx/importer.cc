@@ -18,11 +18,23 @@
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/relay.h"
+#include "schema_check.h"
 #include "tensor.h"
 
 namespace relaypass::frontend::onnx_import {
 
 namespace {
+
+// Whether an import-time value of `shape` is small enough to compute now (a fold of a huge
+// ConstantOfShape or Expand would allocate it at import; left unfolded, it is the evaluator's).
+bool FitsAtImport(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d != 0 && n > kMaxImportElements / d) return false;
+    n *= d;
+  }
+  return true;
+}
 
 constexpr int64_t kMaxOpset = 17;  // the newest default-domain opset of ONNX 1.12
 
@@ -276,6 +288,14 @@ class GraphImporter {
           "operator " + node.op_type() + " (opset " + std::to_string(opset) + ") is not supported",
           true);
     }
+    std::vector<std::optional<ir::DataType>> input_types;
+    for (const std::string& name : node.input()) {
+      input_types.push_back(name.empty() ? std::nullopt
+                                         : std::optional<ir::DataType>(values_.at(name).dtype));
+    }
+    if (std::string wrong = CheckInputTypes(node, opset, input_types); !wrong.empty()) {
+      NodeFail(node, index, wrong);
+    }
     // Fold when every input is known and is an import-time constant or integer-valued.
     bool fold = true;
     for (const std::string& name : node.input()) {
@@ -362,7 +382,7 @@ class GraphImporter {
       if (const auto* c = v.expr.as<ir::ConstantNode>()) {
         v.value = c->data;
         v.import_const = true;
-      } else if (fold) {
+      } else if (fold && FitsAtImport(v.shape)) {  // too large: left for the evaluator
         try {
           v.value = eval::Evaluate(v.expr).tensor();
         } catch (const Error& e) {

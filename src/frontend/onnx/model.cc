@@ -2,9 +2,13 @@
 // walk (importer.cc).
 #include <onnx/onnx_pb.h>
 
+#include <fcntl.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "context.h"
 #include "importer.h"
@@ -37,11 +41,30 @@ OnnxModel FromOnnxFile(const std::string& path, const OnnxOptions& options) {
   if (std::filesystem::is_directory(path, ec)) {
     throw OnnxError("cannot read ONNX model '" + path + "': it is a directory");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw OnnxError("cannot open ONNX model '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  onnx::ModelProto model = ParseModel(ss.str(), path);
+  // Parsed straight from the file in blocks (protobuf's FileInputStream): no copy of the whole
+  // file in memory before the parse, and an impossible first byte stops the read at once.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw OnnxError("cannot open ONNX model '" + path + "': " + std::strerror(errno));
+  onnx::ModelProto model;
+  bool parsed = false;
+  bool empty = false;
+  {
+    google::protobuf::io::FileInputStream stream(fd);
+    stream.SetCloseOnDelete(true);
+    const void* first = nullptr;
+    int size = 0;
+    empty = !stream.Next(&first, &size);
+    if (!empty) {
+      stream.BackUp(size);
+      parsed = model.ParseFromZeroCopyStream(&stream);
+    }
+    if (stream.GetErrno() != 0) {
+      throw OnnxError("cannot read ONNX model '" + path + "': " + std::strerror(stream.GetErrno()));
+    }
+  }
+  if (empty) throw OnnxError(path + ": empty file, not an ONNX model");
+  if (!parsed)
+    throw OnnxError(path + ": malformed or truncated ONNX model (protobuf parse failed)");
   std::string dir = std::filesystem::path(path).parent_path().string();
   return onnx_import::ImportModel(model, options, dir.empty() ? "." : dir, path);
 }

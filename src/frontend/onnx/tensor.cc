@@ -1,5 +1,6 @@
 #include "tensor.h"
 
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -28,27 +29,75 @@ void CopyField(const Field& src, int64_t n, ir::NDArray& out, const std::string&
   for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(src.Get(static_cast<int>(i)));
 }
 
-std::string ReadExternal(const TP& tensor, const std::string& base_dir, const std::string& what) {
+int64_t ExternalNumber(const std::string& text, const std::string& key, const std::string& what) {
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0) {
+    Fail(what, "external data " + key + " '" + text + "' is not a non-negative integer");
+  }
+  return value;
+}
+
+// The external data of `tensor`: exactly `nbytes` bytes, read from a file inside the model's
+// folder (as ONNX's checker requires: a relative location that does not climb out of it).
+std::string ReadExternal(const TP& tensor, const std::string& base_dir, size_t nbytes,
+                         const std::string& what) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto& kv : tensor.external_data()) {
     if (kv.key() == "location") location = kv.value();
-    if (kv.key() == "offset") offset = std::stoll(kv.value());
-    if (kv.key() == "length") length = std::stoll(kv.value());
+    if (kv.key() == "offset") offset = ExternalNumber(kv.value(), "offset", what);
+    if (kv.key() == "length") length = ExternalNumber(kv.value(), "length", what);
   }
   if (location.empty()) Fail(what, "external data without a location");
-  std::filesystem::path path = std::filesystem::path(base_dir) / location;
+  const std::filesystem::path relative = std::filesystem::path(location).lexically_normal();
+  if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") {
+    Fail(what, "external data location '" + location + "' is not inside the model's folder");
+  }
+  const std::filesystem::path path = std::filesystem::path(base_dir) / relative;
   std::ifstream in(path, std::ios::binary);
   if (!in) Fail(what, "cannot open external data file '" + path.string() + "'");
   in.seekg(0, std::ios::end);
   const int64_t size = in.tellg();
-  if (offset < 0 || offset > size) Fail(what, "external data offset beyond the file's end");
+  if (size < 0) Fail(what, "cannot read external data file '" + path.string() + "'");
+  if (offset > size) Fail(what, "external data offset beyond the file's end");
   if (length < 0) length = size - offset;
-  if (offset + length > size) Fail(what, "external data runs past the file's end");
-  std::string bytes(static_cast<size_t>(length), '\0');
+  if (length > size - offset) Fail(what, "external data runs past the file's end");
+  if (static_cast<uint64_t>(length) != nbytes) {
+    Fail(what, "has " + std::to_string(length) + " bytes of external data for " +
+                   std::to_string(nbytes) + " bytes of elements");
+  }
+  std::string bytes(nbytes, '\0');
   in.seekg(offset);
-  in.read(bytes.data(), length);
+  in.read(bytes.data(), static_cast<std::streamsize>(nbytes));
+  if (!in) Fail(what, "cannot read external data file '" + path.string() + "'");
   return bytes;
+}
+
+// How many values the typed repeated field for `data_type` holds (-1: no such field).
+int64_t FieldValueCount(const TP& tensor) {
+  switch (tensor.data_type()) {
+    case TP::FLOAT:
+      return tensor.float_data_size();
+    case TP::DOUBLE:
+      return tensor.double_data_size();
+    case TP::INT64:
+      return tensor.int64_data_size();
+    case TP::UINT64:
+    case TP::UINT32:
+      return tensor.uint64_data_size();
+    case TP::INT32:
+    case TP::INT16:
+    case TP::INT8:
+    case TP::UINT16:
+    case TP::UINT8:
+    case TP::BOOL:
+    case TP::FLOAT16:
+    case TP::BFLOAT16:
+      return tensor.int32_data_size();
+    default:
+      return -1;
+  }
 }
 
 }  // namespace
@@ -92,6 +141,18 @@ std::string OnnxTypeName(int elem_type) {
   return "data type " + std::to_string(elem_type);
 }
 
+int64_t CheckedElementCount(const std::vector<int64_t>& shape, const std::string& what) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) Fail(what, "negative dimension " + std::to_string(d));
+    if (d != 0 && n > kMaxImportElements / d) {
+      Fail(what, "has more than " + std::to_string(kMaxImportElements) + " elements");
+    }
+    n *= d;
+  }
+  return n;
+}
+
 ir::NDArray TensorFromProto(const TP& tensor, const std::string& base_dir,
                             const std::string& what) {
   std::optional<ir::DataType> dtype = DTypeFromOnnx(tensor.data_type());
@@ -100,26 +161,30 @@ ir::NDArray TensorFromProto(const TP& tensor, const std::string& base_dir,
         what + ": tensors of type " + OnnxTypeName(tensor.data_type()) + " are not supported", -1,
         "", "", true);
   }
-  ir::Shape shape;
-  int64_t n = 1;
-  for (int64_t d : tensor.dims()) {
-    if (d < 0) Fail(what, "negative dimension " + std::to_string(d));
-    shape.push_back(d);
-    if (d != 0 && n > std::numeric_limits<int32_t>::max() / d) Fail(what, "is too large");
-    n *= d;
-  }
-  ir::NDArray out = ir::NDArray::Empty(shape, *dtype);
-  const size_t nbytes = out.nbytes();
+  const ir::Shape shape(tensor.dims().begin(), tensor.dims().end());
+  const int64_t n = CheckedElementCount(shape, what);
+  // The data present must match the element count before anything is allocated: a tensor that
+  // claims billions of elements with a few bytes of data is an error, not an allocation.
+  const size_t nbytes = static_cast<size_t>(n) * static_cast<size_t>(dtype->bytes());
   const bool external = tensor.data_location() == TP::EXTERNAL;
   if (external || tensor.has_raw_data()) {
-    const std::string raw = external ? ReadExternal(tensor, base_dir, what) : tensor.raw_data();
+    const std::string external_bytes = external ? ReadExternal(tensor, base_dir, nbytes, what) : "";
+    // A reference, not a copy: raw_data of a large initializer is most of the model's bytes.
+    const std::string& raw = external ? external_bytes : tensor.raw_data();
     if (raw.size() != nbytes) {
       Fail(what, "has " + std::to_string(raw.size()) + " bytes of data for " + std::to_string(n) +
                      " elements of " + dtype->ToString());
     }
+    ir::NDArray out = ir::NDArray::Empty(shape, *dtype);
     if (nbytes) std::memcpy(out.mutable_raw_data(), raw.data(), nbytes);
     return out;
   }
+  const int64_t values = FieldValueCount(tensor);
+  if (values < 0) Fail(what, "has no data");
+  if (values != n) {
+    Fail(what, "has " + std::to_string(values) + " values for " + std::to_string(n) + " elements");
+  }
+  ir::NDArray out = ir::NDArray::Empty(shape, *dtype);
   switch (tensor.data_type()) {
     case TP::FLOAT:
       CopyField<float>(tensor.float_data(), n, out, what);

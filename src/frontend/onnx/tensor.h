@@ -3,8 +3,10 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "relaypass/ir/dtype.h"
 #include "relaypass/ir/ndarray.h"
@@ -19,6 +21,11 @@ std::string OnnxTypeName(int elem_type);
 
 // The tensor's data (raw_data or the typed fields; external data is read relative to
 // `base_dir`). Throws OnnxError naming `what` for an unsupported type or inconsistent size.
+// The element count of an array of `shape` made at import; OnnxError naming `what` for a negative
+// dimension or more than kMaxImportElements elements (checked before anything is allocated).
+inline constexpr int64_t kMaxImportElements = int64_t{1} << 31;
+int64_t CheckedElementCount(const std::vector<int64_t>& shape, const std::string& what);
+
 ir::NDArray TensorFromProto(const onnx::TensorProto& tensor, const std::string& base_dir,
                             const std::string& what);
 

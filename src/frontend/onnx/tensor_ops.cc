@@ -8,6 +8,7 @@
 
 #include "../../op/op_common.h"
 #include "context.h"
+#include "relaypass/frontend/onnx.h"
 #include "relaypass/relay.h"
 #include "tensor.h"
 
@@ -58,8 +59,10 @@ Outputs ConstantOfShape(const NodeContext& ctx) {
     fill = TensorFromProto(a->t(), ".", "ConstantOfShape's value");
     if (fill.size() != 1) ctx.Fail("value must have one element");
   }
-  for (int64_t d : shape) {
-    if (d < 0) ctx.Fail("negative dimension in shape");
+  try {
+    CheckedElementCount(shape, "the output shape");
+  } catch (const OnnxError& e) {
+    ctx.Fail(e.what());
   }
   ir::NDArray out = ir::NDArray::Empty(shape, fill.dtype());
   const size_t bytes = fill.dtype().bytes();

@@ -10,6 +10,7 @@
 #include "gemm.h"
 #include "kernel_util.h"
 #include "kernels.h"
+#include "relaypass/support/parallel.h"
 
 namespace relaypass::op::kernels {
 
@@ -112,36 +113,85 @@ void DirectConv(const ConvGeometry& g, const T* data, const T* weight, T* out, i
   }
 }
 
+// Depthwise (one input channel per group), floating point: each output row is summed over the
+// kernel taps in a row buffer that stays in L1 and stored once (DirectConv sweeps the whole
+// output plane once per tap). The per-tap column loops have no bounds checks and vectorize.
+template <typename T>
+void DepthwiseConv(const ConvGeometry& g, const T* data, const T* weight, T* out, int64_t n) {
+  const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
+  const int64_t taps = g.kernel_h * g.kernel_w;
+  const int64_t channels_per_grain =
+      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * taps, 1));
+  support::ParallelFor(g.out_channels, channels_per_grain, [&](int64_t first, int64_t last) {
+    std::vector<T> acc(static_cast<size_t>(g.out_width));
+    for (int64_t o = first; o < last; ++o) {
+      const T* src = data + (n * g.channels + o / g.out_per_group) * plane;
+      const T* w = weight + o * taps;
+      T* dst = out + (n * g.out_channels + o) * out_plane;
+      for (int64_t oh = 0; oh < g.out_height; ++oh) {
+        std::fill(acc.begin(), acc.end(), T(0));
+        T* a = acc.data();
+        for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+          const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+          if (ih < 0 || ih >= g.height) continue;
+          const T* srow = src + ih * g.width;
+          for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+            const T wv = w[kh * g.kernel_w + kw];
+            const int64_t off = kw * g.dilation_w - g.pad_left;
+            int64_t lo, hi;
+            ValidRange(off, g.stride_w, g.width, g.out_width, &lo, &hi);
+            if (g.stride_w == 1) {
+              const T* s = srow + off;
+              for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * s[ow];
+            } else if (g.stride_w == 2) {
+              const T* s = srow + off;
+              for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * s[2 * ow];
+            } else {
+              for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * srow[ow * g.stride_w + off];
+            }
+          }
+        }
+        std::copy(acc.begin(), acc.end(), dst + oh * g.out_width);
+      }
+    }
+  });
+}
+
 // The [in_per_group * KH * KW, OH * OW] patch matrix of one group of one image.
 template <typename T>
 void Im2Col(const ConvGeometry& g, const T* src, T* col) {
   const int64_t out_plane = g.out_height * g.out_width;
-  for (int64_t ci = 0; ci < g.in_per_group; ++ci) {
-    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
-      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-        T* dst = col + ((ci * g.kernel_h + kh) * g.kernel_w + kw) * out_plane;
-        const int64_t off_w = kw * g.dilation_w - g.pad_left;
-        int64_t lo, hi;
-        ValidRange(off_w, g.stride_w, g.width, g.out_width, &lo, &hi);
-        for (int64_t oh = 0; oh < g.out_height; ++oh) {
-          T* drow = dst + oh * g.out_width;
-          const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
-          if (ih < 0 || ih >= g.height || hi < lo) {
-            std::fill(drow, drow + g.out_width, T(0));
-            continue;
+  const int64_t taps = g.kernel_h * g.kernel_w;
+  const int64_t channels_per_grain =
+      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * taps, 1));
+  support::ParallelFor(g.in_per_group, channels_per_grain, [&](int64_t first, int64_t last) {
+    for (int64_t ci = first; ci < last; ++ci) {
+      for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+        for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+          T* dst = col + ((ci * g.kernel_h + kh) * g.kernel_w + kw) * out_plane;
+          const int64_t off_w = kw * g.dilation_w - g.pad_left;
+          int64_t lo, hi;
+          ValidRange(off_w, g.stride_w, g.width, g.out_width, &lo, &hi);
+          for (int64_t oh = 0; oh < g.out_height; ++oh) {
+            T* drow = dst + oh * g.out_width;
+            const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+            if (ih < 0 || ih >= g.height || hi < lo) {
+              std::fill(drow, drow + g.out_width, T(0));
+              continue;
+            }
+            const T* srow = src + (ci * g.height + ih) * g.width;
+            std::fill(drow, drow + lo, T(0));
+            if (g.stride_w == 1) {
+              std::copy(srow + lo + off_w, srow + hi + 1 + off_w, drow + lo);
+            } else {
+              for (int64_t ow = lo; ow <= hi; ++ow) drow[ow] = srow[ow * g.stride_w + off_w];
+            }
+            std::fill(drow + hi + 1, drow + g.out_width, T(0));
           }
-          const T* srow = src + (ci * g.height + ih) * g.width;
-          std::fill(drow, drow + lo, T(0));
-          if (g.stride_w == 1) {
-            std::copy(srow + lo + off_w, srow + hi + 1 + off_w, drow + lo);
-          } else {
-            for (int64_t ow = lo; ow <= hi; ++ow) drow[ow] = srow[ow * g.stride_w + off_w];
-          }
-          std::fill(drow + hi + 1, drow + g.out_width, T(0));
         }
       }
     }
-  }
+  });
 }
 
 template <typename T>
@@ -156,7 +206,13 @@ NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry&
   const T* w = weight.data<T>();
   T* y = out.mutable_data<T>();
   if (direct) {
-    for (int64_t n = 0; n < g.batch; ++n) DirectConv(g, x, w, y, n);
+    for (int64_t n = 0; n < g.batch; ++n) {
+      if constexpr (std::is_floating_point_v<T>) {
+        DepthwiseConv(g, x, w, y, n);  // direct && floating point: depthwise
+      } else {
+        DirectConv(g, x, w, y, n);
+      }
+    }
     return out;
   }
   if constexpr (std::is_floating_point_v<T>) {

@@ -25,23 +25,23 @@ NDArray BroadcastBinary(const NDArray& a, const NDArray& b, DataType out_dtype, 
   const T* pa = a.data<T>();
   const T* pb = b.data<T>();
   R* po = out.mutable_data<R>();
-  ForEachBroadcastRun(plan,
-                      [&](int64_t io, int64_t ia, int64_t ib, int64_t n, int64_t sa, int64_t sb) {
-                        R* o = po + io;
-                        const T* x = pa + ia;
-                        const T* y = pb + ib;
-                        if (sa == 1 && sb == 1) {
-                          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
-                        } else if (sa == 1 && sb == 0) {
-                          const T yv = *y;
-                          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
-                        } else if (sa == 0 && sb == 1) {
-                          const T xv = *x;
-                          for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
-                        } else {
-                          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i * sa], y[i * sb]);
-                        }
-                      });
+  ForEachBroadcastRunParallel(
+      plan, [&](int64_t io, int64_t ia, int64_t ib, int64_t n, int64_t sa, int64_t sb) {
+        R* o = po + io;
+        const T* x = pa + ia;
+        const T* y = pb + ib;
+        if (sa == 1 && sb == 1) {
+          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+        } else if (sa == 1 && sb == 0) {
+          const T yv = *y;
+          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+        } else if (sa == 0 && sb == 1) {
+          const T xv = *x;
+          for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+        } else {
+          for (int64_t i = 0; i < n; ++i) o[i] = f(x[i * sa], y[i * sb]);
+        }
+      });
   return out;
 }
 
@@ -113,8 +113,9 @@ Arrays Unary(const Arrays& in, const ir::Type& out_type, const char* op, MakeF m
       NDArray out = NDArray::Uninitialized(x[0].shape(), x[0].dtype());
       const T* pi = x[0].data<T>();
       T* po = out.mutable_data<T>();
-      const int64_t n = out.size();
-      for (int64_t i = 0; i < n; ++i) po[i] = f(pi[i]);
+      support::ParallelFor(out.size(), kParallelGrain, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) po[i] = f(pi[i]);
+      });
       return out;
     };
     if constexpr (kFloatOnly) {
@@ -435,13 +436,15 @@ Arrays BiasAdd(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
       const T* pd = data.data<T>();
       const T* pb = bias.data<T>();
       T* po = out.mutable_data<T>();
-      for (int64_t o = 0; o < outer; ++o) {
-        for (int64_t c = 0; c < channels; ++c) {
-          const int64_t base = (o * channels + c) * inner;
-          const T b = pb[c];
+      const int64_t rows_per_grain =
+          std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(inner, 1));
+      support::ParallelFor(outer * channels, rows_per_grain, [&](int64_t begin, int64_t end) {
+        for (int64_t row = begin; row < end; ++row) {
+          const int64_t base = row * inner;
+          const T b = pb[row % channels];
           for (int64_t i = 0; i < inner; ++i) po[base + i] = static_cast<T>(pd[base + i] + b);
         }
-      }
+      });
       return out;
     })};
   });

@@ -34,6 +34,20 @@ def concatenate(data, axis):
     return call("concatenate", [Tuple(data)], axis=axis)
 
 
+def stack(data, axis):
+    """Join a sequence of tensors of one shape (or a tuple expression) along a new ``axis``."""
+    from ..expr import RelayExpr
+
+    if not isinstance(data, RelayExpr):
+        data = list(data)
+        if not data:
+            raise ValueError("relay.stack requires data to be non-empty.")
+        data = Tuple(data)
+    if not isinstance(axis, int):
+        raise ValueError("For now, we only support integer axis")
+    return call("stack", [data], axis=axis)
+
+
 def split(data, indices_or_sections, axis=0):
     """Split ``data`` into equal sections or at indices; returns a TupleWrapper."""
     if isinstance(indices_or_sections, int):

@@ -1,0 +1,17 @@
+// EtaExpand (TVM v0.13's src/relay/transforms/eta_expand.cc). With expand_global_var, every
+// reference to a global function, in call position too, becomes
+// `fn (%eta_expand_param, ...) { @f(%eta_expand_param, ...) }` (the parameters annotated as @f's);
+// one function per global var, shared by its references (TVM's memoized mutator). relaypass has
+// no ADT constructors, so expand_constructor changes nothing.
+#pragma once
+
+#include "relaypass/transform/pass.h"
+#include "relaypass/transform/registry.h"
+
+namespace relaypass::passes {
+
+/// Module pass "EtaExpand", opt_level 1.
+transform::Pass EtaExpand(bool expand_constructor = false, bool expand_global_var = false);
+void RegisterEtaExpand(transform::PassRegistry& registry);
+
+}  // namespace relaypass::passes

@@ -1,0 +1,139 @@
+#include "relaypass/support/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace relaypass::support {
+
+namespace {
+
+int ThreadsFromEnvironment() {
+  const char* text = std::getenv("RELAYPASS_NUM_THREADS");
+  if (text == nullptr) return 1;
+  const int n = std::atoi(text);
+  return std::clamp(n, 1, 256);
+}
+
+// Workers wait for a job (a range cut into chunks); the submitting thread takes chunks too.
+// One job at a time: `busy_` is held by the submitter for the job's whole life.
+class Pool {
+ public:
+  static Pool& Get() {
+    static Pool* pool = new Pool();  // never destroyed: workers may outlive static destructors
+    return *pool;
+  }
+
+  void SetThreads(int n) {
+    std::lock_guard<std::mutex> job(busy_);
+    threads_.store(std::max(1, n));
+  }
+  int threads() const { return threads_.load(); }
+
+  void Run(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
+    grain = std::max<int64_t>(grain, 1);
+    const int want = threads_.load();
+    if (want <= 1 || n <= grain) {
+      body(0, n);
+      return;
+    }
+    std::unique_lock<std::mutex> job(busy_, std::try_to_lock);
+    if (!job.owns_lock()) {  // another caller's job is running: do this one alone
+      body(0, n);
+      return;
+    }
+    StartWorkers(want - 1);
+    const int64_t chunks_wanted = std::min<int64_t>((n + grain - 1) / grain, 4 * want);
+    const int64_t chunk = (n + chunks_wanted - 1) / chunks_wanted;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      body_ = &body;
+      size_ = n;
+      chunk_ = chunk;
+      next_.store(0);
+      pending_ = (n + chunk - 1) / chunk;
+      error_ = nullptr;
+      ++generation_;
+    }
+    wake_.notify_all();
+    Work();
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return pending_ == 0 && active_ == 0; });
+    body_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  Pool() : threads_(ThreadsFromEnvironment()) {}
+
+  void StartWorkers(int count) {
+    while (static_cast<int>(workers_.size()) < count) {
+      workers_.emplace_back([this] { WorkerLoop(); });
+      workers_.back().detach();
+    }
+  }
+
+  void WorkerLoop() {
+    uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return generation_ != seen && body_ != nullptr; });
+        seen = generation_;
+        ++active_;
+      }
+      Work();
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (--active_ == 0 && pending_ == 0) done_.notify_all();
+    }
+  }
+
+  // Takes chunks until none is left.
+  void Work() {
+    for (;;) {
+      const int64_t begin = next_.fetch_add(chunk_);
+      if (begin >= size_) return;
+      try {
+        (*body_)(begin, std::min(size_, begin + chunk_));
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (--pending_ == 0 && active_ == 0) done_.notify_all();
+    }
+  }
+
+  std::atomic<int> threads_;
+  std::mutex busy_;  // held by the thread whose job the pool runs
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_;
+  const std::function<void(int64_t, int64_t)>* body_ = nullptr;
+  int64_t size_ = 0, chunk_ = 1, pending_ = 0;
+  int active_ = 0;
+  uint64_t generation_ = 0;
+  std::atomic<int64_t> next_{0};
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
+void SetNumThreads(int n) {
+  Pool::Get().SetThreads(n);
+}
+int NumThreads() {
+  return Pool::Get().threads();
+}
+
+void ParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& body) {
+  if (n <= 0) return;
+  Pool::Get().Run(n, grain, body);
+}
+
+}  // namespace relaypass::support
