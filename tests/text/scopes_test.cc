@@ -189,6 +189,15 @@ TEST(ScopesTest, RecursiveClosureWithoutAnnotationsIsTypedRecursively) {
   EXPECT_EQ(RunInt(mod, 100), 5050);
 }
 
+TEST(ScopesTest, EndlessRecursiveClosureStopsAtTheCallDepthLimit) {
+  ir::IRModule mod = ParseModule(
+      "def @main(%n: int32) -> int32 {\n"
+      "  let %f = fn (%i: int32) -> int32 { %f(%i) };\n"
+      "  %f(%n)\n"
+      "}\n");
+  EXPECT_THROW(RunInt(mod, 1), Error);  // the evaluator's call-depth limit, not a crash
+}
+
 TEST(ScopesTest, OnlyAFunctionMayReferToItself) {
   ExpectScopeError(
       "def @main(%x: float32) {\n"
