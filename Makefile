@@ -135,7 +135,7 @@ bench: deps
 	@[ -f $(BENCH_BUILD)/build.ninja ] || \
 	  cmake -S . -B $(BENCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 	cmake --build $(BENCH_BUILD) -j $(JOBS) --target bench
-	$(BENCH_BUILD)/bench/passes_bench --benchmark_filter='^(pass|pipeline|text|fold)/' \
+	$(BENCH_BUILD)/bench/passes_bench --benchmark_filter='^(pass|pipeline|text|fold|shape)/' \
 	  --benchmark_out=$(BENCH_BUILD)/passes_bench.json \
 	  --benchmark_out_format=json 2> $(BENCH_BUILD)/passes_bench.stderr
 	rm -f $(BENCH_BUILD)/chain_*.json

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "pipeline.h"  // tools/relay-opt: DefaultPipelineNames, the list of --pipeline=default
+#include "relaypass/eval/interpreter.h"
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/module.h"
 #include "relaypass/ir/visitor.h"
@@ -65,6 +66,7 @@
 #include "relaypass/transform/registry.h"
 #include "relaypass/transform/sequential.h"
 #include "relaypass/workloads/workloads.h"
+#include "shapes.h"
 
 // ---- counting allocator ----------------------------------------------------------------------
 
@@ -189,6 +191,8 @@ namespace support = relaypass::support;
 namespace text = relaypass::text;
 namespace transform = relaypass::transform;
 namespace workloads = relaypass::workloads;
+namespace eval = relaypass::eval;
+namespace bench = relaypass::bench;
 
 struct PassSpec {
   std::string name;  // in benchmark names and in the report
@@ -490,6 +494,31 @@ void BM_Chain(benchmark::State& state, const std::string& text, int64_t n) {
   });
 }
 
+// Issue 19's input shapes (shapes.h): "parse" is ParseModule with type inference (what
+// relay-opt does to a file), "run" the evaluator on main (parsed outside the clock).
+void BM_Shape(benchmark::State& state, const std::string& shape, int64_t n) {
+  Guard(state, [&] {
+    g_process_cpu = true;  // the parser runs on a thread of its own
+    struct Reset {
+      ~Reset() { g_process_cpu = false; }
+    } reset;
+    std::string source;
+    if (shape == "wide-function") source = bench::WideFunctionText(n);
+    if (shape == "tuple-chain") source = bench::TupleChainText(n);
+    if (shape == "closure-chain" || shape == "closure-chain-run") {
+      source = bench::ClosureChainText(n);
+    }
+    if (shape == "global-chain" || shape == "global-chain-run") source = bench::GlobalChainText(n);
+    if (shape.size() > 4 && shape.compare(shape.size() - 4, 4, "-run") == 0) {
+      const ir::IRModule mod = text::ParseModule(source);
+      const std::vector<ir::NDArray> x = {ir::NDArray::Empty({1, 4}, ir::DataType::Float32())};
+      TimeLoop(state, [&] { return eval::RunMain(mod, x); });
+    } else {
+      TimeLoop(state, [&] { return text::ParseModule(source); });
+    }
+  });
+}
+
 void RegisterAll() {
   const std::vector<std::string> networks = {"resnet-18", "resnet-50", "mobilenet"};
   auto configure = [](benchmark::internal::Benchmark* b) {
@@ -524,6 +553,22 @@ void RegisterAll() {
   for (const MoreSpec& more : MorePasses()) {
     configure(benchmark::RegisterBenchmark(("pass/resnet-50/" + more.spec.name).c_str(),
                                            BM_MorePass, more));
+  }
+  for (const char* shape : {"wide-function", "tuple-chain", "closure-chain", "closure-chain-run",
+                            "global-chain", "global-chain-run"}) {
+    const bool tuple = std::string(shape) == "tuple-chain";
+    for (int64_t n : {int64_t{10000}, int64_t{100000}, int64_t{1000000}}) {
+      if (n == 1000000 && !tuple) continue;  // 1M: the tuple chain (the others need GBs)
+      auto* b = benchmark::RegisterBenchmark(
+          ("shape/" + std::string(shape) + "/" + std::to_string(n)).c_str(), BM_Shape,
+          std::string(shape), n);
+      b->Unit(benchmark::kMillisecond)->UseManualTime();
+      if (n >= 100000) {
+        b->Iterations(3);
+      } else {
+        b->MinTime(0.2);
+      }
+    }
   }
   std::vector<PassSpec> chain_passes = Passes();
   for (const MoreSpec& more : MorePasses()) {

@@ -472,6 +472,27 @@ def main():
         w(f"| {PASS_LABEL.get(name, name)} | {r[0]} | {r[1]} |")
     w("")
 
+    # --- input shapes (issue 19, class 3)
+    w("## Input shapes")
+    w("")
+    w("Issue 19's shapes (`bench/shapes.h`, the same as `tests/reliability/scaling_test.cc`): "
+      "`parse` is ParseModule with type inference, as relay-opt reads a file; `-run` the "
+      "evaluator on main. Best wall / best CPU time in milliseconds; the ratio is 100k over 10k "
+      "by CPU time (1M over 100k for the tuple chain): linear is 10x.")
+    w("")
+    w("| shape | 10k | 100k | 1M | ratio |")
+    w("|---|---|---|---|---|")
+    for shape in ("wide-function", "tuple-chain", "closure-chain", "closure-chain-run",
+                  "global-chain", "global-chain-run"):
+        t = {n: times(runs.get(f"shape/{shape}/{n}")) for n in (10000, 100000, 1000000)}
+        cells = [f"{fmt_ms(t[n][0])} / {fmt_ms(t[n][1])}" if t[n] else
+                 ("" if n == 1000000 and shape != "tuple-chain" else
+                  error_of(runs.get(f"shape/{shape}/{n}"))) for n in (10000, 100000, 1000000)]
+        lo, hi = (100000, 1000000) if shape == "tuple-chain" else (10000, 100000)
+        ratio = (f"{t[hi][1] / t[lo][1]:.1f}x" if t[lo] and t[hi] and t[lo][1] else "n/a")
+        w(f"| {shape} | {' | '.join(cells)} | {ratio} |")
+    w("")
+
     # --- targets
     w("## Issue 8 targets")
     w("")

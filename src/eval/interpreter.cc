@@ -71,6 +71,7 @@ struct Interpreter::Impl {
 
   ir::IRModule mod;
   support::PointerMap<std::unique_ptr<Plan>> plans;
+  FreeVarCache free_vars;                // of the function literals the plans met
   std::vector<ir::Function> keep_alive;  // the functions whose plans are cached
   std::vector<std::unique_ptr<Frame>> frames;
   uint64_t frame_slots = 0;  // the node slots of all frames (see kMaxFrameSlots)
@@ -105,7 +106,7 @@ struct Interpreter::Impl {
   const Plan& PlanOf(const ir::Function& func) {
     std::unique_ptr<Plan>* cached = plans.find(func.get());
     if (cached) return **cached;
-    auto plan = std::make_unique<Plan>(BuildPlan(func.get()));
+    auto plan = std::make_unique<Plan>(BuildPlan(func.get(), free_vars));
     const Plan& ref = *plan;
     plans.emplace(func.get(), std::move(plan));
     keep_alive.push_back(func);
@@ -131,7 +132,10 @@ struct Interpreter::Impl {
     frame->values.resize(n);
     frame->done.assign(n, 0);
     frame->remaining = plan.uses;
-    for (const auto& [var, value] : closure.captured) frame->Bind(var, value);
+    for (const auto& [var, value] : closure.captured) {
+      // No value: the let variable of a recursive closure, which is the closure itself.
+      frame->Bind(var, value.defined() ? value : Value::MakeClosure(closure));
+    }
     for (size_t i = 0; i < args.size(); ++i) frame->Bind(fn->params[i].get(), std::move(args[i]));
     frame->work.push_back({plan.root, 0});
     frames.push_back(std::move(frame));
@@ -206,6 +210,9 @@ struct Interpreter::Impl {
           return;
         }
         Closure closure{ir::Function(static_cast<const ir::FunctionNode*>(e)), {}};
+        if (const ir::VarNode* const* self = plan.self.find(e)) {
+          closure.captured.emplace_back(*self, Value());  // bound to the closure in each call
+        }
         for (int32_t k = 0; k < plan.NumDeps(i); ++k) {
           closure.captured.emplace_back(static_cast<const ir::VarNode*>(plan.nodes[deps[k]]),
                                         f.Take(deps[k]));
@@ -328,7 +335,7 @@ Value Interpreter::Call(const Value& closure, const std::vector<Value>& args) {
 Value Interpreter::Eval(const ir::Expr& expr) {
   // A throwaway function around the expression; its plan is not cached.
   ir::Function wrapper = ir::MakeFunction({}, expr);
-  const Plan plan = BuildPlan(wrapper.get());
+  const Plan plan = BuildPlan(wrapper.get(), impl_->free_vars);
   return impl_->Run(Closure{wrapper, {}}, {}, &plan);
 }
 

@@ -31,14 +31,17 @@ void ForEachDep(const ir::ExprNode* e, FreeVarsOf&& free_vars, F&& fn) {
 
 }  // namespace
 
-Plan BuildPlan(const ir::FunctionNode* func) {
+Plan BuildPlan(const ir::FunctionNode* func, FreeVarCache& cache) {
   Plan plan;
   std::unordered_map<const ir::ExprNode*, std::vector<const ir::VarNode*>> captures;
   auto free_vars = [&](const ir::ExprNode* fn) -> const std::vector<const ir::VarNode*>& {
     auto it = captures.find(fn);
     if (it != captures.end()) return it->second;
     std::vector<const ir::VarNode*>& vars = captures[fn];
-    for (const ir::Var& v : ir::FreeVars(ir::Expr(fn))) vars.push_back(v.get());
+    const ir::VarNode* const* self = plan.self.find(fn);
+    for (const ir::VarNode* v : cache.Of(static_cast<const ir::FunctionNode*>(fn))) {
+      if (!self || v != *self) vars.push_back(v);
+    }
     return vars;
   };
   // Pass 1: number every node reachable from the body.
@@ -50,6 +53,11 @@ Plan BuildPlan(const ir::FunctionNode* func) {
     if (!e) throw InternalError("evaluator: null expression in function body");
     if (!plan.index.emplace(e, static_cast<int32_t>(plan.nodes.size())).second) continue;
     plan.nodes.push_back(e);
+    if (e->kind == ir::ExprKind::kLet) {  // before its value is reached (parents come first)
+      const auto* let = static_cast<const ir::LetNode*>(e);
+      if (let->value->kind == ir::ExprKind::kFunction)
+        plan.self.emplace(let->value.get(), let->var.get());
+    }
     ForEachDep(e, free_vars, [&](const ir::ExprNode* c) {
       if (!plan.index.contains(c)) stack.push_back(c);
     });

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "free_vars.h"
 #include "relaypass/ir/expr.h"
 #include "relaypass/support/pointer_map.h"
 
@@ -22,6 +23,10 @@ struct Plan {
   // Reads of each node's value: one per dependency edge (+1 for the root, read as the result).
   std::vector<int32_t> uses;
   int32_t root = -1;
+  // A function literal bound by a let -> the let's variable. The closure binds that variable to
+  // itself when called (TVM's recursive closures: `let %f = fn (...) { ... %f(...) ... }`), so
+  // it is not one of the function's captured free variables.
+  support::PointerMap<const ir::VarNode*> self;
 
   int32_t IndexOf(const ir::ExprNode* node) const {
     const int32_t* i = index.find(node);
@@ -31,7 +36,8 @@ struct Plan {
   int32_t NumDeps(int32_t i) const { return dep_begin[i + 1] - dep_begin[i]; }
 };
 
-// The plan of `func`'s body. Iterative: any graph depth.
-Plan BuildPlan(const ir::FunctionNode* func);
+// The plan of `func`'s body. Iterative: any graph depth. The free variables of the function
+// literals in it come from (and go to) `free_vars`, shared by the plans of one interpreter.
+Plan BuildPlan(const ir::FunctionNode* func, FreeVarCache& free_vars);
 
 }  // namespace relaypass::eval

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "relaypass/ir/post_order_index.h"
+#include "relaypass/ir/visitor.h"
 #include "relaypass/op/registry.h"
 #include "type_solver.h"
 
@@ -129,6 +130,13 @@ class ModuleInferencer {
     if (!mod_.Contains(gv->name_hint)) {
       throw TypeError("call to undefined global @" + gv->name_hint, gv->span);
     }
+    if (standalone_) {
+      // Typing one expression (a function pass's rewrite): a callee the module has typed is
+      // taken at its checked type, as TVM's inferencer does, not inferred again with all its
+      // own callees (a pass over N functions calling each other was O(N^2)).
+      const Function& typed = mod_.Lookup(gv->name_hint);
+      if (typed->checked_type && IsComplete(typed->checked_type)) return typed->checked_type;
+    }
     Function f = InferGlobal(gv->name_hint);
     if (f->checked_type) return f->checked_type;
     std::vector<Type> args;
@@ -137,6 +145,7 @@ class ModuleInferencer {
   }
 
   const IRModule& mod_;
+  bool standalone_ = false;  // InferStandalone: typing one expression against the module
   std::unordered_map<std::string, Function> done_;
   std::unordered_set<std::string> in_progress_;
 };
@@ -188,6 +197,16 @@ class ModuleInferencer::FunctionInferencer {
         std::vector<Type> fields;
         fields.reserve(kids.size());
         for (PostOrderIndex::Id f : kids) fields.push_back(ValueTerm(f, e.get()));
+        // The node's checked type when its fields are those very types: re-checking a typed
+        // graph then gives back the same type nodes, and comparing a deep tuple type with its
+        // old self (Attach) stops at the top instead of walking it (a chain of N tuples was
+        // O(N^2) to re-check).
+        if (auto* old = e->checked_type.as<TupleTypeNode>()) {
+          bool same = old->fields.size() == fields.size();
+          for (size_t i = 0; same && i < fields.size(); ++i)
+            same = old->fields[i].same_as(fields[i]);
+          if (same) return e->checked_type;
+        }
         return TupleType(std::move(fields));
       }
       case ExprKind::kTupleGetItem: {
@@ -401,6 +420,7 @@ class ModuleInferencer::FunctionInferencer {
 };
 
 Expr ModuleInferencer::InferStandalone(const Expr& expr) {
+  standalone_ = true;
   return FunctionInferencer(*this).Infer(expr);
 }
 
@@ -413,12 +433,42 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
         "recursive function @" + name + " needs type annotations on its parameters and return type",
         f->span);
   }
-  in_progress_.insert(name);
-  Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(name));
-  in_progress_.erase(name);
-  Function result = inferred.downcast<FunctionNode>();
-  done_[name] = result;
-  return result;
+  // Callees before callers, in an explicit depth-first walk over the call graph: a chain of
+  // global calls as long as the module does not recurse (a function on the walk's stack is
+  // "in progress": calling it back needs its full signature, as above).
+  struct Frame {
+    std::string name;
+    std::vector<std::string> callees;
+    size_t next = 0;
+  };
+  auto frame_for = [&](const std::string& fn_name) {
+    Frame frame{fn_name, {}, 0};
+    std::unordered_set<std::string> seen;
+    post_order_visit(mod_.Lookup(fn_name), [&](const Expr& e) {
+      if (auto* gv = e.as<GlobalVarNode>()) {
+        if (mod_.Contains(gv->name_hint) && seen.insert(gv->name_hint).second) {
+          frame.callees.push_back(gv->name_hint);
+        }
+      }
+    });
+    in_progress_.insert(fn_name);
+    return frame;
+  };
+  std::vector<Frame> stack;
+  stack.push_back(frame_for(name));
+  while (!stack.empty()) {
+    if (stack.back().next < stack.back().callees.size()) {
+      const std::string callee = stack.back().callees[stack.back().next++];
+      if (!done_.count(callee) && !in_progress_.count(callee)) stack.push_back(frame_for(callee));
+      continue;
+    }
+    const std::string fn_name = std::move(stack.back().name);
+    stack.pop_back();
+    Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(fn_name));
+    in_progress_.erase(fn_name);
+    done_[fn_name] = inferred.downcast<FunctionNode>();
+  }
+  return done_.at(name);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "type_solver.h"
 
+#include <utility>
+
 namespace relaypass::ir {
 
 Type TypeSolver::NewHole() {
@@ -73,59 +75,74 @@ bool TypeSolver::Unify(const Type& a, const Type& b, std::string* why) {
   return UnifyResolved(Resolve(a), Resolve(b), why);
 }
 
-bool TypeSolver::UnifyResolved(const Type& a, const Type& b, std::string* why) {
-  if (a.same_as(b)) return true;
-  auto* ha = a.as<IncompleteTypeNode>();
-  auto* hb = b.as<IncompleteTypeNode>();
-  if (ha && hb) {
-    parent_[Find(HoleIndex(ha))] = Find(HoleIndex(hb));
-    return true;
-  }
-  if (ha) {
-    Binding(Find(HoleIndex(ha))) = b;
-    return true;
-  }
-  if (hb) {
-    Binding(Find(HoleIndex(hb))) = a;
-    return true;
-  }
-  auto mismatch = [&] {
-    if (why) *why = TypeToString(a) + " and " + TypeToString(b) + " do not match";
-    return false;
-  };
-  if (a->kind != b->kind) return mismatch();
-  switch (a->kind) {
-    case TypeKind::kTensor: {
-      auto* x = a.as<TensorTypeNode>();
-      auto* y = b.as<TensorTypeNode>();
-      if (x->dtype != y->dtype || x->shape.size() != y->shape.size()) return mismatch();
-      for (size_t i = 0; i < x->shape.size(); ++i) {
-        if (x->shape[i] != y->shape[i] && x->shape[i] != kAnyDim && y->shape[i] != kAnyDim) {
-          return mismatch();
+bool TypeSolver::UnifyResolved(const Type& a0, const Type& b0, std::string* why) {
+  // An explicit worklist of pairs, not recursion: types nest as deep as the graph (a chain of
+  // 100,000 one-field tuples has a type 100,000 deep).
+  std::vector<std::pair<Type, Type>> work;
+  work.emplace_back(a0, b0);
+  bool first = true;
+  while (!work.empty()) {
+    Type a = std::move(work.back().first);
+    Type b = std::move(work.back().second);
+    work.pop_back();
+    if (!first) {
+      a = Resolve(a);
+      b = Resolve(b);
+    }
+    first = false;
+    if (a.same_as(b)) continue;
+    auto* ha = a.as<IncompleteTypeNode>();
+    auto* hb = b.as<IncompleteTypeNode>();
+    if (ha && hb) {
+      parent_[Find(HoleIndex(ha))] = Find(HoleIndex(hb));
+      continue;
+    }
+    if (ha) {
+      Binding(Find(HoleIndex(ha))) = b;
+      continue;
+    }
+    if (hb) {
+      Binding(Find(HoleIndex(hb))) = a;
+      continue;
+    }
+    auto mismatch = [&] {
+      if (why) *why = TypeToString(a) + " and " + TypeToString(b) + " do not match";
+      return false;
+    };
+    if (a->kind != b->kind) return mismatch();
+    switch (a->kind) {
+      case TypeKind::kTensor: {
+        auto* x = a.as<TensorTypeNode>();
+        auto* y = b.as<TensorTypeNode>();
+        if (x->dtype != y->dtype || x->shape.size() != y->shape.size()) return mismatch();
+        for (size_t i = 0; i < x->shape.size(); ++i) {
+          if (x->shape[i] != y->shape[i] && x->shape[i] != kAnyDim && y->shape[i] != kAnyDim) {
+            return mismatch();
+          }
         }
+        break;
       }
-      return true;
-    }
-    case TypeKind::kTuple: {
-      auto& fa = a.as<TupleTypeNode>()->fields;
-      auto& fb = b.as<TupleTypeNode>()->fields;
-      if (fa.size() != fb.size()) return mismatch();
-      for (size_t i = 0; i < fa.size(); ++i) {
-        if (!Unify(fa[i], fb[i], why)) return false;
+      case TypeKind::kTuple: {
+        auto& fa = a.as<TupleTypeNode>()->fields;
+        auto& fb = b.as<TupleTypeNode>()->fields;
+        if (fa.size() != fb.size()) return mismatch();
+        // Pushed last field first: the first field is unified first, as before.
+        for (size_t i = fa.size(); i-- > 0;) work.emplace_back(fa[i], fb[i]);
+        break;
       }
-      return true;
-    }
-    case TypeKind::kFunc: {
-      auto* x = a.as<FuncTypeNode>();
-      auto* y = b.as<FuncTypeNode>();
-      if (x->arg_types.size() != y->arg_types.size()) return mismatch();
-      for (size_t i = 0; i < x->arg_types.size(); ++i) {
-        if (!Unify(x->arg_types[i], y->arg_types[i], why)) return false;
+      case TypeKind::kFunc: {
+        auto* x = a.as<FuncTypeNode>();
+        auto* y = b.as<FuncTypeNode>();
+        if (x->arg_types.size() != y->arg_types.size()) return mismatch();
+        work.emplace_back(x->ret_type, y->ret_type);
+        for (size_t i = x->arg_types.size(); i-- > 0;) {
+          work.emplace_back(x->arg_types[i], y->arg_types[i]);
+        }
+        break;
       }
-      return Unify(x->ret_type, y->ret_type, why);
+      case TypeKind::kIncomplete:
+        break;
     }
-    case TypeKind::kIncomplete:
-      break;
   }
   return true;
 }

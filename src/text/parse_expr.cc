@@ -88,10 +88,22 @@ ir::Expr Parser::ParseBlock(TokenKind terminator, ir::Expr first) {
         continue;
       }
       Expect(TokenKind::kEqual);  // let %x: T = expr;
+      // As in TVM's parser, the variable is in scope in its own value: a let-bound function
+      // may call itself (`let %fact = fn (%n) { ... %fact(...) ... };`).
+      ir::Var var = DeclareLocal(name, std::move(annotation));
+      defining_.emplace(var.get(), Location{0, 0, 0});  // line 0: not used yet
       ir::Expr value = ParseExpr();
+      const Location self_use = defining_.at(var.get());
+      defining_.erase(var.get());
+      // Only a function may refer to itself (TVM's type checker rejects any other value that
+      // does): `let %a = add(%a, 1f)` is an error, not a use of an outer %a.
+      if (self_use.line > 0 && value->kind != ir::ExprKind::kFunction) {
+        Fail(self_use, "%" + std::string(name.name()) +
+                           " is used in its own definition; only a function (let %" +
+                           std::string(name.name()) + " = fn ...) may refer to itself");
+      }
       Expect(TokenKind::kSemicolon);
-      // The variable is visible after its value, not inside it.
-      lets.push_back({DeclareLocal(name, std::move(annotation)), std::move(value), head.loc});
+      lets.push_back({std::move(var), std::move(value), head.loc});
       continue;
     }
     ir::Expr expr = first ? std::move(first) : ParseExpr();

@@ -1,4 +1,6 @@
 // Files, definitions and functions.
+#include <unordered_set>
+
 #include "meta_table.h"
 #include "parser_impl.h"
 
@@ -73,6 +75,7 @@ ir::Function Parser::ParseFunction(const Location& start) {
   Expect(TokenKind::kLParen);
   size_t scope = OpenScope();
   std::vector<ir::Var> params;
+  std::unordered_set<std::string_view> param_names;  // a set: wide functions stay linear
   ir::DictAttrs attrs;
   if (!Accept(TokenKind::kRParen)) {
     while (true) {
@@ -80,9 +83,8 @@ ir::Function Parser::ParseFunction(const Location& start) {
       if (token.kind == TokenKind::kLocal) {
         if (!attrs.empty()) Fail(token.loc, "parameter after function attributes");
         Token name = Consume();
-        for (const ir::Var& p : params) {
-          if (p->name_hint == name.name())
-            Fail(name.loc, "duplicate parameter " + std::string(name.text));
+        if (!param_names.insert(name.name()).second) {
+          Fail(name.loc, "duplicate parameter " + std::string(name.text));
         }
         ir::Type annotation = ParseOptionalAnnotation().value_or(nullptr);
         params.push_back(DeclareLocal(name, std::move(annotation)));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "relaypass/ir/visitor.h"
 #include "relaypass/op/registry.h"
 
 namespace relaypass::text {
@@ -65,6 +66,8 @@ void Parser::CloseScope(size_t mark) {
   while (scope_log_.size() > mark) {
     locals_[scope_log_.back()].pop_back();
     scope_log_.pop_back();
+    in_scope_[scope_numbers_.back()] = false;
+    scope_numbers_.pop_back();
   }
 }
 
@@ -72,6 +75,10 @@ ir::Var Parser::DeclareLocal(const Token& name, ir::Type annotation) {
   ir::Var var = WithSpan(ir::MakeVar(std::string(name.name()), std::move(annotation)), name.loc);
   locals_[name.name()].push_back(var);
   scope_log_.push_back(name.name());
+  const auto number = static_cast<int64_t>(declared_.size());
+  scope_numbers_.push_back(number);
+  declared_.push_back(var);
+  in_scope_.push_back(true);
   return var;
 }
 
@@ -81,7 +88,12 @@ ir::Expr Parser::LookupLocal(const Token& name) {
     Fail(name.loc, "undefined variable " + std::string(name.text) +
                        " (declare it as a parameter, with let, or with free_var)");
   }
-  return it->second.back();
+  const ir::Var& var = it->second.back();
+  if (!defining_.empty()) {
+    auto self = defining_.find(var.get());
+    if (self != defining_.end() && self->second.line == 0) self->second = name.loc;
+  }
+  return var;
 }
 
 Parser::GraphBinding* Parser::FindGraph(int64_t n) {
@@ -93,7 +105,33 @@ Parser::GraphBinding* Parser::FindGraph(int64_t n) {
 ir::Expr Parser::LookupGraph(const Token& name) {
   GraphBinding* binding = FindGraph(name.int_value);
   if (!binding || !binding->value) Fail(name.loc, "use of undefined " + std::string(name.text));
+  // Everything in scope at the binding still is: the common case, checked in constant time.
+  if (binding->scope_top >= 0 && !in_scope_[binding->scope_top]) CheckGraphScope(*binding, name);
   return binding->value;
+}
+
+void Parser::CheckGraphScope(GraphBinding& binding, const Token& use) {
+  if (binding.needs == -2) {
+    // The locals the value uses were all in scope at the binding, numbered in scope order: if
+    // the innermost of them is still in scope, so are the others. Computed once per binding.
+    binding.needs = -1;
+    // Numbers of the locals declared since the last check (kept only for these checks).
+    for (size_t i = local_number_.size(); i < declared_.size(); ++i) {
+      local_number_.emplace(declared_[i].get(), static_cast<int64_t>(i));
+    }
+    for (const ir::Var& v : ir::FreeVars(binding.value)) {
+      auto it = local_number_.find(v.get());
+      if (it != local_number_.end()) binding.needs = std::max(binding.needs, it->second);
+    }
+  }
+  if (binding.needs < 0 || in_scope_[binding.needs]) return;
+  const ir::VarNode* var = declared_[binding.needs].get();
+  Fail(use.loc, "%" + std::to_string(use.int_value) + " (bound at " +
+                    std::to_string(binding.loc.line) + ":" + std::to_string(binding.loc.column) +
+                    ") uses %" + var->name_hint + " (declared at " +
+                    std::to_string(var->span.line) + ":" + std::to_string(var->span.column) +
+                    "), which is not in scope here: a binding made inside a function, let or " +
+                    "if branch cannot be used outside it");
 }
 
 void Parser::BindGraph(const Token& name, ir::Expr value) {
@@ -117,7 +155,8 @@ void Parser::BindGraph(const Token& name, ir::Expr value) {
       }
     }
   }
-  GraphBinding binding{std::move(value), name.loc};
+  GraphBinding binding{std::move(value), name.loc,
+                       scope_numbers_.empty() ? -1 : scope_numbers_.back()};
   if (n < static_cast<int64_t>(graph_dense_.size())) {
     graph_dense_[n] = std::move(binding);
   } else {

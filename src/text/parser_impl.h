@@ -152,14 +152,31 @@ class Parser {
 
   std::unordered_map<std::string_view, std::vector<ir::Var>> locals_;
   std::vector<std::string_view> scope_log_;
+  // Every local declared so far, numbered in declaration order (so the locals in scope at any
+  // point have increasing numbers from the outermost in), and whether it is still in scope.
+  std::vector<int64_t> scope_numbers_;  // parallel to scope_log_
+  std::vector<ir::Var> declared_;       // held: a local nothing uses must not be freed mid-parse
+  std::unordered_map<const ir::VarNode*, int64_t> local_number_;  // declared_ inverted, lazily
+  std::vector<bool> in_scope_;
+  // Let variables whose value is being parsed, with their first use in it (line 0: none yet).
+  std::unordered_map<const ir::VarNode*, Location> defining_;
 
   // %N bindings, global to the parse. Printed numbers are dense (0, 1, 2, ...), so they live in
   // a vector indexed by N; an N far beyond the count of bindings goes to a map instead, so that
   // `%99999999 = ...` cannot make the vector huge.
+  //
+  // A binding is visible after it in the whole parse, as in TVM's parser, but its value may be
+  // used only where the variables it uses are in scope: a `%N` made inside a closure, a let body
+  // or an if branch may be used after it only if it does not depend on what that scope declared
+  // (TVM rejects the module such a use makes: a function with free variables).
   struct GraphBinding {
     ir::Expr value;  // null: unbound
     Location loc;
+    int64_t scope_top = -1;  // the innermost local in scope at the binding (-1: none)
+    int64_t needs = -2;      // the innermost local value uses (-1: none; -2: not computed yet)
   };
+  // Fails if `binding`, used at `use`, depends on a local that is no longer in scope.
+  void CheckGraphScope(GraphBinding& binding, const Token& use);
   GraphBinding* FindGraph(int64_t n);
   std::vector<GraphBinding> graph_dense_;
   std::unordered_map<int64_t, GraphBinding> graph_sparse_;

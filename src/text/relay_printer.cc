@@ -3,6 +3,7 @@
 #include <span>
 
 #include "lexer.h"
+#include "relaypass/support/error.h"
 #include "scalar_text.h"
 
 namespace relaypass::text {
@@ -23,6 +24,9 @@ bool ShowsTypeInfo(ExprKind kind) {
   return kind == ExprKind::kConstant || kind == ExprKind::kCall || kind == ExprKind::kVar ||
          kind == ExprKind::kFunction || kind == ExprKind::kTuple || kind == ExprKind::kTupleGetItem;
 }
+
+// The deepest nesting of `{ }` printed: the parser's limit (Parser::kMaxNesting).
+constexpr int kMaxPrintNesting = 10000;
 
 // Output size per graph node, to reserve the output once instead of growing it by copies.
 constexpr size_t kBytesPerNodeGuess = 48;
@@ -316,11 +320,17 @@ void RelayPrinter::PrintConstant(const ir::ConstantNode* c, std::string& out) {
 }
 
 void RelayPrinter::PrintBody(uint32_t body, std::string& out) {
+  if (++depth_ > kMaxPrintNesting) {
+    throw Error("cannot print the module: its functions and if branches nest more than " +
+                std::to_string(kMaxPrintNesting) +
+                " levels deep, more than the text parser reads back");
+  }
   indent_ += 2;
   out += "{\n";
   out.append(indent_, ' ');
   PrintScope(body, out);
   indent_ -= 2;
+  --depth_;
   out += '\n';
   out.append(indent_, ' ');
   out += '}';

@@ -94,6 +94,10 @@ class RelayPrinter {
   std::unordered_map<std::string, int> names_;
   MetaTable meta_;
   int temp_counter_ = 0;
+  // Open `{ }` scopes (function bodies, if branches). The printer recurses once per level and
+  // copies each level's text into the one around it, so nesting is capped at what the parser
+  // reads back (Parser::kMaxNesting): deeper is a relaypass::Error, not a stack overflow.
+  int depth_ = 0;
   // Where each open scope's binding lines go, innermost last: the text being built around that
   // scope, which nothing else appends to until the scope closes. Each line ends with a newline
   // and the scope's indentation.

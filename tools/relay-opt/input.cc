@@ -1,6 +1,11 @@
 #include "input.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -18,27 +23,83 @@ namespace relay_opt {
 
 namespace ir = relaypass::ir;
 
-std::string ReadStream(std::istream& in, const std::string& what) {
+namespace {
+
+// Closes a file descriptor this file opened.
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd > STDIN_FILENO) close(fd);
+  }
+};
+
+}  // namespace
+
+std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits,
+                      size_t* nul_offset) {
   constexpr size_t kPiece = size_t{1} << 20;
   std::string text;
-  std::vector<char> piece(kPiece);
-  while (in) {
-    in.read(piece.data(), static_cast<std::streamsize>(piece.size()));
-    text.append(piece.data(), static_cast<size_t>(in.gcount()));
+  // A regular file says its size: one allocation, and a file over the limit fails at once.
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    if (static_cast<uint64_t>(st.st_size) > limits.max_bytes) {
+      throw relaypass::Error(what + " is " + std::to_string(st.st_size) +
+                             " bytes, over the input size limit of " +
+                             std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
+    }
+    text.reserve(static_cast<size_t>(st.st_size) + kPiece);
   }
-  if (in.bad()) throw relaypass::Error("cannot read " + what);
+  for (;;) {
+    const size_t old_size = text.size();
+    if (old_size > limits.max_bytes) {
+      throw relaypass::Error(what + " is longer than the input size limit of " +
+                             std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
+    }
+    text.resize(old_size + kPiece);
+    ssize_t got;
+    do {
+      got = read(fd, text.data() + old_size, kPiece);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) {
+      const int error = errno;
+      throw relaypass::Error("cannot read " + what + ": " + std::strerror(error));
+    }
+    text.resize(old_size + static_cast<size_t>(got));
+    if (got == 0) break;
+    if (limits.text) {
+      const void* nul = std::memchr(text.data() + old_size, '\0', static_cast<size_t>(got));
+      if (nul) {
+        const size_t offset = static_cast<const char*>(nul) - text.data();
+        if (!nul_offset) {
+          throw relaypass::Error(what + " is not Relay text: byte 0x00 at offset " +
+                                 std::to_string(offset));
+        }
+        text.resize(offset + 1);  // the text up to its first impossible byte, no further
+        *nul_offset = offset;
+        return text;
+      }
+    }
+  }
+  if (text.size() > limits.max_bytes) {
+    throw relaypass::Error(what + " is longer than the input size limit of " +
+                           std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
+  }
   return text;
 }
 
-std::string ReadText(const std::string& path) {
-  if (path == "-") return ReadStream(std::cin, "stdin");
+std::string ReadText(const std::string& path, const ReadLimits& limits, size_t* nul_offset) {
+  if (path == "-") return ReadInput(STDIN_FILENO, "stdin", limits, nul_offset);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw relaypass::Error("cannot read input file '" + path + "': it is a directory");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw relaypass::Error("cannot open input file '" + path + "'");
-  return ReadStream(in, "input file '" + path + "'");
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    throw relaypass::Error("cannot open input file '" + path + "': " + std::strerror(error));
+  }
+  FdCloser closer{fd};
+  return ReadInput(fd, "input file '" + path + "'", limits, nul_offset);
 }
 
 ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name) {
@@ -48,6 +109,29 @@ ir::IRModule ParseModuleText(const std::string& text, const std::string& source_
 }
 
 namespace {
+
+// Relay text read up to its first NUL byte (`nul`, npos if none): the parser's error on that
+// text names the first impossible byte (the NUL itself, or one before it, such as an ELF
+// header's 0x7F); a NUL it would accept (in a comment) is an error all the same.
+ir::IRModule ParseReadText(const std::string& text, const std::string& name, size_t nul) {
+  if (nul == std::string::npos) return ParseModuleText(text, name);
+  int line = 1;
+  int column = 1;
+  for (size_t i = 0; i < nul; ++i) {
+    column = text[i] == '\n' ? 1 : column + 1;
+    line += text[i] == '\n';
+  }
+  try {
+    ParseModuleText(text, name);
+  } catch (const relaypass::ParseError& e) {
+    const bool before_nul =
+        e.span().line < line || (e.span().line == line && e.span().column <= column);
+    if (before_nul) throw;
+  } catch (const relaypass::Error&) {
+  }
+  throw relaypass::Error(name + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                         ": unexpected character byte 0x00 (Relay text has no NUL bytes)");
+}
 
 // "NAME=D1,D2,..." (a scalar is "NAME=").
 std::pair<std::string, std::vector<int64_t>> ParseInputShape(const std::string& spec) {
@@ -76,20 +160,35 @@ ir::IRModule LoadOnnx(const Options& o) {
   relaypass::frontend::OnnxOptions options;
   for (const std::string& spec : o.input_shapes) options.shape.insert(ParseInputShape(spec));
   options.freeze_params = o.bind_params;
-  if (o.input != "-") return relaypass::frontend::FromOnnxFile(o.input, options).mod;
-  return relaypass::frontend::FromOnnxBytes(ReadText(o.input), options, "<stdin>").mod;
+  // A regular file within the limit is read by the importer, which finds external tensor data
+  // next to it; anything else (stdin, a pipe, a device, a file over the limit) is read here in
+  // checked pieces first.
+  struct stat st {};
+  if (o.input != "-" && stat(o.input.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<uint64_t>(st.st_size) <= o.max_input_size) {
+    return relaypass::frontend::FromOnnxFile(o.input, options).mod;
+  }
+  const ReadLimits limits{.max_bytes = o.max_input_size, .text = false};
+  return relaypass::frontend::FromOnnxBytes(ReadText(o.input, limits), options,
+                                            o.input == "-" ? "<stdin>" : o.input)
+      .mod;
 }
 
 }  // namespace
 
 ir::IRModule LoadModule(const Options& o) {
   if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
-  if (!o.input.empty())
-    return ParseModuleText(ReadText(o.input), o.input == "-" ? "<stdin>" : o.input);
+  const ReadLimits limits{.max_bytes = o.max_input_size, .text = true};
+  if (!o.input.empty()) {
+    size_t nul = std::string::npos;
+    const std::string text = ReadText(o.input, limits, &nul);
+    return ParseReadText(text, o.input == "-" ? "<stdin>" : o.input, nul);
+  }
   // `cat model.relay | relay-opt`, as opt reads a pipe.
   if (!o.workload_given && !o.bind_params && !isatty(STDIN_FILENO)) {
-    const std::string text = ReadStream(std::cin, "stdin");
-    if (!text.empty()) return ParseModuleText(text, "<stdin>");
+    size_t nul = std::string::npos;
+    const std::string text = ReadInput(STDIN_FILENO, "stdin", limits, &nul);
+    if (!text.empty()) return ParseReadText(text, "<stdin>", nul);
   }
   relaypass::workloads::WorkloadOptions options;
   options.layout = o.layout;

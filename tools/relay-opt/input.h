@@ -1,7 +1,8 @@
 // Reading relay-opt's input: a Relay text file, stdin, or a built-in workload.
 #pragma once
 
-#include <iosfwd>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "options.h"
@@ -9,12 +10,25 @@
 
 namespace relay_opt {
 
-/// The whole content of `in`, read in pieces of at most 1 MiB; relaypass::Error naming `what`
-/// if reading fails.
-std::string ReadStream(std::istream& in, const std::string& what);
+/// What an input may be: at most `max_bytes` long and, for text, without a NUL byte.
+struct ReadLimits {
+  uint64_t max_bytes = uint64_t{1} << 30;
+  bool text = true;
+};
 
-/// The whole content of `path`, or of stdin for "-"; relaypass::Error if it cannot be read.
-std::string ReadText(const std::string& path);
+/// The whole content of file descriptor `fd`, read in pieces of 1 MiB, each checked as it
+/// arrives: relaypass::Error naming `what` as soon as the content is over the size limit (a
+/// regular file's size is checked before reading) or when a read fails (a read error is never
+/// taken for the end of the file). Reading a text stops at its first NUL byte: with
+/// `nul_offset`, the text up to and including it is returned and `*nul_offset` set (for the
+/// parser to name the first impossible byte); without, it is an error.
+std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits,
+                      size_t* nul_offset = nullptr);
+
+/// The whole content of `path`, or of stdin for "-", as ReadInput reads it; relaypass::Error if
+/// it cannot be opened or is a directory.
+std::string ReadText(const std::string& path, const ReadLimits& limits = {},
+                     size_t* nul_offset = nullptr);
 
 /// Relay text parsed and type-checked; errors carry `source_name:LINE:COL`.
 relaypass::ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name);

@@ -6,6 +6,9 @@
 // source line and a caret when the input was text), exit status 1 and nothing on stdout: all
 // output is produced first and written only once everything succeeded.
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -67,6 +70,17 @@ transform::PassInstruments LoadPlugins(const Options& o) {
   return instruments;
 }
 
+// `text` to stdout, all of it: a failed write is an error naming why (a full disk, say).
+void WriteStdout(const std::string& text) {
+  std::cout.flush();
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+    const int error = errno;
+    throw relaypass::Error("cannot write to stdout" +
+                           (error ? std::string(": ") + std::strerror(error) : std::string()));
+  }
+}
+
 // What one module gives: the emitted form and the --run report.
 struct Output {
   std::string emitted;
@@ -112,7 +126,7 @@ Output Process(const Options& o, const PassPlan& plan, ir::IRModule mod) {
 int RunSplit(const Options& o, const PassPlan& plan) {
   const std::string name = o.input == "-" ? "<stdin>" : o.input;
   const std::vector<relaypass::tools::InputChunk> chunks =
-      relaypass::tools::SplitInputFile(ReadText(o.input));
+      relaypass::tools::SplitInputFile(ReadText(o.input, {.max_bytes = o.max_input_size}));
   std::string joined;
   bool failed = false;
   for (size_t i = 0; i < chunks.size(); ++i) {
@@ -128,19 +142,18 @@ int RunSplit(const Options& o, const PassPlan& plan) {
   if (failed) return 1;
   const bool to_stdout = o.output_file.empty() || o.output_file == "-";
   if (!to_stdout) WriteFile(o.output_file, joined);
-  std::cout << (to_stdout ? joined : "");
-  std::cout.flush();
+  WriteStdout(to_stdout ? joined : "");
   return 0;
 }
 
 int Run(const Options& o) {
   const transform::PassInstruments plugin_instruments = LoadPlugins(o);
   if (o.list_passes) {
-    std::cout << ListPasses();
+    WriteStdout(ListPasses());
     return 0;
   }
   if (o.list_ops) {
-    std::cout << ListOps();
+    WriteStdout(ListOps());
     return 0;
   }
   CheckOptions(o);
@@ -167,8 +180,7 @@ int Run(const Options& o) {
   }
   const bool to_stdout = o.output_file.empty() || o.output_file == "-";
   if (!to_stdout) WriteFile(o.output_file, out.emitted);
-  std::cout << (to_stdout ? out.emitted : "") << out.report;
-  std::cout.flush();
+  WriteStdout((to_stdout ? out.emitted : "") + out.report);
   return 0;
 }
 
@@ -214,9 +226,32 @@ std::optional<int> Parse(CLI::App& app, relay_opt::Options& options,
   return std::nullopt;
 }
 
+// Everything written to stdout reached it: a failed write (a full disk, a closed pipe) is an
+// error, exit status 1, not a run that lost its output.
+int CheckStdout(int code) {
+  // What WriteStdout did not write: --help, --version and the reports of the debug drivers.
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed) return code;
+  const int error = errno;
+  if (code != 0) return code;  // already reported
+  std::cerr << "relay-opt: error: cannot write to stdout"
+            << (error ? std::string(": ") + std::strerror(error) : std::string()) << "\n";
+  return 1;
+}
+
+int Main(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  return CheckStdout(Main(argc, argv));
+}
+
+namespace {
+
+int Main(int argc, char** argv) {
   // glibc hands memory back to the OS after large frees (heap trimming, munmap of blocks above
   // the mmap threshold), so a pass that drops a module and builds the next one faults every
   // page in again, at ~17us per fault on the machines we run on. This keeps freed memory in
@@ -256,3 +291,5 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+
+}  // namespace

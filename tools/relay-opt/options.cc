@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "arguments.h"
 #include "pipeline.h"
 #include "relaypass/support/error.h"
 #include "relaypass/tools/pipeline_text.h"
@@ -14,6 +15,11 @@ namespace {
 // One value per occurrence (`--config a=1 --config b=2`), never swallowing the positional input.
 CLI::Option* Repeatable(CLI::Option* option) {
   return option->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+// A repeatable comma-separated list; `--NAME=` is the empty list.
+CLI::Option* List(CLI::Option* option) {
+  return EmptyMeansEmptyList(Repeatable(option)->delimiter(','));
 }
 
 std::string Join(const std::vector<std::string>& names) {
@@ -40,11 +46,17 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"NCHW", "NHWC"}))
       ->capture_default_str();
   app.add_option("--batch-size", o.batch_size, "batch size of resnet and mobilenet")
-      ->check(CLI::PositiveNumber)
+      ->check(ExactInteger<int>(1))
       ->type_name("N")
       ->capture_default_str();
   app.add_flag("--bind-params", o.bind_params,
                "bind the workload's (or the ONNX model's initializers) into main as constants");
+  app.add_option("--max-input-size", o.max_input_size,
+                 "the largest INPUT read, in bytes (at most 2147483647); a longer one is an "
+                 "error, found while reading")
+      ->check(ExactInteger<uint64_t>())
+      ->type_name("BYTES")
+      ->capture_default_str();
   app.add_option("--input-format", o.input_format,
                  "format of INPUT: relay text, onnx, or auto (onnx for a .onnx file)")
       ->check(CLI::IsMember({"auto", "relay", "onnx"}))
@@ -55,25 +67,27 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("NAME=D1,D2,...");
 
   // Passes and their context.
-  auto* passes = app.add_option("--passes", o.passes,
-                                "passes to call one by one, as pass(mod): no opt_level gating, "
-                                "no required passes (e.g. FoldConstant,FuseOps(fuse_opt_level=0))")
-                     ->type_name("LIST");
-  app.add_option("--pipeline", o.pipeline,
-                 "passes run as one Sequential under the context (opt_level gating, required "
-                 "and disabled passes apply), or 'default' (see below)")
+  auto* passes =
+      EmptyMeansEmptyList(
+          app.add_option("--passes", o.passes,
+                         "passes to call one by one, as pass(mod): no opt_level gating, "
+                         "no required passes (e.g. FoldConstant,FuseOps(fuse_opt_level=0))"))
+          ->type_name("LIST");
+  EmptyMeansEmptyList(
+      app.add_option("--pipeline", o.pipeline,
+                     "passes run as one Sequential under the context (opt_level gating, "
+                     "required and disabled passes apply), or 'default' (see below)"))
       ->type_name("LIST")
       ->excludes(passes);
   app.add_option("-O,--opt-level", o.opt_level, "the PassContext opt_level (-O0 .. -O4)")
+      ->check(ExactInteger<int>())
       ->check(CLI::Range(0, 4))
       ->type_name("N")
       ->capture_default_str();
-  Repeatable(app.add_option("--disabled-pass", o.disabled_pass, "passes a Sequential skips"))
-      ->delimiter(',')
+  List(app.add_option("--disabled-pass", o.disabled_pass, "passes a Sequential skips"))
       ->type_name("A,B");
-  Repeatable(app.add_option("--required-pass", o.required_pass,
-                            "passes a Sequential runs whatever their opt_level"))
-      ->delimiter(',')
+  List(app.add_option("--required-pass", o.required_pass,
+                      "passes a Sequential runs whatever their opt_level"))
       ->type_name("A,B");
   Repeatable(app.add_option("--config", o.config,
                             "a PassContext config option with a Python literal value "
@@ -81,13 +95,11 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("KEY=VALUE");
 
   // Looking at what the passes do.
-  Repeatable(app.add_option("--print-ir-before", o.print_ir_before,
-                            "print the module to stderr before these passes"))
-      ->delimiter(',')
+  List(app.add_option("--print-ir-before", o.print_ir_before,
+                      "print the module to stderr before these passes"))
       ->type_name("A,B|all");
-  Repeatable(app.add_option("--print-ir-after", o.print_ir_after,
-                            "print the module to stderr after these passes"))
-      ->delimiter(',')
+  List(app.add_option("--print-ir-after", o.print_ir_after,
+                      "print the module to stderr after these passes"))
       ->type_name("A,B|all");
   app.add_flag("--print-changed{changed}", o.print_changed,
                "print after a pass only if it changed the module (after every pass unless "
@@ -95,9 +107,8 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("[=diff]");
   app.add_flag("--print-ir-after-failure", o.print_ir_after_failure,
                "print the module a failing pass started from");
-  Repeatable(app.add_option("--filter-print-funcs", o.filter_print_funcs,
-                            "only these functions in every IR dump (print-ir-*, print-changed)"))
-      ->delimiter(',')
+  List(app.add_option("--filter-print-funcs", o.filter_print_funcs,
+                      "only these functions in every IR dump (print-ir-*, print-changed)"))
       ->type_name("NAME,...");
   app.add_flag("--time-passes", o.time_passes, "print the pass timing tree to stderr");
   app.add_option("--report", o.report,
@@ -141,6 +152,7 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->needs(run)
       ->type_name("FILE.npy");
   app.add_option("--seed", o.seed, "seed of the random inputs")
+      ->check(ExactInteger<uint64_t>())
       ->type_name("N")
       ->capture_default_str();
   app.add_option("--memory-budget", o.memory_budget,
@@ -158,6 +170,7 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("FILE");
   app.add_option("--opt-bisect-limit", o.opt_bisect_limit,
                  "run only the first N passes that would run; print each decision")
+      ->check(ExactInteger<int64_t>())
       ->type_name("N");
   app.add_flag("--bisect-verify", o.bisect_verify,
                "find the first pass after which main's results differ from the input's");
@@ -170,7 +183,7 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("CHECK")
       ->capture_default_str();
   app.add_option("--reduce-max-checks", o.reduce_max_checks, "the most candidates --reduce tries")
-      ->check(CLI::PositiveNumber)
+      ->check(ExactInteger<int64_t>(1))
       ->type_name("N")
       ->capture_default_str();
   app.add_flag("--split-input-file", o.split_input_file,
@@ -195,26 +208,19 @@ void DefineOptions(CLI::App& app, Options& o) {
 }
 
 void ParseCommandLine(CLI::App& app, Options& o, int argc, const char* const* argv) {
-  // CLI11 wants the arguments in reverse order.
-  std::vector<std::string> args;
-  for (int i = argc - 1; i > 0; --i) {
-    const std::string arg = argv[i];
-    const CLI::Option* option = nullptr;
-    if (arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=') {
-      option = app.get_option_no_throw(arg.substr(0, arg.size() - 1));
-    }
-    if (option && option->get_type_size_max() > 0) {
-      args.emplace_back();  // the empty value, as its own argument
-      args.push_back(arg.substr(0, arg.size() - 1));
-    } else {
-      args.push_back(arg);
-    }
-  }
-  app.parse(args);
+  app.parse(NormalizeArguments(app, argc, argv));
   o.workload_given = app.count("--workload") > 0;
 }
 
 void CheckOptions(const Options& o) {
+  CheckUniqueKeys("--input", o.inputs, "parameter");
+  CheckUniqueKeys("--input-shape", o.input_shapes, "input", /*last_equals=*/true);
+  CheckUniqueKeys("--config", o.config, "config option");
+  if (o.max_input_size > kMaxInputSizeLimit) {
+    throw relaypass::Error("--max-input-size: " + std::to_string(o.max_input_size) +
+                           " is over the largest input relay-opt reads, " +
+                           std::to_string(kMaxInputSizeLimit) + " bytes");
+  }
   if (o.bind_params && !o.input.empty() && !IsOnnxInput(o)) {
     throw relaypass::Error("--bind-params applies to --workload and ONNX models, not Relay text");
   }

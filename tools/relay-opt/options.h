@@ -11,6 +11,9 @@ class App;
 
 namespace relay_opt {
 
+// The most --max-input-size allows: source columns and offsets are 32-bit.
+constexpr uint64_t kMaxInputSizeLimit = 2147483647;
+
 struct Options {
   // Input: a file, "-" for stdin, or a built-in workload.
   std::string input;
@@ -19,6 +22,8 @@ struct Options {
   std::string layout = "NCHW";
   int batch_size = 1;
   bool bind_params = false;
+  // INPUT (a file or stdin) longer than this is an error, found while reading.
+  uint64_t max_input_size = uint64_t{1} << 30;
   // ONNX input (docs/onnx.md): the format ("auto": by the .onnx extension), and NAME=D1,D2,...
   std::string input_format = "auto";
   std::vector<std::string> input_shapes;
@@ -84,9 +89,9 @@ std::string UnknownOptionMessage(const CLI::App& app);
 /// `--pipeline=default` as registered in this build.
 void DefineOptions(CLI::App& app, Options& options);
 
-/// Parses the command line into `app`'s options. `--NAME=` with nothing after the `=` gives
-/// option NAME the empty value (CLI11 alone would take the next argument as the value); sets
-/// Options::workload_given. Throws CLI::ParseError as App::parse does.
+/// Parses the command line into `app`'s options after NormalizeArguments' checks (arguments.h:
+/// empty values, options given twice, exact numbers); sets Options::workload_given. Throws
+/// CLI::ParseError as App::parse does.
 void ParseCommandLine(CLI::App& app, Options& options, int argc, const char* const* argv);
 
 /// Checks what CLI11 cannot express; throws relaypass::Error with the option's name.

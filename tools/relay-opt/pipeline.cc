@@ -1,5 +1,6 @@
 #include "pipeline.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -185,9 +186,12 @@ relaypass::eval::Tolerance ParseTolerance(const std::string& text) {
   auto number = [&](const std::string& part) {
     char* end = nullptr;
     const double value = std::strtod(part.c_str(), &end);
-    if (part.empty() || *end != '\0' || value < 0) {
-      throw Error("--verify-tolerance: expected RTOL[,ATOL] with non-negative numbers, got '" +
-                  text + "'");
+    // NaN, infinity and values beyond double's range (1e999) are no tolerance.
+    if (part.empty() || *end != '\0' || !(value >= 0) || !std::isfinite(value)) {
+      throw Error(
+          "--verify-tolerance: expected RTOL[,ATOL] with non-negative finite numbers, "
+          "got '" +
+          text + "'");
     }
     return value;
   };

@@ -31,7 +31,9 @@ struct WorkloadOptions {
 // A workload by name: "example", "chain-N" (untyped, no params), "resnet-18/34/50/101/152" and
 // "mobilenet" (as TVM's get_workload: typed by InferTypes, params from InitParams with seed 0;
 // the default image shape is (3, 224, 224), or (224, 224, 3) for layout NHWC). Throws
-// relaypass::Error listing the known names for an unknown one or for a bad resnet depth.
+// relaypass::Error listing the known names for an unknown one or for a bad resnet depth, and
+// for "chain-N" with N over 10,000,000 (before building anything: a chain node takes about
+// 250 bytes, so the longest chain is about 2.5 GB).
 Workload GetWorkload(const std::string& name, const WorkloadOptions& options = {});
 std::vector<std::string> WorkloadNames();
 
