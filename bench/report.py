@@ -232,6 +232,8 @@ def main():
     ap.add_argument("--python", default="")
     # build/bench/onnx_bench's JSON (ONNX import against reading the file's bytes).
     ap.add_argument("--onnx", default="")
+    # build/bench/pattern_bench's JSON (the pattern language and BYOC passes).
+    ap.add_argument("--pattern", default="")
     # bench/ort_bench.js's JSON per model (ONNX Runtime on the files eval_bench ran).
     ap.add_argument("--ort", nargs="*", default=[])
     args = ap.parse_args()
@@ -563,6 +565,24 @@ def main():
                 continue
             w(f"| {key.replace('/real_time', '').split('/')[-1]} | {fmt_ms(b.get('real_time'))} | {fmt_ms(b.get('cpu_ms'))} | "
               f"{100 * b.get('blas_share', 0):.0f} % |")
+        w("")
+
+    # --- the pattern language and the BYOC passes
+    if args.pattern and os.path.exists(args.pattern):
+        _, pruns = load(args.pattern)
+        w("## Pattern language and BYOC, this run")
+        w("")
+        w("`build/bench/pattern_bench` (bench/pattern_bench.cc says what each runs): rewrite and "
+          "partition on chains, the BYOC passes on a chain and on resnet-50. Linear means the "
+          "1M figure is about 10x the 100k one.")
+        w("")
+        w("| benchmark | CPU ms |")
+        w("|---|---|")
+        for key, b in sorted(pruns.items()):
+            if b.get("error_occurred"):
+                continue
+            unit = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
+            w(f"| {key} | {fmt_ms(b['cpu_time'] * unit)} |")
         w("")
 
     # --- ONNX import against the floor of reading the file
