@@ -1,5 +1,7 @@
 #include "context.h"
 
+#include "tensor.h"
+
 #include <algorithm>
 
 #include "relaypass/frontend/onnx.h"
@@ -49,9 +51,10 @@ const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what,
 Ints NodeContext::IntsValue(size_t i, const std::string& what, bool bindable) const {
   const ir::NDArray& v = RequireValue(i, what, bindable);
   Ints out(static_cast<size_t>(v.size()));
-  for (int64_t k = 0; k < v.size(); ++k) out[k] = static_cast<int64_t>(v.GetAsDouble(k));
-  if (v.dtype() == ir::DataType::Int64()) {  // exact beyond 2^53
-    std::copy(v.data<int64_t>(), v.data<int64_t>() + v.size(), out.begin());
+  try {
+    for (int64_t k = 0; k < v.size(); ++k) out[k] = Int64Element(v, k, what);
+  } catch (const OnnxError& e) {
+    Fail(e.what());
   }
   return out;
 }

@@ -62,6 +62,16 @@ struct ValueInfo {
                   index, node.name(), node.op_type(), unsupported);
 }
 
+// Element k of a value known at import as an int64, or a node error naming `what`.
+int64_t IntAtImport(const onnx::NodeProto& node, int64_t index, const ir::NDArray& value, int64_t k,
+                    const std::string& what) {
+  try {
+    return Int64Element(value, k, what);
+  } catch (const OnnxError& e) {
+    NodeFail(node, index, e.what());
+  }
+}
+
 ir::Type TypeOf(const ir::Shape& shape, ir::DataType dtype) {
   return ir::TensorType(shape, dtype);
 }
@@ -658,7 +668,7 @@ class GraphImporter {
     if (!v.value || v.value->size() != 1) {
       NodeFail(node, index, "the position must be a scalar known at import", true);
     }
-    int64_t p = static_cast<int64_t>(v.value->GetAsDouble(0));
+    int64_t p = IntAtImport(node, index, *v.value, 0, "the position");
     if (p < 0) p += size;
     if (p < 0 || p > size || (!inclusive && p == size)) {
       NodeFail(node, index, "position " + std::to_string(p) + " is out of range");
@@ -754,13 +764,13 @@ class GraphImporter {
           throw error;
         }
         if (split.value->ndim() == 0) {
-          const int64_t chunk = static_cast<int64_t>(split.value->GetAsDouble(0));
+          const int64_t chunk = IntAtImport(node, index, *split.value, 0, "split");
           if (chunk < 1) NodeFail(node, index, "split must be positive");
           for (int64_t at = 0; at < extent; at += chunk)
             sizes.push_back(std::min(chunk, extent - at));
         } else {
           for (int64_t k = 0; k < split.value->size(); ++k) {
-            sizes.push_back(static_cast<int64_t>(split.value->GetAsDouble(k)));
+            sizes.push_back(IntAtImport(node, index, *split.value, k, "split"));
           }
         }
       } else {

@@ -141,6 +141,15 @@ std::string OnnxTypeName(int elem_type) {
   return "data type " + std::to_string(elem_type);
 }
 
+int64_t Int64Element(const ir::NDArray& array, int64_t k, const std::string& what) {
+  if (array.dtype() == ir::DataType::Int64()) return array.data<int64_t>()[k];
+  const double d = array.GetAsDouble(k);
+  if (!(d > -9.2233720368547758e18 && d < 9.2233720368547758e18)) {
+    Fail(what, "holds " + std::to_string(d) + ", which is not an integer in int64's range");
+  }
+  return static_cast<int64_t>(d);
+}
+
 int64_t CheckedElementCount(const std::vector<int64_t>& shape, const std::string& what) {
   int64_t n = 1;
   for (int64_t d : shape) {

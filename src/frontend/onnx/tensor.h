@@ -26,6 +26,10 @@ std::string OnnxTypeName(int elem_type);
 inline constexpr int64_t kMaxImportElements = int64_t{1} << 31;
 int64_t CheckedElementCount(const std::vector<int64_t>& shape, const std::string& what);
 
+// Element k of `array` as an int64 (exact for int64 arrays, truncated for the others); OnnxError
+// naming `what` for NaN, infinities and values beyond int64's range.
+int64_t Int64Element(const ir::NDArray& array, int64_t k, const std::string& what);
+
 ir::NDArray TensorFromProto(const onnx::TensorProto& tensor, const std::string& base_dir,
                             const std::string& what);
 

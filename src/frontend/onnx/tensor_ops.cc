@@ -254,7 +254,9 @@ Outputs TopK(const NodeContext& ctx) {
 // import, the dtype of the values.
 Outputs OneHot(const NodeContext& ctx) {
   ctx.CheckInputs(3, 3);
-  const int64_t depth = static_cast<int64_t>(ctx.ScalarValue(1, "depth"));
+  const Ints depths = ctx.IntsValue(1, "depth");
+  if (depths.size() != 1) ctx.Fail("depth must have one element");
+  const int64_t depth = depths[0];
   const int nd = ctx.ndim(0);
   int64_t axis = ctx.attr_int("axis", -1);
   if (axis < 0) axis += nd + 1;
@@ -340,7 +342,9 @@ Outputs ReverseSequence(const NodeContext& ctx) {
 Converter Window(double a0, double a1, double a2) {
   return [a0, a1, a2](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
-    const int64_t size = static_cast<int64_t>(ctx.ScalarValue(0, "size"));
+    const Ints sizes = ctx.IntsValue(0, "size");
+    if (sizes.size() != 1) ctx.Fail("size must have one element");
+    const int64_t size = sizes[0];
     if (size < 0) ctx.Fail("negative size");
     const bool periodic = ctx.attr_int("periodic", 1) != 0;
     std::optional<ir::DataType> dt =
