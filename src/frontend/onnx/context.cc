@@ -59,6 +59,15 @@ Ints NodeContext::IntsValue(size_t i, const std::string& what, bool bindable) co
   return out;
 }
 
+Ints NodeContext::attr_ints_n(const std::string& name, size_t count, const Ints& fallback) const {
+  Ints v = attr_ints(name, fallback);
+  if (v.size() != count) {
+    Fail("attribute '" + name + "' must have " + std::to_string(count) + " values, got " +
+         std::to_string(v.size()));
+  }
+  return v;
+}
+
 double NodeContext::ScalarValue(size_t i, const std::string& what) const {
   const ir::NDArray& v = RequireValue(i, what);
   if (v.size() != 1) Fail(what + " must have one element");

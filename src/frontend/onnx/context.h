@@ -64,6 +64,9 @@ class NodeContext {
   double attr_float(const std::string& name, double fallback) const;
   std::string attr_string(const std::string& name, const std::string& fallback) const;
   Ints attr_ints(const std::string& name, const Ints& fallback = {}) const;
+  // attr_ints with exactly `count` values (one per spatial axis, or two for pads); a node error
+  // naming the attribute otherwise.
+  Ints attr_ints_n(const std::string& name, size_t count, const Ints& fallback) const;
   std::vector<float> attr_floats(const std::string& name) const;
   const onnx::AttributeProto* attr(const std::string& name) const;
 

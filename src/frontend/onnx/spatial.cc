@@ -15,12 +15,7 @@ Ints ResolvePads(const NodeContext& ctx, const Ints& spatial, const Ints& kernel
   const std::string mode = ctx.attr_string("auto_pad", "NOTSET");
   if (mode == "VALID") return Ints(2 * n, 0);
   if (mode == "NOTSET" || mode.empty()) {
-    Ints pads = ctx.attr_ints("pads", Ints(2 * n, 0));
-    if (pads.size() != 2 * n) {
-      ctx.Fail("pads has " + std::to_string(pads.size()) + " values for " + std::to_string(n) +
-               " spatial axes");
-    }
-    return pads;
+    return ctx.attr_ints_n("pads", 2 * n, Ints(2 * n, 0));
   }
   if (mode != "SAME_UPPER" && mode != "SAME_LOWER") ctx.Fail("unknown auto_pad '" + mode + "'");
   Ints pads(2 * n, 0);
