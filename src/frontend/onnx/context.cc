@@ -1,11 +1,11 @@
 #include "context.h"
 
-#include "tensor.h"
-
 #include <algorithm>
+#include <limits>
 
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/expr.h"
+#include "tensor.h"
 
 namespace relaypass::frontend::onnx_import {
 
@@ -64,6 +64,17 @@ Ints NodeContext::attr_ints_n(const std::string& name, size_t count, const Ints&
   if (v.size() != count) {
     Fail("attribute '" + name + "' must have " + std::to_string(count) + " values, got " +
          std::to_string(v.size()));
+  }
+  return v;
+}
+
+Ints NodeContext::attr_positive_ints_n(const std::string& name, size_t count,
+                                       const Ints& fallback) const {
+  Ints v = attr_ints_n(name, count, fallback);
+  for (int64_t x : v) {
+    if (x < 1 || x > std::numeric_limits<int32_t>::max()) {
+      Fail("attribute '" + name + "' must be positive (and below 2^31), got " + std::to_string(x));
+    }
   }
   return v;
 }

@@ -67,6 +67,8 @@ class NodeContext {
   // attr_ints with exactly `count` values (one per spatial axis, or two for pads); a node error
   // naming the attribute otherwise.
   Ints attr_ints_n(const std::string& name, size_t count, const Ints& fallback) const;
+  // The same, each value in [1, 2^31) (kernel sizes, strides, dilations: divisors and factors).
+  Ints attr_positive_ints_n(const std::string& name, size_t count, const Ints& fallback) const;
   std::vector<float> attr_floats(const std::string& name) const;
   const onnx::AttributeProto* attr(const std::string& name) const;
 

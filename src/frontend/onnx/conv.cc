@@ -25,9 +25,9 @@ ir::Expr ConvCore(const NodeContext& ctx, size_t w_index, ir::Expr data, ir::Exp
   }
   const int n = ndim - 2;
   const ir::Shape& w = ctx.shape(w_index);
-  Ints kernel = ctx.attr_ints_n("kernel_shape", n, Ints(w.begin() + 2, w.end()));
-  Ints strides = ctx.attr_ints_n("strides", n, Ints(n, 1));
-  Ints dilations = ctx.attr_ints_n("dilations", n, Ints(n, 1));
+  Ints kernel = ctx.attr_positive_ints_n("kernel_shape", n, Ints(w.begin() + 2, w.end()));
+  Ints strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
+  Ints dilations = ctx.attr_positive_ints_n("dilations", n, Ints(n, 1));
   const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
   Ints pads = ResolvePads(ctx, spatial, kernel, strides, dilations);
   if (n == 3) {  // nn.conv3d, as TVM's dimension_picker
@@ -131,9 +131,9 @@ Outputs ConvTranspose(const NodeContext& ctx) {
   }
   const ir::Shape& w = ctx.shape(1);
   const int64_t group = ctx.attr_int("group", 1);
-  const Ints kernel = ctx.attr_ints_n("kernel_shape", n, Ints(w.begin() + 2, w.end()));
-  const Ints strides = ctx.attr_ints_n("strides", n, Ints(n, 1));
-  const Ints dilations = ctx.attr_ints_n("dilations", n, Ints(n, 1));
+  const Ints kernel = ctx.attr_positive_ints_n("kernel_shape", n, Ints(w.begin() + 2, w.end()));
+  const Ints strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
+  const Ints dilations = ctx.attr_positive_ints_n("dilations", n, Ints(n, 1));
   const Ints output_padding = ctx.attr_ints_n("output_padding", n, Ints(n, 0));
   Ints pads = ctx.attr_ints_n("pads", 2 * n, Ints(2 * n, 0));
   const std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");

@@ -22,9 +22,9 @@ Converter Pool(bool max) {
     }
     if (max && ctx.attr_int("storage_order", 0) != 0) ctx.Unsupported("storage_order=1");
     relay::nn::Pool2DArgs args;
-    args.pool_size = ctx.attr_ints_n("kernel_shape", n, {});
-    args.strides = ctx.attr_ints_n("strides", n, Ints(n, 1));
-    args.dilation = ctx.attr_ints_n("dilations", n, Ints(n, 1));
+    args.pool_size = ctx.attr_positive_ints_n("kernel_shape", n, {});
+    args.strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
+    args.dilation = ctx.attr_positive_ints_n("dilations", n, Ints(n, 1));
     const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
     args.padding = ResolvePads(ctx, spatial, args.pool_size, args.strides, args.dilation);
     ir::Expr data = ctx.input(0);
@@ -70,8 +70,8 @@ Outputs MaxUnpool(const NodeContext& ctx) {
   ctx.CheckInputs(2, 3);
   const ir::Shape& in = ctx.shape(0);
   const int n = ctx.ndim(0) - 2;
-  const Ints kernel = ctx.attr_ints_n("kernel_shape", n, {});
-  const Ints strides = ctx.attr_ints_n("strides", n, Ints(n, 1));
+  const Ints kernel = ctx.attr_positive_ints_n("kernel_shape", n, {});
+  const Ints strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
   const Ints pads = ctx.attr_ints_n("pads", 2 * n, Ints(2 * n, 0));
   if (static_cast<int>(kernel.size()) != n) ctx.Fail("kernel_shape needs a value per axis");
   Ints shape{in[0], in[1]};

@@ -84,13 +84,12 @@ Outputs Hardmax(const NodeContext& ctx) {
   const int64_t nd = ctx.ndim(0);
   const ir::DataType dt = ctx.dtype(0);
   if (ctx.opset() >= 13) {
-    const int64_t axis = ((ctx.attr_int("axis", -1) % nd) + nd) % nd;
+    const int64_t axis = NormalizeAxis(ctx, ctx.attr_int("axis", -1), nd);
     ir::Expr am = relay::argmax(ctx.input(0), relay::Ints{axis});
     return {relay::one_hot(am, ScalarConst(1.0, dt), ScalarConst(0.0, dt),
                            static_cast<int>(s[axis]), static_cast<int>(axis), dt.ToString())};
   }
-  int64_t axis = ctx.attr_int("axis", 1);
-  if (axis < 0) axis += nd;
+  const int64_t axis = NormalizeAxis(ctx, ctx.attr_int("axis", 1), nd, /*inclusive=*/true);
   int64_t pre = 1, post = 1;
   for (int64_t i = 0; i < nd; ++i) (i < axis ? pre : post) *= s[i];
   ir::Expr x = relay::reshape(ctx.input(0), relay::Ints{pre, post});
