@@ -448,7 +448,13 @@ Outputs Range(const NodeContext& ctx) {
   const double start = ctx.ScalarValue(0, "start"), limit = ctx.ScalarValue(1, "limit");
   const double delta = ctx.ScalarValue(2, "delta");
   if (delta == 0) ctx.Fail("delta 0");
-  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const double count = std::ceil((limit - start) / delta);
+  if (!(count < static_cast<double>(kMaxImportElements))) {  // NaN, inf, or too many
+    ctx.Fail("Range(" + std::to_string(start) + ", " + std::to_string(limit) + ", " +
+             std::to_string(delta) + ") has no element count below " +
+             std::to_string(kMaxImportElements));
+  }
+  const int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
   ir::NDArray out = ir::NDArray::Empty({n}, ir::DataType::Float(64));
   for (int64_t i = 0; i < n; ++i) out.mutable_data<double>()[i] = start + i * delta;
   return {relay::cast(ir::MakeConstant(out), ctx.dtype(0).ToString())};
