@@ -8,11 +8,21 @@
 namespace relay_opt::testing {
 namespace {
 
-// The tool with `args` (shell words) under `ulimit -v 8000000` and `timeout 20`, reading the
-// output of the shell command `feed` on stdin when given.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// The sanitizers reserve terabytes of address space for their shadow memory, and run slower.
+constexpr const char* kAddressLimit = "";
+constexpr const char* kTimeout = "timeout 120 ";
+#else
+constexpr const char* kAddressLimit = "ulimit -v 8000000; ";
+constexpr const char* kTimeout = "timeout 20 ";
+#endif
+
+// The tool with `args` (shell words) under `ulimit -v 8000000` and `timeout 20` (no address
+// limit and a longer time in sanitizer builds), reading the output of the shell command `feed`
+// on stdin when given.
 ToolResult Bounded(const std::string& args, const std::string& feed = "") {
-  return RunShell("ulimit -v 8000000; " + (feed.empty() ? "" : "{ " + feed + "; } | ") +
-                  "timeout 20 \"$RELAY_OPT\" " + args);
+  return RunShell(std::string(kAddressLimit) + (feed.empty() ? "" : "{ " + feed + "; } | ") +
+                  kTimeout + "\"$RELAY_OPT\" " + args);
 }
 
 TEST(CliInputLimitsTest, EndlessZerosAreRejectedAtTheFirstByte) {
