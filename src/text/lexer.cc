@@ -140,7 +140,8 @@ Token Lexer::Next() {
   char c = Peek();
   if (IsDigit(c)) return LexNumber(start);
   if (c == '-' && !EndsOperand(previous_) &&
-      (IsDigit(Peek(1)) || text_.substr(pos_ + 1, 3) == "inf")) {
+      (IsDigit(Peek(1)) || text_.substr(pos_ + 1, 3) == "inf" ||
+       text_.substr(pos_ + 1, 3) == "nan")) {  // -nanf: the printer's negative NaN
     return LexNumber(start);
   }
   if (IsIdentStart(c)) return LexIdentifier(start);
@@ -155,7 +156,7 @@ Token Lexer::LexNumber(const Location& start) {
   bool tuple_index = previous_ == TokenKind::kDot;
   if (Peek() == '-') {
     Advance();
-    if (!IsDigit(Peek())) {  // -inff
+    if (!IsDigit(Peek())) {  // -inff, -nanf
       Token token = LexIdentifier(start);
       if (token.kind != TokenKind::kFloat) Fail(start, "expected a number after '-'");
       return token;
