@@ -1,5 +1,7 @@
 #include "relay_printer.h"
 
+#include "deep_stack.h"
+
 #include <span>
 
 #include "lexer.h"
@@ -27,6 +29,9 @@ bool ShowsTypeInfo(ExprKind kind) {
 
 // The deepest nesting of `{ }` printed: the parser's limit (Parser::kMaxNesting).
 constexpr int kMaxPrintNesting = 10000;
+// Nesting deeper than this is printed on a thread with kDeepPrintStack bytes of stack.
+constexpr int kDeepStackNesting = 200;
+constexpr size_t kDeepPrintStack = size_t{1} << 30;
 
 // Output size per graph node, to reserve the output once instead of growing it by copies.
 constexpr size_t kBytesPerNodeGuess = 48;
@@ -328,7 +333,21 @@ void RelayPrinter::PrintBody(uint32_t body, std::string& out) {
   indent_ += 2;
   out += "{\n";
   out.append(indent_, ' ');
-  PrintScope(body, out);
+  if (depth_ == kDeepStackNesting && !on_deep_stack_) {
+    // The printer recurses once per nesting level: past this depth it continues on a thread
+    // with a stack large enough for kMaxPrintNesting levels (as the parser does), whatever the
+    // caller's stack and the build's frame sizes (sanitizers make them several times larger).
+    on_deep_stack_ = true;
+    try {
+      RunWithStack(kDeepPrintStack, [&] { PrintScope(body, out); });
+    } catch (...) {
+      on_deep_stack_ = false;
+      throw;
+    }
+    on_deep_stack_ = false;
+  } else {
+    PrintScope(body, out);
+  }
   indent_ -= 2;
   --depth_;
   out += '\n';

@@ -98,6 +98,7 @@ class RelayPrinter {
   // copies each level's text into the one around it, so nesting is capped at what the parser
   // reads back (Parser::kMaxNesting): deeper is a relaypass::Error, not a stack overflow.
   int depth_ = 0;
+  bool on_deep_stack_ = false;  // printing the rest of a deep nest on a large stack
   // Where each open scope's binding lines go, innermost last: the text being built around that
   // scope, which nothing else appends to until the scope closes. Each line ends with a newline
   // and the scope's indentation.
