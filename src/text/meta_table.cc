@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 #include "relaypass/ir/tensor_size.h"
@@ -77,7 +78,11 @@ class JsonReader {
     if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
     int64_t value = 0;
     while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
-      value = value * 10 + (text_[pos_++] - '0');
+      const int digit = text_[pos_++] - '0';
+      if (value > (std::numeric_limits<int64_t>::max() - digit) / 10) {
+        Fail("integer out of int64's range");  // a shape dimension no tensor can have
+      }
+      value = value * 10 + digit;
     }
     if (pos_ == start || (pos_ == start + 1 && text_[start] == '-')) Fail("expected an integer");
     return text_[start] == '-' ? -value : value;
