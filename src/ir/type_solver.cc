@@ -28,68 +28,150 @@ int TypeSolver::Find(int i) {
   return i;
 }
 
-// Complete types (the common case, and every deep one: IsComplete is O(1)) return at once; only
-// types still holding unknowns are rebuilt.
+namespace {
+
+// Types Resolve returns as they are: tensors, and complete tuple and function types (IsComplete is
+// O(1), so every deep complete type returns at once, nothing allocated).
+bool IsSettled(const Type& t) {
+  return !t || t->kind == TypeKind::kTensor ||
+         ((t->kind == TypeKind::kTuple || t->kind == TypeKind::kFunc) && IsComplete(t));
+}
+
+// The parts of a tuple or function type, in the order Resolve rebuilds them: a tuple's fields; a
+// function's argument types, then its result type.
+size_t NumParts(const Type& t) {
+  if (auto* tuple = t.as<TupleTypeNode>()) return tuple->fields.size();
+  if (auto* fn = t.as<FuncTypeNode>()) return fn->arg_types.size() + 1;
+  return 0;
+}
+
+const Type& Part(const Type& t, size_t i) {
+  if (auto* tuple = t.as<TupleTypeNode>()) return tuple->fields[i];
+  auto* fn = t.as<FuncTypeNode>();
+  return i < fn->arg_types.size() ? fn->arg_types[i] : fn->ret_type;
+}
+
+// `t` rebuilt from its resolved parts (itself when no part changed).
+Type Rebuild(const Type& t, std::vector<Type>&& parts) {
+  bool changed = false;
+  for (size_t i = 0; i < parts.size(); ++i) changed |= !parts[i].same_as(Part(t, i));
+  if (!changed) return t;
+  if (t->kind == TypeKind::kTuple) return TupleType(std::move(parts));
+  Type ret = std::move(parts.back());
+  parts.pop_back();
+  return FuncType(std::move(parts), ret);
+}
+
+}  // namespace
+
+// An explicit stack, not recursion: a type still holding unknowns can nest as deep as the graph,
+// and a chain of holes bound to holes is as long as the program makes it.
 Type TypeSolver::Resolve(const Type& t) {
-  if (!t) return t;
-  // Most tuple and function types are complete: returned as they are, nothing allocated.
-  if ((t->kind == TypeKind::kTuple || t->kind == TypeKind::kFunc) && IsComplete(t)) return t;
-  switch (t->kind) {
-    case TypeKind::kTensor:
-      return t;
-    case TypeKind::kIncomplete: {
-      int root = Find(HoleIndex(t.as<IncompleteTypeNode>()));
-      Type& bound = Binding(root);
-      if (!bound) return holes_[root];
-      Type resolved = Resolve(bound);
-      bound = resolved;  // path compression for bindings
-      return resolved;
+  if (IsSettled(t)) return t;
+  struct Frame {
+    Type type;
+    int root;  // the hole's class for a hole, else -1
+    size_t next = 0;
+    std::vector<Type> parts;
+  };
+  std::vector<Frame> stack;
+  Type result;
+  // Pushes a frame for `x`, or (for what needs no frame) leaves its resolution in `result`.
+  auto enter = [&](const Type& x) {
+    if (IsSettled(x)) {
+      result = x;
+      return false;
     }
-    case TypeKind::kTuple: {
-      auto* tuple = t.as<TupleTypeNode>();
-      std::vector<Type> fields;
-      bool changed = false;
-      for (const Type& f : tuple->fields) {
-        fields.push_back(Resolve(f));
-        changed |= !fields.back().same_as(f);
+    int root = -1;
+    if (auto* hole = x.as<IncompleteTypeNode>()) {
+      root = Find(HoleIndex(hole));
+      if (!Binding(root)) {
+        result = holes_[root];
+        return false;
       }
-      return changed ? TupleType(std::move(fields)) : t;
     }
-    case TypeKind::kFunc: {
-      auto* fn = t.as<FuncTypeNode>();
-      std::vector<Type> args;
-      bool changed = false;
-      for (const Type& a : fn->arg_types) {
-        args.push_back(Resolve(a));
-        changed |= !args.back().same_as(a);
-      }
-      Type ret = Resolve(fn->ret_type);
-      changed |= !ret.same_as(fn->ret_type);
-      return changed ? FuncType(std::move(args), ret) : t;
+    stack.push_back(Frame{x, root, 0, {}});
+    return true;
+  };
+  bool have_result = !enter(t);
+  while (!stack.empty()) {
+    Frame& frame = stack.back();
+    if (have_result) {
+      frame.parts.push_back(std::move(result));
+      have_result = false;
     }
+    size_t num_parts = frame.root >= 0 ? 1 : NumParts(frame.type);
+    if (frame.next < num_parts) {
+      Type part = frame.root >= 0 ? Binding(frame.root) : Part(frame.type, frame.next);
+      ++frame.next;
+      have_result = !enter(part);  // may reallocate the stack: `frame` is not used after this
+      continue;
+    }
+    if (frame.root >= 0) {
+      result = std::move(frame.parts[0]);
+      Binding(frame.root) = result;  // path compression for bindings
+    } else {
+      result = Rebuild(frame.type, std::move(frame.parts));
+    }
+    stack.pop_back();
+    have_result = true;
+  }
+  return result;
+}
+
+bool TypeSolver::Occurs(int root, const Type& t) {
+  if (IsSettled(t)) return false;  // the common case: bound to a tensor type
+  std::vector<Type> work{t};
+  support::PointerSet seen;  // types are DAGs: each shared part is walked once
+  while (!work.empty()) {
+    Type x = std::move(work.back());
+    work.pop_back();
+    if (IsSettled(x) || !seen.insert(x.get())) continue;
+    if (auto* hole = x.as<IncompleteTypeNode>()) {
+      int r = Find(HoleIndex(hole));
+      if (r == root) return true;
+      if (Binding(r)) work.push_back(Binding(r));
+      continue;
+    }
+    for (size_t i = 0; i < NumParts(x); ++i) work.push_back(Part(x, i));
+  }
+  return false;
+}
+
+bool TypeSolver::BindHole(const IncompleteTypeNode* hole, const Type& type, std::string* why) {
+  int root = Find(HoleIndex(hole));
+  // TVM's occurs check: a hole bound to a type that contains it would be an infinite type (a
+  // function returning itself), which nothing can resolve.
+  if (Occurs(root, type)) {
+    if (why)
+      *why = "the type " + TypeToString(holes_[root]) + " occurs in " + TypeToString(type) +
+             ", which would make it infinite";
+    return false;
+  }
+  Binding(root) = type;
+  return true;
+}
+
+Type TypeSolver::ResolveTop(Type t) {
+  while (auto* hole = t.as<IncompleteTypeNode>()) {
+    int root = Find(HoleIndex(hole));
+    if (!Binding(root)) return holes_[root];
+    t = Binding(root);
   }
   return t;
 }
 
-bool TypeSolver::Unify(const Type& a, const Type& b, std::string* why) {
-  return UnifyResolved(Resolve(a), Resolve(b), why);
-}
-
-bool TypeSolver::UnifyResolved(const Type& a0, const Type& b0, std::string* why) {
+bool TypeSolver::Unify(const Type& a0, const Type& b0, std::string* why) {
   // An explicit worklist of pairs, not recursion: types nest as deep as the graph (a chain of
   // 100,000 one-field tuples has a type 100,000 deep).
   std::vector<std::pair<Type, Type>> work;
   work.emplace_back(a0, b0);
-  bool first = true;
   while (!work.empty()) {
-    Type a = std::move(work.back().first);
-    Type b = std::move(work.back().second);
+    // Only the top of each side is resolved: the walk reaches the parts itself, and resolving
+    // them in full at every level would make unifying a deep type quadratic.
+    Type a = ResolveTop(std::move(work.back().first));
+    Type b = ResolveTop(std::move(work.back().second));
     work.pop_back();
-    if (!first) {
-      a = Resolve(a);
-      b = Resolve(b);
-    }
-    first = false;
     if (a.same_as(b)) continue;
     auto* ha = a.as<IncompleteTypeNode>();
     auto* hb = b.as<IncompleteTypeNode>();
@@ -98,15 +180,16 @@ bool TypeSolver::UnifyResolved(const Type& a0, const Type& b0, std::string* why)
       continue;
     }
     if (ha) {
-      Binding(Find(HoleIndex(ha))) = b;
+      if (!BindHole(ha, b, why)) return false;
       continue;
     }
     if (hb) {
-      Binding(Find(HoleIndex(hb))) = a;
+      if (!BindHole(hb, a, why)) return false;
       continue;
     }
     auto mismatch = [&] {
-      if (why) *why = TypeToString(a) + " and " + TypeToString(b) + " do not match";
+      if (why)
+        *why = TypeToString(Resolve(a)) + " and " + TypeToString(Resolve(b)) + " do not match";
       return false;
     };
     if (a->kind != b->kind) return mismatch();

@@ -25,7 +25,12 @@ class TypeSolver {
   int Find(int i);
   // The type a hole's class is bound to, or null.
   Type& Binding(int root) { return bindings_[root]; }
-  bool UnifyResolved(const Type& a, const Type& b, std::string* why);
+  // `t` with the holes at its top followed to what they are bound to; its parts as they are.
+  Type ResolveTop(Type t);
+  // Whether the hole class `root` occurs in `t`.
+  bool Occurs(int root, const Type& t);
+  // Binds `hole`'s class to `type`, unless that would make an infinite type.
+  bool BindHole(const IncompleteTypeNode* hole, const Type& type, std::string* why);
 
   support::PointerMap<int> index_;
   std::vector<int> parent_;

@@ -157,6 +157,53 @@ TEST(TypeInferTest, ARemovedCalleeIsNoticed) {
   EXPECT_THROW(InferTypes(mod), TypeError);
 }
 
+// The parser fuzzer's finding (tests/bad_input/fuzz_crashes/type_solver_resolve_recursion.relay):
+// a let-bound closure that returns itself has the type fn (T) -> <its own type>, an infinite
+// type. TVM's unifier rejects it with its occurs check ("... occurs in ..., cannot unify"); the
+// solver used to bind it and then recurse forever resolving it.
+TEST(TypeInferTest, AClosureReturningItselfIsATypeErrorNotAnInfiniteType) {
+  Var x = relay::var("x", {2});
+  Var self = relay::var("f");
+  Var y = relay::var("y", {2});
+  Function returns_itself = relay::function({y}, self);
+  Var result = relay::var("r");
+  Expr body = MakeLet(self, returns_itself, MakeLet(result, MakeCall(self, {x}), result));
+  try {
+    InferMain(relay::function({x}, body));
+    FAIL() << "expected a TypeError";
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("occurs in"), std::string::npos) << e.what();
+  }
+}
+
+// A type still holding an unknown can nest as deep as the program: here a closure parameter
+// annotated with 200,000 one-field tuples around a hole, called with a complete argument of the
+// same depth. Unifying and resolving it must neither recurse per level (that overflowed the stack)
+// nor walk the whole type at every level (quadratic).
+TEST(TypeInferTest, DeepTypeWithAnUnknownIsResolvedWithoutRecursion) {
+  constexpr int kDepth = 200000;
+  auto nest = [](Type inner) {
+    for (int i = 0; i < kDepth; ++i) inner = TupleType({inner});
+    return inner;
+  };
+  Type tensor = TensorType({3}, DataType::Float(32));
+  Var x = relay::var("x", nest(tensor));
+  Var p = relay::var("p", nest(IncompleteType()));
+  Var closure = relay::var("g");
+  Var out = relay::var("out");
+  Expr body = MakeLet(closure, relay::function({p}, p), MakeLet(out, MakeCall(closure, {x}), out));
+  Function f = InferMain(relay::function({x}, body));
+  // Expected by construction: kDepth tuple levels around the argument's tensor type.
+  Type t = f->ret_type;
+  for (int i = 0; i < kDepth; ++i) {
+    auto* tuple = t.as<TupleTypeNode>();
+    ASSERT_NE(tuple, nullptr) << "level " << i;
+    ASSERT_EQ(tuple->fields.size(), 1u);
+    t = tuple->fields[0];
+  }
+  EXPECT_EQ(TypeToString(t), "Tensor[(3), float32]");
+}
+
 TEST(TypeInferTest, MillionNodeChain) {
   IRModule mod = IRModule::FromExpr(workloads::Chain(1000000));
   IRModule typed = InferTypes(mod);
