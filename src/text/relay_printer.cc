@@ -6,6 +6,7 @@
 
 #include "lexer.h"
 #include "relaypass/support/error.h"
+#include "rope.h"
 #include "scalar_text.h"
 
 namespace relaypass::text {
@@ -68,10 +69,12 @@ void RelayPrinter::PrintModule(const ir::IRModule& mod, std::string& out) {
   for (const auto& [gv, fn] : mod.functions()) {
     uint32_t id = BuildGraph(fn);
     out.reserve(out.size() + kBytesPerNodeGuess * graph_.num_ids());
-    if (!first) out += '\n';
+    Rope text(std::move(out));
+    if (!first) text += '\n';
     first = false;
-    PrintFunction("def @" + gv->name_hint, id, out);
-    out += '\n';
+    PrintFunction("def @" + gv->name_hint, id, text);
+    text += '\n';
+    out = std::move(text).Take();
   }
 }
 
@@ -82,10 +85,12 @@ void RelayPrinter::PrintRoot(const ir::Expr& expr, std::string& out) {
   }
   uint32_t id = BuildGraph(expr);
   out.reserve(out.size() + kBytesPerNodeGuess * graph_.num_ids());
-  PrintScope(id, out);
+  Rope text(std::move(out));
+  PrintScope(id, text);
+  out = std::move(text).Take();
 }
 
-void RelayPrinter::Print(uint32_t id, bool try_inline, std::string& out) {
+void RelayPrinter::Print(uint32_t id, bool try_inline, Rope& out) {
   Visit(id);
   ExprKind kind = graph_.node(id)->kind;
   if (kind == ExprKind::kVar) {
@@ -96,25 +101,31 @@ void RelayPrinter::Print(uint32_t id, bool try_inline, std::string& out) {
       auto it = free_var_decls_.find(id);
       if (it != free_var_decls_.end()) AppendLine("free_var " + it->second);
     }
-    out += states_[id].text;
+    out.AppendCopy(states_[id].text);
     return;
   }
   NodeState& s = states_[id];
-  if (AlwaysInline(kind) || (try_inline && graph_.IsUnique(id))) {
+  if (AlwaysInline(kind)) {
     // From now on every use prints the text with its comment.
     PrintOptionalInfo(id, s.text);
-    out += s.text;
+    out.AppendCopy(s.text);
+    return;
+  }
+  if (try_inline && graph_.IsUnique(id)) {
+    // Its only use: the text (a whole closure, perhaps) moves instead of being copied.
+    PrintOptionalInfo(id, s.text);
+    out += std::move(s.text);
     return;
   }
   if (s.bound) {
-    out += s.text;
+    out.AppendCopy(s.text);
     return;
   }
-  std::string text;
+  Rope text;
   if (kind == ExprKind::kLet) {
-    text = "(\n";
+    text += "(\n";
     text.append(indent_ + 2, ' ');
-    text += Indented(s.text);
+    text += Indented(std::move(s.text).Take());
     text += '\n';
     text.append(indent_, ' ');
     text += ')';
@@ -122,15 +133,16 @@ void RelayPrinter::Print(uint32_t id, bool try_inline, std::string& out) {
     text = std::move(s.text);
   }
   PrintOptionalInfo(id, text);
-  s.text = "%" + std::to_string(temp_counter_++);
+  std::string name = "%" + std::to_string(temp_counter_++);
+  s.text = Rope(std::string(name));
   s.bound = true;
-  std::string& scope = *scopes_.back();
-  scope += s.text;
+  Rope& scope = *scopes_.back();
+  scope += name;
   scope += " = ";
-  scope += text;
+  scope += std::move(text);
   scope += ";\n";
   scope.append(indent_, ' ');
-  out += s.text;
+  out += name;
 }
 
 void RelayPrinter::Visit(uint32_t root) {
@@ -160,23 +172,23 @@ void RelayPrinter::Visit(uint32_t root) {
 
 void RelayPrinter::VisitLeaf(uint32_t id) {
   const ExprNode* node = graph_.node(id);
-  std::string text;
+  Rope text;
   switch (node->kind) {
     case ExprKind::kVar: {
       // Reached without a binder: a free variable. Its declaration waits for its first use.
-      std::string decl;
+      Rope decl;
       AllocVar(static_cast<const ir::VarNode*>(node), decl);
-      free_var_decls_[id] = std::move(decl);
+      free_var_decls_[id] = std::move(decl).Take();
       return;
     }
     case ExprKind::kGlobalVar:
-      text = "@" + static_cast<const ir::GlobalVarNode*>(node)->name_hint;
+      text += "@" + static_cast<const ir::GlobalVarNode*>(node)->name_hint;
       break;
     case ExprKind::kConstant:
       PrintConstant(static_cast<const ir::ConstantNode*>(node), text);
       break;
     case ExprKind::kOp:
-      text = static_cast<const ir::OpNode*>(node)->name;
+      text += static_cast<const ir::OpNode*>(node)->name;
       break;
     case ExprKind::kCall:
       PrintCall(id, text);
@@ -206,11 +218,11 @@ void RelayPrinter::VisitLeaf(uint32_t id) {
   }
 }
 
-void RelayPrinter::PrintCall(uint32_t id, std::string& out) {
+void RelayPrinter::PrintCall(uint32_t id, Rope& out) {
   // inputs: the callee, then the arguments. Arguments print first, so their temps are bound
   // before a closure callee's.
   std::span<const uint32_t> inputs = graph_.inputs(id);
-  std::string args;
+  Rope args;
   for (size_t i = 1; i < inputs.size(); ++i) {
     if (i > 1) args += ", ";
     Print(inputs[i], false, args);
@@ -218,11 +230,11 @@ void RelayPrinter::PrintCall(uint32_t id, std::string& out) {
   PrintCallAttrs(static_cast<const ir::CallNode*>(graph_.node(id)), args);
   Print(inputs[0], false, out);
   out += '(';
-  out += args;
+  out += std::move(args);
   out += ')';
 }
 
-void RelayPrinter::PrintCallAttrs(const ir::CallNode* call, std::string& out) {
+void RelayPrinter::PrintCallAttrs(const ir::CallNode* call, Rope& out) {
   if (!call->attrs) return;
   const ir::AttrsSchema& schema = *call->attrs->schema;
   const std::vector<ir::AttrField>& fields = schema.fields();
@@ -242,7 +254,7 @@ void RelayPrinter::PrintCallAttrs(const ir::CallNode* call, std::string& out) {
   }
 }
 
-void RelayPrinter::PrintTuple(uint32_t id, std::string& out) {
+void RelayPrinter::PrintTuple(uint32_t id, Rope& out) {
   std::span<const uint32_t> fields = graph_.inputs(id);
   out += '(';
   for (size_t i = 0; i < fields.size(); ++i) {
@@ -253,7 +265,7 @@ void RelayPrinter::PrintTuple(uint32_t id, std::string& out) {
   out += ')';
 }
 
-void RelayPrinter::PrintFunction(std::string_view prefix, uint32_t id, std::string& out) {
+void RelayPrinter::PrintFunction(std::string_view prefix, uint32_t id, Rope& out) {
   auto* fn = static_cast<const ir::FunctionNode*>(graph_.node(id));
   out += prefix;
   out += '(';
@@ -280,20 +292,21 @@ void RelayPrinter::PrintFunction(std::string_view prefix, uint32_t id, std::stri
   PrintBody(graph_.inputs(id)[0], out);
 }
 
-void RelayPrinter::PrintLet(uint32_t id, std::string& out) {
+void RelayPrinter::PrintLet(uint32_t id, Rope& out) {
   // The first value's bindings go to the enclosing scope; each later value's go right after the
   // previous let line, i.e. just above the let that uses them (as TVM's doc stack does).
   bool pushed = false;
   while (graph_.node(id)->kind == ExprKind::kLet) {
     auto* let = static_cast<const ir::LetNode*>(graph_.node(id));
     std::span<const uint32_t> inputs = graph_.inputs(id);  // value, body
-    std::string line = "let ";
+    Rope line;
+    line += "let ";
     AllocVar(let->var.get(), line);
     line += " = ";
     Print(inputs[0], true, line);
     line += ";\n";
     line.append(indent_, ' ');
-    out += line;
+    out += std::move(line);
     if (!pushed) {
       scopes_.push_back(&out);
       pushed = true;
@@ -304,7 +317,7 @@ void RelayPrinter::PrintLet(uint32_t id, std::string& out) {
   scopes_.pop_back();
 }
 
-void RelayPrinter::PrintIf(uint32_t id, std::string& out) {
+void RelayPrinter::PrintIf(uint32_t id, Rope& out) {
   std::span<const uint32_t> inputs = graph_.inputs(id);  // condition, then, else
   out += "if (";
   Print(inputs[0], false, out);
@@ -314,9 +327,11 @@ void RelayPrinter::PrintIf(uint32_t id, std::string& out) {
   PrintBody(inputs[2], out);
 }
 
-void RelayPrinter::PrintConstant(const ir::ConstantNode* c, std::string& out) {
+void RelayPrinter::PrintConstant(const ir::ConstantNode* c, Rope& out) {
   if (IsSimpleScalar(c->data)) {
-    AppendScalarText(c->data, out);
+    std::string scalar;
+    AppendScalarText(c->data, scalar);
+    out += scalar;
     return;
   }
   out += "meta[relay.Constant][";
@@ -324,7 +339,7 @@ void RelayPrinter::PrintConstant(const ir::ConstantNode* c, std::string& out) {
   out += ']';
 }
 
-void RelayPrinter::PrintBody(uint32_t body, std::string& out) {
+void RelayPrinter::PrintBody(uint32_t body, Rope& out) {
   if (++depth_ > kMaxPrintNesting) {
     throw Error("cannot print the module: its functions and if branches nest more than " +
                 std::to_string(kMaxPrintNesting) +
@@ -355,35 +370,36 @@ void RelayPrinter::PrintBody(uint32_t body, std::string& out) {
   out += '}';
 }
 
-void RelayPrinter::PrintScope(uint32_t body, std::string& out) {
+void RelayPrinter::PrintScope(uint32_t body, Rope& out) {
   scopes_.push_back(&out);
-  std::string result;
+  Rope result;
   Print(body, true, result);
   scopes_.pop_back();
-  out += result;
+  out += std::move(result);
 }
 
 void RelayPrinter::AppendLine(std::string_view text) {
-  std::string& scope = *scopes_.back();
+  Rope& scope = *scopes_.back();
   scope += text;
   scope += ";\n";
   scope.append(indent_, ' ');
 }
 
-void RelayPrinter::AllocVar(const ir::VarNode* var, std::string& out) {
+void RelayPrinter::AllocVar(const ir::VarNode* var, Rope& out) {
   uint32_t id = IdOf(var);
   if (states_[id].visited) {
     // Declared twice: still print, but show the error.
-    out += states_[id].text;
+    out.AppendCopy(states_[id].text);
     out += "-malformed-ir";
     return;
   }
   std::string name = var->name_hint;
   if (name.empty() || !IsAsciiAlpha(name[0])) name.insert(0, "v");
   NodeState& s = states_[id];
-  s.text = GetUniqueName("%" + name);
+  std::string unique = GetUniqueName("%" + name);
+  out += unique;
+  s.text = Rope(std::move(unique));
   s.visited = true;
-  out += s.text;
   if (var->type_annotation) {
     out += ": ";
     out += ir::TypeToString(var->type_annotation);
@@ -407,7 +423,7 @@ std::string RelayPrinter::GetUniqueName(const std::string& prefix) {
   return unique;
 }
 
-void RelayPrinter::PrintOptionalInfo(uint32_t id, std::string& out) {
+void RelayPrinter::PrintOptionalInfo(uint32_t id, Rope& out) {
   const ExprNode* node = graph_.node(id);
   NodeState& s = states_[id];
   if (s.info_printed) return;

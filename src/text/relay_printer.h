@@ -18,6 +18,7 @@
 #include "dependency_graph.h"
 #include "meta_table.h"
 #include "relaypass/ir/module.h"
+#include "rope.h"
 
 namespace relaypass::text {
 
@@ -40,7 +41,7 @@ class RelayPrinter {
   struct NodeState {
     // What a use of the node prints: its `%N` once bound, its name for a variable, else its text
     // (including its type comment once printed inline).
-    std::string text;
+    Rope text;
     bool visited = false;       // `text` is set (TVM: the node is in memo_)
     bool bound = false;         // bound to `%N`, or declared if a variable (TVM: var_memo_)
     bool info_printed = false;  // its type comment was considered (TVM: opt_info_memo_)
@@ -52,32 +53,32 @@ class RelayPrinter {
   // TVM's PrintExpr: appends how the node prints at this use. Non-inline nodes are bound to a
   // new `%N` line in the current scope on first use. try_inline is set only for the result of a
   // scope and for let-bound values.
-  void Print(uint32_t id, bool try_inline, std::string& out);
+  void Print(uint32_t id, bool try_inline, Rope& out);
   // Makes sure the node and its dataflow inputs have their text (TVM's ExpandDataflow).
   void Visit(uint32_t id);
   // Computes the text of one node whose dataflow inputs are all visited.
   void VisitLeaf(uint32_t id);
 
-  void PrintCall(uint32_t id, std::string& out);
-  void PrintCallAttrs(const ir::CallNode* call, std::string& out);
-  void PrintTuple(uint32_t id, std::string& out);
-  void PrintFunction(std::string_view prefix, uint32_t id, std::string& out);
-  void PrintLet(uint32_t id, std::string& out);
-  void PrintIf(uint32_t id, std::string& out);
-  void PrintConstant(const ir::ConstantNode* c, std::string& out);
+  void PrintCall(uint32_t id, Rope& out);
+  void PrintCallAttrs(const ir::CallNode* call, Rope& out);
+  void PrintTuple(uint32_t id, Rope& out);
+  void PrintFunction(std::string_view prefix, uint32_t id, Rope& out);
+  void PrintLet(uint32_t id, Rope& out);
+  void PrintIf(uint32_t id, Rope& out);
+  void PrintConstant(const ir::ConstantNode* c, Rope& out);
 
   // `{` + the scope of `body` indented one level deeper + `}`.
-  void PrintBody(uint32_t body, std::string& out);
+  void PrintBody(uint32_t body, Rope& out);
   // Appends the bindings made while printing `body` as a scope result, then that result.
-  void PrintScope(uint32_t body, std::string& out);
+  void PrintScope(uint32_t body, Rope& out);
   // Appends `text;` as a line of the current scope.
   void AppendLine(std::string_view text);
 
   // Gives a variable its unique name; appends its declaration (`%x: T /* ty=T */`).
-  void AllocVar(const ir::VarNode* var, std::string& out);
+  void AllocVar(const ir::VarNode* var, Rope& out);
   std::string GetUniqueName(const std::string& prefix);
   // Appends ` /* ty=T */` the first time it is asked for a typed node of a kind that shows it.
-  void PrintOptionalInfo(uint32_t id, std::string& out);
+  void PrintOptionalInfo(uint32_t id, Rope& out);
 
   // Builds the graph of a function or root expression; returns the root's id.
   uint32_t BuildGraph(const ir::Expr& root);
@@ -102,7 +103,7 @@ class RelayPrinter {
   // Where each open scope's binding lines go, innermost last: the text being built around that
   // scope, which nothing else appends to until the scope closes. Each line ends with a newline
   // and the scope's indentation.
-  std::vector<std::string*> scopes_;
+  std::vector<Rope*> scopes_;
   int indent_ = 0;
 };
 
