@@ -133,6 +133,55 @@ TEST(OnnxConvertTest, PoolsBatchNormFlattenRunOnTheEvaluator) {
   EXPECT_NEAR(out[0].data<float>()[1], 53.0f, 1e-2);
 }
 
+// Resize by a scale that does not give a whole output size: ONNX samples at the given scale,
+// TVM's graph at input / output size. Expected values: ONNX's own backend test data
+// (test_resize_downsample_scales_linear and _linear_align_corners, onnx 1.12).
+std::vector<float> ResizeBy06(const std::string& coordinate_mode, std::string* printed) {
+  OnnxGraph g;
+  g.Input("x", {1, 1, 2, 4});
+  g.Initializer("scales", {4}, {1, 1, 0.6f, 0.6f});
+  onnx::NodeProto& n = g.Node("Resize", {"x", "", "scales"}, {"y"});
+  OnnxGraph::StringAttr(n, "mode", "linear");
+  OnnxGraph::StringAttr(n, "coordinate_transformation_mode", coordinate_mode);
+  g.Output("y");
+  OnnxModel m = FromOnnxBytes(g.Bytes());
+  *printed = text::PrettyPrint(m.mod);
+  ir::NDArray x = ir::NDArray::Empty({1, 1, 2, 4}, ir::DataType::Float32());
+  for (int i = 0; i < 8; ++i) x.mutable_data<float>()[i] = static_cast<float>(i + 1);
+  std::vector<ir::NDArray> out = eval::RunMain(m.mod, {x});
+  return std::vector<float>(out[0].data<float>(), out[0].data<float>() + out[0].size());
+}
+
+TEST(OnnxConvertTest, ResizeByAFractionalScaleSamplesWhereOnnxDoes) {
+  std::string printed;
+  std::vector<float> half_pixel = ResizeBy06("half_pixel", &printed);
+  ASSERT_EQ(half_pixel.size(), 2u);
+  EXPECT_NEAR(half_pixel[0], 2.6666665f, 1e-5);
+  EXPECT_NEAR(half_pixel[1], 4.3333331f, 1e-5);
+  // Written as a region of interest, since image.resize2d samples at input / output size.
+  EXPECT_NE(printed.find("coordinate_transformation_mode=\"tf_crop_and_resize\""),
+            std::string::npos)
+      << printed;
+  std::vector<float> align_corners = ResizeBy06("align_corners", &printed);
+  ASSERT_EQ(align_corners.size(), 2u);
+  EXPECT_NEAR(align_corners[0], 1.0f, 1e-5);
+  EXPECT_NEAR(align_corners[1], 3.142857f, 1e-5);
+}
+
+TEST(OnnxConvertTest, ResizeByAWholeScaleKeepsTvmsGraph) {
+  // 4 x 4 by 0.5: a whole output size, where sampling at the scale and at input / output size
+  // agree, so the graph is TVM's (half_pixel, no roi).
+  OnnxGraph g;
+  g.Input("x", {1, 1, 4, 4});
+  g.Initializer("scales", {4}, {1, 1, 0.5f, 0.5f});
+  onnx::NodeProto& n = g.Node("Resize", {"x", "", "scales"}, {"y"});
+  OnnxGraph::StringAttr(n, "mode", "linear");
+  g.Output("y");
+  const std::string printed = Print(g);
+  EXPECT_EQ(printed.find("tf_crop_and_resize"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("image.resize2d(%x, size=[2, 2]"), std::string::npos) << printed;
+}
+
 TEST(OnnxConvertTest, SupportedOpsListed) {
   std::vector<std::string> ops = SupportedOnnxOps();
   for (const char* op : {"Conv", "Gemm", "MatMul", "BatchNormalization", "Relu", "Reshape"}) {

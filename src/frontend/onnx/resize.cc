@@ -2,6 +2,7 @@
 // from `sizes`, or the input shape times `scales` truncated as TVM's Python wrapper does) and
 // nn.upsampling; image.grid_sample.
 #include <cmath>
+#include <optional>
 
 #include "context.h"
 #include "relaypass/relay.h"
@@ -32,6 +33,55 @@ std::string Method(const NodeContext& ctx) {
   ctx.Fail("invalid mode " + mode);
 }
 
+// The input coordinate ONNX samples output index x at, as a + b * x, for a resize by `scale`
+// from `in` to `out` (= in * scale truncated). Only the modes whose map is affine in x.
+std::optional<std::pair<double, double>> OnnxCoordinateMap(const std::string& coord, double in,
+                                                           double scale, int64_t out) {
+  if (coord == "half_pixel" || (coord == "pytorch_half_pixel" && out > 1)) {
+    return std::pair{0.5 / scale - 0.5, 1.0 / scale};
+  }
+  if (coord == "pytorch_half_pixel") return std::pair{0.0, 0.0};
+  if (coord == "asymmetric") return std::pair{0.0, 1.0 / scale};
+  // ONNX divides by the untruncated output length, in * scale.
+  if (coord == "align_corners" && in * scale > 1)
+    return std::pair{0.0, (in - 1) / (in * scale - 1)};
+  return std::nullopt;
+}
+
+// TVM's from_onnx turns `scales` into an output size, and image.resize2d then samples at
+// in / out, which moves every sample when in * scale is not a whole number; ONNX (its reference
+// and ONNX Runtime) samples at the given scale (the test_resize_downsample_scales_* tests). When
+// such a resize shrinks, the map ONNX asks for is affine and stays inside the input, so it is
+// written exactly as a tf_crop_and_resize region of interest (no sample reaches the
+// extrapolation). Every other resize keeps TVM's graph: a whole-number in * scale samples the
+// same either way. Returns the roi as resize2d takes it (start h, start w, end h, end w).
+std::optional<std::vector<double>> RoiForExactScale(const ir::Shape& s,
+                                                    const std::vector<double>& scales,
+                                                    const relay::Ints& size,
+                                                    const std::string& method,
+                                                    const std::string& coord) {
+  if (method == "nearest_neighbor") return std::nullopt;  // rounding: kept as TVM samples
+  bool fractional = false;
+  double start[2], end[2];
+  for (int axis = 0; axis < 2; ++axis) {
+    const double in = static_cast<double>(s[2 + axis]);
+    const double scale = scales[2 + axis];
+    const int64_t out = size[axis];
+    if (!(scale > 0 && scale <= 1) || in < 2 || out < 1) return std::nullopt;
+    fractional |= static_cast<double>(static_cast<float>(in) * static_cast<float>(scale)) !=
+                  static_cast<double>(out);
+    const auto map = OnnxCoordinateMap(coord, in, scale, out);
+    if (!map) return std::nullopt;
+    const auto [a, b] = *map;
+    const double last = a + b * static_cast<double>(out - 1);
+    if (a < 0 || last > in - 1) return std::nullopt;  // would reach the extrapolation
+    start[axis] = a / (in - 1);
+    end[axis] = out > 1 ? start[axis] + b * static_cast<double>(out - 1) / (in - 1) : start[axis];
+  }
+  if (!fractional) return std::nullopt;
+  return std::vector<double>{start[0], start[1], end[0], end[1]};
+}
+
 // Resize-10: scales only, asymmetric coordinates.
 Outputs ResizeV10(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
@@ -55,6 +105,7 @@ Outputs ResizeV11(const NodeContext& ctx) {
   if (ctx.ndim(0) != 4) ctx.Unsupported(std::to_string(ctx.ndim(0)) + "-D Resize (only 4-D)");
   const ir::Shape& s = ctx.shape(0);
   relay::Ints size;
+  std::vector<double> scales;  // when the size comes from them
   const bool has_scales = ctx.has_input(2) && !ctx.shape(2).empty() && ctx.shape(2)[0] > 0;
   if (ctx.has_input(3) && !has_scales) {
     const Ints sizes = ctx.IntsValue(3, "sizes");
@@ -62,7 +113,7 @@ Outputs ResizeV11(const NodeContext& ctx) {
     size = {sizes[2], sizes[3]};
   } else {
     if (!has_scales) ctx.Fail("one of scales and sizes must be given");
-    const std::vector<double> scales = Doubles(ctx, 2, "scales");
+    scales = Doubles(ctx, 2, "scales");
     if (scales.size() != 4) ctx.Fail("scales needs a value per axis");
     size = {static_cast<int64_t>(static_cast<float>(s[2]) * static_cast<float>(scales[2])),
             static_cast<int64_t>(static_cast<float>(s[3]) * static_cast<float>(scales[3]))};
@@ -80,6 +131,13 @@ Outputs ResizeV11(const NodeContext& ctx) {
   args.cubic_alpha = ctx.attr_float("cubic_coeff_a", -0.75);
   args.cubic_exclude = static_cast<int>(ctx.attr_int("exclude_outside", 0));
   args.extrapolation_value = ctx.attr_float("extrapolation_value", 0.0);
+  if (!scales.empty() && !args.roi) {
+    if (auto roi =
+            RoiForExactScale(s, scales, size, args.method, args.coordinate_transformation_mode)) {
+      args.roi = std::move(*roi);
+      args.coordinate_transformation_mode = "tf_crop_and_resize";
+    }
+  }
   return {relay::image::resize2d(ctx.input(0), size, args)};
 }
 
