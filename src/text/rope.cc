@@ -40,8 +40,9 @@ void Rope::AppendTo(std::string& out) const {
     const Rope* rope;
     size_t next_link;
   };
-  std::vector<Frame> stack;
   out += head_;
+  if (links_.empty()) return;  // the common case: one piece, nothing allocated
+  std::vector<Frame> stack;
   stack.push_back({this, 0});
   while (!stack.empty()) {
     Frame& top = stack.back();
