@@ -42,4 +42,12 @@ void FreeTable(void* p, size_t bytes) {
   munmap(p, MappedSize(bytes));
 }
 
+void AdviseHugePages(void* p, size_t bytes) {
+  if (bytes < kMappedFrom) return;
+  const auto begin = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t first = (begin + kHugePage - 1) / kHugePage * kHugePage;
+  const uintptr_t last = (begin + bytes) / kHugePage * kHugePage;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+
 }  // namespace relaypass::support

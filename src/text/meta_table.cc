@@ -8,6 +8,7 @@
 #include "relaypass/ir/tensor_size.h"
 #include "relaypass/support/base64.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/table_allocator.h"
 
 namespace relaypass::text {
 
@@ -183,6 +184,9 @@ void MetaTable::AppendJson(std::string& out) const {
              support::Base64EncodedSize(c->data.nbytes());
   }
   out.reserve(out.size() + total);
+  // The encoded weights are written once into fresh memory: on 4 KiB pages the faults cost more
+  // than the encoding.
+  support::AdviseHugePages(out.data() + out.size(), total);
   out += "{\n  \"relay.Constant\": [";
   for (size_t i = 0; i < constants_.size(); ++i) {
     const ir::NDArray& data = constants_[i]->data;
