@@ -426,7 +426,8 @@ bool GatherNDRel(TypeRelationCall& call) {
   const ir::AttrValue& index_rank = attrs.get("index_rank");
   const Dim m = index_rank.is_null() ? indices->shape[0] : index_rank.as_int();
   if (IsAny(m)) call.Fail("gather_nd: the index rank must be known");
-  if (batch_dims < 0 || batch_dims + m > data->ndim()) {
+  // Compared without adding: batch_dims and the index rank are user values up to INT64_MAX.
+  if (batch_dims < 0 || m < 0 || batch_dims > data->ndim() || m > data->ndim() - batch_dims) {
     call.Fail("gather_nd: index rank " + std::to_string(m) + " and batch_dims " +
               std::to_string(batch_dims) + " exceed data " + TypeString(data));
   }

@@ -219,6 +219,20 @@ TEST(SizesTest, RelayOptReportsSizesItCannotHave) {
        "--run", "zeros: tensor of shape (4294967296, 4294967296, 16) float32: its size"},
       {kHead + "def @main() { zeros(shape=[65536, 65536, 16], dtype=\"float32\") }\n", "--run",
        "zeros: tensor of shape (65536, 65536, 16) float32 needs 256.0 GiB"},
+      // Kernels that did per-output-row work before allocating their output (session 6: both
+      // hung building 2^32 sampling taps): the output's size is checked first.
+      {kHead +
+           "def @main(%x: Tensor[(1, 1, 2, 2), float32]) { image.resize2d(%x, size=[4294967296, "
+           "4294967296], roi=[0f, 0f, 0f, 0f]) }\n",
+       "--run", "image.resize2d: tensor of shape (1, 1, 4294967296, 4294967296)"},
+      {kHead + "def @main(%x: Tensor[(1, 1, 2, 2), float32]) { nn.upsampling(%x, scale_h=1e18f, "
+               "scale_w=1e18f) }\n",
+       "--run", "its size overflows int64"},
+      // An attribute near INT64_MAX added to a rank wrapped around and passed the check
+      // (SIGSEGV in the kernel).
+      {kHead + "def @main(%x: Tensor[(4), float32], %i: Tensor[(1, 2), int32]) { gather_nd(%x, %i, "
+               "batch_dims=9223372036854775807) }\n",
+       "--run", "gather_nd: index rank 1 and batch_dims 9223372036854775807 exceed data"},
       // The budget, from the option (with a suffix) and from the config key.
       {kHead + "def @main(%x: Tensor[(1024, 1024), float32]) { nn.relu(%x) }\n",
        "--run --memory-budget=6M", "nn.relu: tensor of shape (1024, 1024) float32 needs 4.0 MiB"},

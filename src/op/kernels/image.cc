@@ -99,11 +99,13 @@ NDArray Resize(const NDArray& x, int64_t oh, int64_t ow, const ResizeSpec& s, Da
   if (x.ndim() != 4) Fail("image.resize2d: data must be 4-D (NCHW)");
   const int64_t planes = x.shape()[0] * x.shape()[1], ih = x.shape()[2], iw = x.shape()[3];
   if ((ih == 0 || iw == 0) && planes * oh * ow > 0) Fail("image.resize2d: the input is empty");
+  // The output first: its size is checked (and charged to the memory budget) before the taps,
+  // one per output row and column, are built for an output that could never exist.
+  NDArray out = NDArray::Uninitialized({x.shape()[0], x.shape()[1], oh, ow}, DataType::Float(64));
   std::vector<Taps> rows, cols;
   for (int64_t y = 0; y < oh; ++y) rows.push_back(AxisTaps(y, ih, oh, s, s.roi[0], s.roi[2]));
   for (int64_t z = 0; z < ow; ++z) cols.push_back(AxisTaps(z, iw, ow, s, s.roi[1], s.roi[3]));
   const NDArray xd = CastArray(x, DataType::Float(64));
-  NDArray out = NDArray::Uninitialized({x.shape()[0], x.shape()[1], oh, ow}, DataType::Float(64));
   const double* pi = xd.data<double>();
   double* po = out.mutable_data<double>();
   for (int64_t p = 0; p < planes; ++p) {
