@@ -2,6 +2,7 @@
 // float32, integers, bool and float16.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "relaypass/eval/float16.h"
 #include "test_util.h"
@@ -135,6 +136,38 @@ TEST(ElementwiseTest, IntegerArithmetic) {
   const DataType i8 = DataType::Int(8);
   ExpectValues(EvalOp(relay::clip(C(Array<int8_t>({2}, {-100, 100}, i8)), -1e30, 1e30)), {2},
                {-100, 100});
+}
+
+// Integer overflow wraps around (two's complement), as TVM's generated code and numpy compute it;
+// it was undefined behaviour in the kernels (the ONNX importer fuzzer's finding: int64 add while
+// folding at import). Expected values by hand: INT64_MAX + 1 = INT64_MIN, and so on.
+TEST(ElementwiseTest, IntegerOverflowWrapsAround) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  const DataType i64 = DataType::Int(64);
+  auto values = [](const NDArray& a) {
+    return std::vector<int64_t>(a.data<int64_t>(), a.data<int64_t>() + a.size());
+  };
+  auto int64s = [&](const std::vector<int64_t>& v) {
+    NDArray out = NDArray::Empty({static_cast<int64_t>(v.size())}, i64);
+    std::copy(v.begin(), v.end(), out.mutable_data<int64_t>());
+    return out;
+  };
+  NDArray a = int64s({kMax, kMin, kMax});
+  NDArray b = int64s({1, -1, 2});
+  EXPECT_EQ(values(EvalOp(relay::add(C(a), C(b)))), (std::vector<int64_t>{kMin, kMax, kMin + 1}));
+  EXPECT_EQ(values(EvalOp(relay::subtract(C(b), C(a)))),
+            (std::vector<int64_t>{kMin + 2, kMax, kMin + 3}));
+  EXPECT_EQ(values(EvalOp(relay::multiply(C(a), C(b)))), (std::vector<int64_t>{kMax, kMin, -2}));
+  EXPECT_EQ(values(EvalOp(relay::negative(C(a)))), (std::vector<int64_t>{-kMax, kMin, -kMax}));
+  EXPECT_EQ(values(EvalOp(relay::abs(C(a)))), (std::vector<int64_t>{kMax, kMin, kMax}));
+  EXPECT_EQ(values(EvalOp(relay::sum(C(a)))), (std::vector<int64_t>{kMax - 1}));
+  EXPECT_EQ(values(EvalOp(relay::cumsum(C(a)))), (std::vector<int64_t>{kMax, -1, kMax - 1}));
+  // int32 products go through 32-bit unsigned arithmetic: 65536 * 65536 wraps to 0.
+  const DataType i32 = DataType::Int32();
+  NDArray p = EvalOp(
+      relay::multiply(C(Array<int32_t>({1}, {65536}, i32)), C(Array<int32_t>({1}, {65536}, i32))));
+  EXPECT_EQ(p.data<int32_t>()[0], 0);
 }
 
 TEST(ElementwiseTest, UnaryMathRejectsIntegers) {

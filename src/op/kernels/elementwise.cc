@@ -206,9 +206,9 @@ T Saturate(double v) {
     });                                                                       \
   }
 
-RELAYPASS_ARITH(Add, "add", a + b)
-RELAYPASS_ARITH(Subtract, "subtract", a - b)
-RELAYPASS_ARITH(Multiply, "multiply", a* b)
+RELAYPASS_ARITH(Add, "add", WrapAdd<T>(a, b))
+RELAYPASS_ARITH(Subtract, "subtract", WrapSub<T>(a, b))
+RELAYPASS_ARITH(Multiply, "multiply", WrapMul<T>(a, b))
 RELAYPASS_ARITH(Divide, "divide", CheckedDivide<T>(a, b))
 RELAYPASS_ARITH(Maximum, "maximum", std::max(a, b))
 RELAYPASS_ARITH(Minimum, "minimum", std::min(a, b))
@@ -362,7 +362,7 @@ RELAYPASS_COMPARE(GreaterEqual, "greater_equal", a >= b)
     });                                                                       \
   }
 
-RELAYPASS_UNARY(Negative, "negative", false, -x)
+RELAYPASS_UNARY(Negative, "negative", false, WrapSub<T>(T(0), x))
 RELAYPASS_UNARY(Relu, "nn.relu", false, std::max(x, T(0)))
 RELAYPASS_UNARY(Sqrt, "sqrt", true, std::sqrt(x))
 RELAYPASS_UNARY(Rsqrt, "rsqrt", true, T(1) / std::sqrt(x))
@@ -371,7 +371,7 @@ RELAYPASS_UNARY(Log, "log", true, std::log(x))
 RELAYPASS_UNARY(Tanh, "tanh", true, std::tanh(x))
 RELAYPASS_UNARY(Sigmoid, "sigmoid", true, T(1) / (T(1) + std::exp(-x)))
 // `x > 0 ? x : -x` rather than std::abs: also right for unsigned types, with no sign test on them.
-RELAYPASS_UNARY(Abs, "abs", false, x > T(0) ? x : T(-x))
+RELAYPASS_UNARY(Abs, "abs", false, x > T(0) ? x : WrapSub<T>(T(0), x))
 RELAYPASS_UNARY(Floor, "floor", false, std::floor(x))
 RELAYPASS_UNARY(Ceil, "ceil", false, std::ceil(x))
 // TVM lowers round to llvm.nearbyint: halves go to the even neighbour.

@@ -333,9 +333,9 @@ Arrays CumSum(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
             const int64_t at = (o * n + k) * inner + i;
             if (exclusive) {
               po[at] = acc;
-              acc = static_cast<T>(acc + pi[at]);
+              acc = WrapAdd<T>(acc, pi[at]);
             } else {
-              acc = static_cast<T>(acc + pi[at]);
+              acc = WrapAdd<T>(acc, pi[at]);
               po[at] = acc;
             }
           }
@@ -476,8 +476,8 @@ namespace {
 template <typename T>
 T Reduce(T a, T b, const std::string& mode) {
   if (mode == "update") return b;
-  if (mode == "add") return static_cast<T>(a + b);
-  if (mode == "mul") return static_cast<T>(a * b);
+  if (mode == "add") return WrapAdd<T>(a, b);
+  if (mode == "mul") return WrapMul<T>(a, b);
   if (mode == "min") return std::min(a, b);
   if (mode == "max") return std::max(a, b);
   Fail("scatter: unsupported reduction \"" + mode + "\"");

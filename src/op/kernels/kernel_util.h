@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "relaypass/ir/attrs.h"
@@ -24,6 +25,43 @@ using Arrays = std::vector<NDArray>;
 // The least number of elements a kernel hands to one thread of support::ParallelFor: below it,
 // waking a thread costs more than the work (about 20 us of elementwise work on float32).
 inline constexpr int64_t kParallelGrain = 32768;
+
+// Integer arithmetic wraps around on overflow, as TVM's generated code and numpy do. Signed
+// overflow is undefined in C++, so integers are computed in an unsigned type at least as wide as
+// unsigned int (narrower ones would be promoted to int, where a product can overflow again).
+template <typename T>
+using WrapUnsigned =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+template <typename T>
+constexpr bool kWraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+template <typename T>
+T WrapAdd(T a, T b) {
+  if constexpr (kWraps<T>) {
+    return static_cast<T>(static_cast<WrapUnsigned<T>>(a) + static_cast<WrapUnsigned<T>>(b));
+  } else {
+    return static_cast<T>(a + b);
+  }
+}
+
+template <typename T>
+T WrapSub(T a, T b) {
+  if constexpr (kWraps<T>) {
+    return static_cast<T>(static_cast<WrapUnsigned<T>>(a) - static_cast<WrapUnsigned<T>>(b));
+  } else {
+    return static_cast<T>(a - b);
+  }
+}
+
+template <typename T>
+T WrapMul(T a, T b) {
+  if constexpr (kWraps<T>) {
+    return static_cast<T>(static_cast<WrapUnsigned<T>>(a) * static_cast<WrapUnsigned<T>>(b));
+  } else {
+    return static_cast<T>(a * b);
+  }
+}
 
 template <typename T>
 struct TypeTag {

@@ -36,13 +36,13 @@ template <typename Acc>
 Acc Combine(Reduction r, Acc acc, Acc v) {
   switch (r) {
     case Reduction::kProd:
-      return static_cast<Acc>(acc * v);
+      return WrapMul<Acc>(acc, v);
     case Reduction::kMax:
       return std::max(acc, v);
     case Reduction::kMin:
       return std::min(acc, v);
     default:
-      return static_cast<Acc>(acc + v);
+      return WrapAdd<Acc>(acc, v);
   }
 }
 
