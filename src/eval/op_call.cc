@@ -32,7 +32,8 @@ Value ConstantValue(const ir::Expr& e) {
 Value EvaluateOpCall(const ir::CallNode* call, const std::vector<Value>& args) {
   const ir::OpNode* op = call->op_node();
   if (!op) throw Error("evaluator: the callee is not an operator");
-  if (!op->def || !op->def->kernel) {
+  const op::OpDef* def = op::Def(op);
+  if (!def || !def->kernel) {
     throw Error("evaluator: operator " + op->name + " has no kernel");
   }
   std::vector<ir::NDArray> inputs;
@@ -48,7 +49,7 @@ Value EvaluateOpCall(const ir::CallNode* call, const std::vector<Value>& args) {
   // A tensor the kernel cannot have (its size overflows, it is over the memory budget, or a
   // scratch buffer fails to allocate) is an error naming the op and the call's place.
   try {
-    outputs = op->def->kernel(inputs, call->attrs, call->checked_type);
+    outputs = def->kernel(inputs, call->attrs, call->checked_type);
   } catch (const ResourceError& e) {
     throw ResourceError(op->name + ": " + e.message(), call->span);
   } catch (const std::bad_alloc&) {

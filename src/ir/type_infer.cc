@@ -5,9 +5,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/post_order_index.h"
 #include "relaypass/ir/visitor.h"
-#include "relaypass/op/registry.h"
 #include "type_solver.h"
 
 namespace relaypass::ir {
@@ -17,7 +17,7 @@ namespace {
 // One op call's relation over [args..., result].
 struct RelationRecord {
   const CallNode* call;
-  const op::OpDef* def;
+  const OpDef* def;
   std::vector<Type> types;
 };
 
@@ -47,7 +47,7 @@ bool HasNegativeDim(const Type& type) {
   return false;
 }
 
-class RelationCall final : public op::TypeRelationCall {
+class RelationCall final : public TypeRelationCall {
  public:
   RelationCall(RelationRecord& record, TypeSolver& solver) : record_(record), solver_(solver) {}
   size_t num_args() const override { return record_.types.size() - 1; }
@@ -255,7 +255,7 @@ class ModuleInferencer::FunctionInferencer {
 
   Type GenerateCall(const CallNode* call, Children kids) {
     if (auto* op = call->op.as<OpNode>()) {
-      const op::OpDef* def = op->def;
+      const OpDef* def = op->def;
       if (def->num_inputs >= 0 && static_cast<int>(call->args.size()) != def->num_inputs) {
         Fail(op->name + " expects " + std::to_string(def->num_inputs) + " argument" +
                  (def->num_inputs == 1 ? "" : "s") + " but got " +

@@ -1,58 +1,51 @@
 #include "relaypass/op/registry.h"
 
 #include "families.h"
-#include "relaypass/support/error.h"
+
+namespace relaypass::ir {
+
+// Declared by the IR core (relaypass/ir/op_registry.h), which calls it on first use of
+// ir::OpRegistry::Global().
+void RegisterBuiltinOps(OpRegistry& registry) {
+  op::OpRegistry r(registry);
+  op::RegisterTensorOps(r);
+  op::RegisterNNOps(r);
+  op::RegisterTransformOps(r);
+  op::RegisterReduceOps(r);
+  op::RegisterIndexingOps(r);
+  op::RegisterImageOps(r);
+  op::RegisterFastMathOps(r);
+  op::RegisterStackOp(r);
+  op::RegisterAnnotationOps(r);
+}
+
+}  // namespace relaypass::ir
 
 namespace relaypass::op {
 
 OpRegistry& OpRegistry::Global() {
-  // Built once, on first use; C++ guarantees thread-safe initialisation of this static.
-  static OpRegistry* registry = [] {
-    auto* r = new OpRegistry();
-    RegisterTensorOps(*r);
-    RegisterNNOps(*r);
-    RegisterTransformOps(*r);
-    RegisterReduceOps(*r);
-    RegisterIndexingOps(*r);
-    RegisterImageOps(*r);
-    RegisterFastMathOps(*r);
-    RegisterStackOp(*r);
-    RegisterAnnotationOps(*r);
-    return r;
-  }();
-  return *registry;
+  static OpRegistry registry(ir::OpRegistry::Global());
+  return registry;
 }
 
 OpDef& OpRegistry::Register(const std::string& name) {
-  if (ops_.count(name)) throw InternalError("operator " + name + " registered twice");
   auto def = std::make_unique<OpDef>();
   def->name = name;
   OpDef& ref = *def;
-  ir::Op node = ir::make_ref<ir::OpNode>(name, def.get());
-  ops_.emplace(name, Entry{std::move(def), std::move(node)});
+  registry_.Register(std::move(def));
   return ref;
 }
 
 const OpDef* OpRegistry::Find(const std::string& name) const {
-  auto it = ops_.find(name);
-  return it == ops_.end() ? nullptr : it->second.def.get();
+  return Def(registry_.Find(name));
 }
 
-ir::Op OpRegistry::GetOp(const std::string& name) const {
-  auto it = ops_.find(name);
-  return it == ops_.end() ? ir::Op() : it->second.node;
+const OpDef* Def(const ir::OpDef* def) {
+  return dynamic_cast<const OpDef*>(def);
 }
 
-std::vector<std::string> OpRegistry::ListNames() const {
-  std::vector<std::string> out;
-  for (const auto& [name, entry] : ops_) out.push_back(name);
-  return out;
-}
-
-ir::Op GetOp(const std::string& name) {
-  ir::Op op = OpRegistry::Global().GetOp(name);
-  if (!op) throw TypeError("unknown operator " + name);
-  return op;
+const OpDef* Def(const ir::OpNode* op) {
+  return op ? Def(op->def) : nullptr;
 }
 
 }  // namespace relaypass::op

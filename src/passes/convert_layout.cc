@@ -17,17 +17,17 @@ class ConvertCallBuilder : public layout::LayoutCallBuilder {
 
   ir::Expr CallWithNewLayouts(const ir::CallNode& ref_call, const ir::Attrs& new_attrs,
                               const std::vector<ir::Expr>& args) override {
-    const op::OpDef& def = *ref_call.op_node()->def;
-    if (def.convert_layout) {
-      auto it = desired_.find(def.name);
+    const op::OpDef* def = op::Def(ref_call.op_node());
+    if (def && def->convert_layout) {
+      auto it = desired_.find(def->name);
       if (it != desired_.end()) {
         std::vector<ir::Type> arg_types;
         for (const ir::Expr& arg : ref_call.args) arg_types.push_back(arg->checked_type);
-        if (ir::Expr converted = def.convert_layout(new_attrs, args, arg_types, it->second)) {
+        if (ir::Expr converted = def->convert_layout(new_attrs, args, arg_types, it->second)) {
           return converted;
         }
       } else {
-        std::cerr << "Warning: Desired layout(s) not specified for op: " << def.name << "\n";
+        std::cerr << "Warning: Desired layout(s) not specified for op: " << def->name << "\n";
       }
     }
     return ir::MakeCall(ref_call.op, args, new_attrs);

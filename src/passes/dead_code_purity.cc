@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "relaypass/op/registry.h"
+#include "relaypass/ir/op_registry.h"
 
 namespace relaypass::passes::dce {
 
@@ -96,7 +96,7 @@ class PurityVisitor {
       case ExprKind::kConstant:
         return Finish({true, true});
       case ExprKind::kOp: {
-        const op::OpDef* def = static_cast<const ir::OpNode*>(f.node)->def;
+        const ir::OpDef* def = static_cast<const ir::OpNode*>(f.node)->def;
         return Finish({true, !(def && def->stateful)});
       }
       case ExprKind::kGlobalVar:

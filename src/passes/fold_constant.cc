@@ -103,7 +103,8 @@ class ConstantFolder : public ir::ExprMutator {
   Expr RewriteCall(const ir::CallNode*, const Expr& post) override {
     auto* call = post.as<ir::CallNode>();
     auto* op = call->op_node();
-    if (call->args.empty() || !op || op->def->stateful || !op->def->kernel) return post;
+    const op::OpDef* def = op::Def(op);
+    if (call->args.empty() || !def || def->stateful || !def->kernel) return post;
     for (const Expr& a : call->args) {
       if (!IsComplexConstant(a)) return post;
     }

@@ -1,7 +1,7 @@
 // Attribute values (`strides=[2, 2]`, `epsilon=1e-05f`, `data_layout="NCHW"`, `units=None`) and
 // the attrs objects of operator calls.
 #include "parser_impl.h"
-#include "relaypass/op/registry.h"
+#include "relaypass/ir/op_registry.h"
 
 namespace relaypass::text {
 

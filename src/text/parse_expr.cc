@@ -3,7 +3,7 @@
 
 #include "literal.h"
 #include "parser_impl.h"
-#include "relaypass/op/registry.h"
+#include "relaypass/ir/op_registry.h"
 
 namespace relaypass::text {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/visitor.h"
-#include "relaypass/op/registry.h"
 
 namespace relaypass::text {
 
@@ -12,7 +12,7 @@ Parser::Parser(std::string_view text, const ParseOptions& options)
       source_(text, options.source_name),
       main_lexer_(source_),
       lexer_(&main_lexer_),
-      ops_(op::OpRegistry::Global()) {}
+      ops_(ir::OpRegistry::Global()) {}
 
 const Token& Parser::Peek(size_t ahead) {
   while (count_ <= ahead) {

@@ -23,7 +23,7 @@
 #include "relaypass/text/parser.h"
 #include "source.h"
 
-namespace relaypass::op {
+namespace relaypass::ir {
 class OpRegistry;
 }
 
@@ -148,7 +148,7 @@ class Parser {
   size_t head_ = 0;
   size_t count_ = 0;
   int depth_ = 0;
-  const op::OpRegistry& ops_;
+  const ir::OpRegistry& ops_;
 
   std::unordered_map<std::string_view, std::vector<ir::Var>> locals_;
   std::vector<std::string_view> scope_log_;

@@ -37,7 +37,7 @@ struct Result {
 Result Infer(const relay::Expr& call, const Layouts* new_in, const Layouts& old_in,
              const std::vector<ir::Type>& types) {
   auto* node = call.as<ir::CallNode>();
-  const op::OpDef& def = *node->op_node()->def;
+  const op::OpDef& def = *op::Def(node->op_node());
   EXPECT_TRUE(def.infer_layout) << def.name;
   op::InferLayoutOutput out = def.infer_layout(node->attrs, new_in, old_in, types);
   return {Names(out.input_layouts), Names(out.output_layouts), out.new_attrs};

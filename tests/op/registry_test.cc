@@ -9,7 +9,7 @@ namespace {
 using testing::PrintedAttrs;
 
 const OpDef& Def(const std::string& name) {
-  return *GetOp(name)->def;
+  return *op::Def(GetOp(name).get());
 }
 
 TEST(OpRegistryTest, EveryOpHasRelationAndArity) {

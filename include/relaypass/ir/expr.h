@@ -13,11 +13,9 @@
 #include "relaypass/ir/type.h"
 #include "relaypass/support/error.h"
 
-namespace relaypass::op {
-struct OpDef;
-}
-
 namespace relaypass::ir {
+
+struct OpDef;  // relaypass/ir/op_registry.h
 
 enum class ExprKind : uint8_t {
   kVar,
@@ -67,12 +65,12 @@ struct ConstantNode : ExprNode {
 };
 using Constant = Ref<ConstantNode>;
 
-// An operator; there is exactly one OpNode per registered name (see op::GetOp).
+// An operator; there is exactly one OpNode per registered name (see GetOp in op_registry.h).
 struct OpNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kOp;
-  OpNode(std::string n, const op::OpDef* d) : ExprNode(kKind), name(std::move(n)), def(d) {}
+  OpNode(std::string n, const OpDef* d) : ExprNode(kKind), name(std::move(n)), def(d) {}
   std::string name;
-  const op::OpDef* def;
+  const OpDef* def;
 };
 using Op = Ref<OpNode>;
 

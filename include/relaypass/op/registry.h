@@ -1,17 +1,17 @@
-// The operator registry. Each operator is registered once, in the file of its family
-// (src/op/tensor.cc, nn.cc, transform.cc, reduce.cc), with everything about it: attrs schema,
-// arity, type relation, fusion pattern, and (in later layers) kernel and layout rules.
+// The operator layer's side of the registry. Each operator is registered once, in the file of its
+// family (src/op/tensor.cc, nn.cc, transform.cc, reduce.cc, ...), with everything about it: the
+// generic record the IR core keeps (attrs schema, arity, type relation, fusion pattern; see
+// relaypass/ir/op_registry.h) and what this layer adds (kernel and layout rules).
 #pragma once
 
 #include <functional>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "relaypass/ir/attrs.h"
 #include "relaypass/ir/expr.h"
 #include "relaypass/ir/ndarray.h"
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/type.h"
 #include "relaypass/op/infer_layout.h"
 
@@ -20,45 +20,10 @@ namespace relaypass::op {
 using ir::Attrs;
 using ir::Type;
 
-// TVM's TOpPattern values; the order matters (fusion compares them).
-enum class OpPattern : int {
-  kElemWise = 0,
-  kBroadcast = 1,
-  kInjective = 2,
-  kCommReduce = 3,
-  kOutEWiseFusable = 4,
-  kTuple = 7,
-  kOpaque = 8,
-};
-
-// What a type relation sees of one call: the argument types then the result type, each either
-// known (possibly partially) or an IncompleteType. A relation reads them through Resolve and
-// states facts with Assign; it returns false if it cannot decide yet (it will be re-run when more
-// is known) and true once everything it relates is settled.
-class TypeRelationCall {
- public:
-  virtual ~TypeRelationCall() = default;
-  virtual size_t num_args() const = 0;
-  // The current knowledge of type `index` (index num_args() is the result).
-  virtual Type Resolve(size_t index) const = 0;
-  Type arg(size_t i) const { return Resolve(i); }
-  Type result() const { return Resolve(num_args()); }
-  // Unifies type `index` with `type` (fills unknowns; a conflict is a TypeError).
-  virtual void Assign(size_t index, const Type& type) = 0;
-  void AssignResult(const Type& type) { Assign(num_args(), type); }
-  virtual const Attrs& attrs() const = 0;
-  virtual const std::string& op_name() const = 0;
-  // Throws a TypeError that names the op and carries the call's location.
-  [[noreturn]] void Fail(const std::string& message) const {
-    ThrowTypeError(message);
-    __builtin_unreachable();  // ThrowTypeError always throws
-  }
-
- protected:
-  virtual void ThrowTypeError(const std::string& message) const = 0;
-};
-
-using TypeRelation = std::function<bool(TypeRelationCall& call)>;
+// The generic parts of an operator live in the IR core (relaypass/ir/op_registry.h).
+using ir::OpPattern;
+using ir::TypeRelation;
+using ir::TypeRelationCall;
 
 // The CPU implementation of an op: the input arrays (a tuple argument, as concatenate's, is
 // passed as its fields), the call's attrs and its result type (null when the call is untyped;
@@ -68,45 +33,39 @@ using TypeRelation = std::function<bool(TypeRelationCall& call)>;
 using Kernel = std::function<std::vector<ir::NDArray>(
     const std::vector<ir::NDArray>& inputs, const ir::Attrs& attrs, const ir::Type& out_type)>;
 
-struct OpDef {
-  std::string name;
-  // Number of arguments; -1 for variadic.
-  int num_inputs = -1;
-  // The attrs type; null for ops without attrs.
-  const ir::AttrsSchema* attrs_schema = nullptr;
-  TypeRelation type_relation;
-  OpPattern pattern = OpPattern::kOpaque;
-  bool is_reshape_op = false;       // TVM's TReshapeOp (reshape, expand_dims, squeeze, ...)
-  bool stateful = false;            // TVM's TOpIsStateful
+// The op layer's record: the IR core's OpDef plus what only the layers above the IR use.
+struct OpDef : ir::OpDef {
   InferCorrectLayout infer_layout;  // TVM's FInferCorrectLayout (src/op/layout_rules/)
   ConvertOpLayout convert_layout;   // TVM's FTVMConvertOpLayout, used by ConvertLayout
   Kernel kernel;                    // the evaluator's implementation (src/op/kernels/)
-  std::string description;
 };
 
+// The op layer's view of the IR core's registry: it registers op::OpDef records and finds them.
 class OpRegistry {
  public:
-  // The process-wide registry with every built-in op (registered on first use, thread-safe).
+  // The process-wide registry (ir::OpRegistry::Global(), with every built-in op).
   static OpRegistry& Global();
+  explicit OpRegistry(ir::OpRegistry& registry) : registry_(registry) {}
 
   // Registers a new op; throws if the name is taken. The returned def may be filled in further
   // only during registration.
   OpDef& Register(const std::string& name);
+  // Null if there is no such op, or if it was registered with a plain ir::OpDef.
   const OpDef* Find(const std::string& name) const;
   // The unique Op node for `name`, or null if no such op.
-  ir::Op GetOp(const std::string& name) const;
-  std::vector<std::string> ListNames() const;
+  ir::Op GetOp(const std::string& name) const { return registry_.GetOp(name); }
+  std::vector<std::string> ListNames() const { return registry_.ListNames(); }
 
  private:
-  OpRegistry() = default;
-  struct Entry {
-    std::unique_ptr<OpDef> def;
-    ir::Op node;
-  };
-  std::map<std::string, Entry> ops_;
+  ir::OpRegistry& registry_;
 };
 
+// The op layer's record of an operator, checked: null for a null node or def, or for a def that
+// is not an op::OpDef.
+const OpDef* Def(const ir::OpDef* def);
+const OpDef* Def(const ir::OpNode* op);
+
 // The Op node for a registered name; throws TypeError("unknown operator ...") otherwise.
-ir::Op GetOp(const std::string& name);
+using ir::GetOp;
 
 }  // namespace relaypass::op

@@ -70,11 +70,11 @@ Expr WithSpan(Expr e, const Span& span) {
 }
 
 // The op's layout rule; nullopt if it has none or any layout comes back undefined.
-std::optional<op::InferLayoutOutput> Infer(const op::OpDef& def, const ir::Attrs& attrs,
+std::optional<op::InferLayoutOutput> Infer(const op::OpDef* def, const ir::Attrs& attrs,
                                            const Layouts* new_in, const Layouts& old_in,
                                            const std::vector<ir::Type>& types) {
-  if (!def.infer_layout) return std::nullopt;
-  op::InferLayoutOutput out = def.infer_layout(attrs, new_in, old_in, types);
+  if (!def || !def->infer_layout) return std::nullopt;
+  op::InferLayoutOutput out = def->infer_layout(attrs, new_in, old_in, types);
   for (const Layouts* layouts : {&out.input_layouts, &out.output_layouts}) {
     for (const Layout& layout : *layouts) {
       if (!layout.defined()) return std::nullopt;
@@ -309,8 +309,10 @@ class Rewriter {
       }
     }
 
-    const op::OpDef& def = *call->op_node()->def;
-    if (!def.infer_layout && GetAlterOpLayout(def.name)) {
+    const std::string& op_name = call->op_node()->name;
+    // Null for an op registered without the op layer's record: it has no layout rule.
+    const op::OpDef* def = op::Def(call->op_node());
+    if (!(def && def->infer_layout) && GetAlterOpLayout(op_name)) {
       // As TVM: an op with a hook but no layout rule is re-created on its arguments as they are.
       Expr built = builder_.CallWithNewLayouts(*call, call->attrs, args);
       AsCall(built);
@@ -320,7 +322,7 @@ class Rewriter {
     std::vector<ir::Type> types;
     for (const Expr& arg : call->args) {
       if (!arg->checked_type) {
-        throw InternalError("layout rewrite of " + def.name +
+        throw InternalError("layout rewrite of " + op_name +
                             " needs a typed function; run InferType first");
       }
       types.push_back(arg->checked_type);
@@ -336,7 +338,7 @@ class Rewriter {
     if (!before) return std::nullopt;
     const Layouts& old_cur = before->input_layouts;
     if (old_cur.size() != inputs.size()) {
-      throw PassError("layout rule of " + def.name + " gave " + std::to_string(old_cur.size()) +
+      throw PassError("layout rule of " + op_name + " gave " + std::to_string(old_cur.size()) +
                       " input layouts for " + std::to_string(inputs.size()) + " inputs");
     }
     // 2. Unknown producer layouts are taken to be what the call wants.
@@ -351,7 +353,7 @@ class Rewriter {
     const ir::OpNode* new_op = new_call->op_node();
     if (new_op == nullptr) return std::nullopt;
     std::optional<op::InferLayoutOutput> after =
-        Infer(*new_op->def, new_call->attrs, &new_prd_inferred, old_prd_inferred, types);
+        Infer(op::Def(new_op), new_call->attrs, &new_prd_inferred, old_prd_inferred, types);
     if (!after) return std::nullopt;
     if (after->output_layouts.size() != before->output_layouts.size()) {
       throw PassError("The number of output nodes should keep the same during alter_op_layout");
@@ -365,7 +367,7 @@ class Rewriter {
     size_t pt = 0;
     auto convert = [&](const Expr& arg) -> Expr {
       if (pt >= inputs.size()) {
-        throw PassError("the call re-created for " + def.name + " has more inputs than it had");
+        throw PassError("the call re-created for " + op_name + " has more inputs than it had");
       }
       const Input& in = inputs[pt];
       Expr result = arg;
@@ -391,7 +393,7 @@ class Rewriter {
       }
     }
     if (pt != inputs.size()) {
-      throw PassError("the call re-created for " + def.name + " has fewer inputs than it had");
+      throw PassError("the call re-created for " + op_name + " has fewer inputs than it had");
     }
 
     // 5. The result carries its old and new layouts (per field for a tuple result).
@@ -408,7 +410,7 @@ class Rewriter {
       return TupleOf(nullptr, std::move(fields));
     }
     if (new_out.size() != 1) {
-      throw PassError("layout rule of " + def.name + " gave " + std::to_string(new_out.size()) +
+      throw PassError("layout rule of " + op_name + " gave " + std::to_string(new_out.size()) +
                       " output layouts for a single result");
     }
     Expr output =

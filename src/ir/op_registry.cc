@@ -1,0 +1,49 @@
+#include "relaypass/ir/op_registry.h"
+
+#include "relaypass/support/error.h"
+
+namespace relaypass::ir {
+
+OpRegistry& OpRegistry::Global() {
+  // Built once, on first use; C++ guarantees thread-safe initialisation of this static.
+  static OpRegistry* registry = [] {
+    auto* r = new OpRegistry();
+    RegisterBuiltinOps(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+OpDef& OpRegistry::Register(std::unique_ptr<OpDef> def) {
+  if (!def || def->name.empty()) throw InternalError("operator registered without a name");
+  const std::string name = def->name;
+  if (ops_.count(name)) throw InternalError("operator " + name + " registered twice");
+  OpDef& ref = *def;
+  Op node = make_ref<OpNode>(name, def.get());
+  ops_.emplace(name, Entry{std::move(def), std::move(node)});
+  return ref;
+}
+
+const OpDef* OpRegistry::Find(const std::string& name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.def.get();
+}
+
+Op OpRegistry::GetOp(const std::string& name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? Op() : it->second.node;
+}
+
+std::vector<std::string> OpRegistry::ListNames() const {
+  std::vector<std::string> out;
+  for (const auto& [name, entry] : ops_) out.push_back(name);
+  return out;
+}
+
+Op GetOp(const std::string& name) {
+  Op op = OpRegistry::Global().GetOp(name);
+  if (!op) throw TypeError("unknown operator " + name);
+  return op;
+}
+
+}  // namespace relaypass::ir
