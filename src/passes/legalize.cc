@@ -4,6 +4,7 @@
 #include <mutex>
 #include <utility>
 
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/op/registry.h"
@@ -74,7 +75,7 @@ void LegalizeHook::Unregister() {
 }
 
 LegalizeHook RegisterLegalize(const std::string& op_name, LegalizeFunc hook, int level) {
-  if (op::OpRegistry::Global().Find(op_name) == nullptr) {
+  if (ir::OpRegistry::Global().Find(op_name) == nullptr) {
     throw InternalError("RegisterLegalize: unknown operator \"" + op_name + "\"");
   }
   if (!hook) throw InternalError("RegisterLegalize: empty hook for " + op_name);

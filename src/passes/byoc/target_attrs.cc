@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/op/registry.h"
 #include "relaypass/passes/byoc.h"
 #include "relaypass/support/error.h"
@@ -26,7 +27,7 @@ Tables& Global() {
 
 void RegisterOpTargetAttr(const std::string& op_name, const std::string& attr_name,
                           AnnotateTargetFunc fn) {
-  if (!op::OpRegistry::Global().Find(op_name)) {
+  if (!ir::OpRegistry::Global().Find(op_name)) {
     throw InternalError("register_op_attr: unknown operator \"" + op_name + "\"");
   }
   if (!fn) throw InternalError("register_op_attr: empty function for " + op_name);

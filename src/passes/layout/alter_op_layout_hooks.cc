@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/op/registry.h"
 #include "relaypass/passes/alter_op_layout.h"
 #include "relaypass/support/error.h"
@@ -55,7 +56,7 @@ void AlterOpLayoutHook::Unregister() {
 
 AlterOpLayoutHook RegisterAlterOpLayout(const std::string& op_name, AlterOpLayoutFunc hook,
                                         int level) {
-  if (op::OpRegistry::Global().Find(op_name) == nullptr) {
+  if (ir::OpRegistry::Global().Find(op_name) == nullptr) {
     throw InternalError("RegisterAlterOpLayout: unknown operator \"" + op_name + "\"");
   }
   if (!hook) throw InternalError("RegisterAlterOpLayout: empty hook for " + op_name);
