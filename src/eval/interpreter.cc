@@ -330,6 +330,7 @@ struct Interpreter::Impl {
     Value callee = f.Take(deps[0]);
     if (const FusedConv* fused = FusedOf(callee.closure(), args.size())) {
       ++stats.function_calls;
+      ++stats.fused_conv_calls;
       stats.op_calls += fused->steps.size() + 1;  // as if evaluated op by op
       f.Set(i, RunFusedConv(*fused, args));
       f.work.pop_back();

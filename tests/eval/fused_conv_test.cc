@@ -143,6 +143,8 @@ TEST(FusedConvTest, InterpreterRunsFuseOpsGroupsFusedAndBitwiseEqual) {
   Interpreter fused_interp(fused), reference(Module({x}, y, false));
   ExpectBitwiseEqual(fused_interp.RunMain(input).tensor(), reference.RunMain(input).tensor());
   EXPECT_EQ(fused_interp.stats().op_calls, reference.stats().op_calls);
+  EXPECT_EQ(fused_interp.stats().fused_conv_calls, 3u);
+  EXPECT_EQ(reference.stats().fused_conv_calls, 0u);
 }
 
 TEST(FusedConvTest, OtherGroupsAreNotMatchedAndStillCorrect) {
