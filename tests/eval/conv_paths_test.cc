@@ -2,13 +2,15 @@
 // definition summed in float in the kernel's documented order (0, then + w * x per tap inside the
 // input, kh-major), which must match bit for bit whichever path (3x3 fast path with its zero
 // padded scratch, general rows) the kernel takes; 1x1 against one GEMM call on the input as it
-// is (no im2col copy), bit for bit.
+// is (no im2col copy), bit for bit; products with few input channels (our own small-k kernel)
+// against the definition summed in its order, bit for bit.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "../../src/op/kernels/gemm.h"
+#include "../../src/op/kernels/small_k_gemm.h"
 #include "relaypass/op/conv2d_epilogue.h"
 #include "relaypass/support/parallel.h"
 #include "test_util.h"
@@ -115,12 +117,14 @@ TEST(ConvPathsTest, NonFiniteWeightsSkipPaddingTaps) {
   EXPECT_TRUE(std::isinf(got.data<float>()[6]));  // (1, 1) reads input (0, 0) through it
 }
 
-// A 1x1 convolution, plain and with a fused epilogue, against one sgemm call on the input.
+// A 1x1 convolution with more than kSmallGemmMaxK input channels, plain and with a fused
+// epilogue, against one sgemm call on the input (no im2col copy, the GEMM not split).
 TEST(ConvPathsTest, PointwiseIsOneGemmOnTheInput) {
-  const NDArray x = Random({1, 24, 56, 56}, 5), w = Random({64, 24, 1, 1}, 6);
-  NDArray expected = NDArray::Empty({1, 64, 56, 56}, DataType::Float32());
-  op::kernels::Gemm(false, 64, 56 * 56, 24, w.data<float>(), 24, x.data<float>(), 56 * 56,
-                    expected.mutable_data<float>(), 56 * 56);
+  ASSERT_GT(64, op::kernels::kSmallGemmMaxK);
+  const NDArray x = Random({1, 64, 28, 28}, 5), w = Random({48, 64, 1, 1}, 6);
+  NDArray expected = NDArray::Empty({1, 48, 28, 28}, DataType::Float32());
+  op::kernels::Gemm(false, 48, 28 * 28, 64, w.data<float>(), 64, x.data<float>(), 28 * 28,
+                    expected.mutable_data<float>(), 28 * 28);
   ExpectBitwiseEqual(EvalOp(relay::nn::conv2d(C(x), C(w))), expected);
   ir::Call call = relay::nn::conv2d(C(x), C(w)).downcast<ir::CallNode>();
   op::EpilogueStep relu;
@@ -130,6 +134,54 @@ TEST(ConvPathsTest, PointwiseIsOneGemmOnTheInput) {
     v = std::max(v, 0.0f);
   }
   ExpectBitwiseEqual(op::Conv2DWithEpilogue({x, w}, call->attrs, {relu}), expected);
+}
+
+// Products with at most kSmallGemmMaxK input channels (small_k_gemm.h), through 1x1 and 3x3
+// convolutions, against the definition summed in float in the kernel's order (0, then + w * x
+// per input channel and tap): sizes with row and column tails, several panels, 1 and 2 threads.
+TEST(ConvPathsTest, SmallKGemmMatchesTheDefinitionBitwise) {
+  struct SmallCase {
+    Shape data, weight;
+    Conv2DArgs args;
+  };
+  const SmallCase cases[] = {
+      {{1, 16, 9, 7}, {7, 16, 1, 1}, {}},     // 63 columns: one panel, tails both ways
+      {{1, 1, 20, 30}, {9, 1, 1, 1}, {}},     // k = 1
+      {{1, 32, 25, 25}, {12, 32, 1, 1}, {}},  // 625 columns: three panels
+      {{1, 3, 17, 17}, {8, 3, 3, 3}, {.strides = {2, 2}, .padding = {1, 1}}},  // im2col, k = 27
+  };
+  uint64_t seed = 70;
+  for (const SmallCase& c : cases) {
+    const NDArray x = Random(c.data, seed++), w = Random(c.weight, seed++);
+    const int64_t ch = c.data[1], h = c.data[2], wd = c.data[3];
+    const int64_t o = c.weight[0], kh = c.weight[2], kw = c.weight[3];
+    const int64_t sh = c.args.strides[0], sw = c.args.strides[1], pad = c.args.padding[0];
+    const int64_t oh = (h + 2 * pad - kh) / sh + 1, ow = (wd + 2 * pad - kw) / sw + 1;
+    ASSERT_LE(ch * kh * kw, op::kernels::kSmallGemmMaxK);
+    const Shape shape = {1, o, oh, ow};
+    NDArray expected = NDArray::Empty(shape, DataType::Float32());
+    for (int64_t oc = 0; oc < o; ++oc)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t xx = 0; xx < ow; ++xx) {
+          float acc = 0.0f;  // im2col's rows: input channel, then tap; padding reads are zeros
+          for (int64_t ic = 0; ic < ch; ++ic)
+            for (int64_t r = 0; r < kh; ++r)
+              for (int64_t s = 0; s < kw; ++s) {
+                const int64_t iy = y * sh - pad + r, ix = xx * sw - pad + s;
+                const float v = iy < 0 || iy >= h || ix < 0 || ix >= wd
+                                    ? 0.0f
+                                    : x.data<float>()[Offset(c.data, {0, ic, iy, ix})];
+                acc += w.data<float>()[((oc * ch + ic) * kh + r) * kw + s] * v;
+              }
+          expected.mutable_data<float>()[Offset(shape, {0, oc, y, xx})] = acc;
+        }
+    for (int threads : {1, 2}) {
+      support::SetNumThreads(threads);
+      const NDArray got = EvalOp(relay::nn::conv2d(C(x), C(w), c.args));
+      support::SetNumThreads(1);
+      ExpectBitwiseEqual(got, expected);
+    }
+  }
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "kernel_util.h"
 #include "kernels.h"
 #include "relaypass/support/parallel.h"
+#include "small_k_gemm.h"
 
 namespace relaypass::op::kernels {
 
@@ -141,9 +142,10 @@ void Im2Col(const ConvGeometry& g, const T* src, T* col) {
 
 // C[m, n] = A[m, k] * B[k, n] (row-major, B and C with row pitch n), then `epilogue` (float only,
 // may be null) on C, whose row i is output channel first_channel + i and starts at element
-// `offset` + i * n of the output. OpenBLAS with beta = 0 zeroes C with a loop of its own and then
-// accumulates into it; for float C is zeroed here instead (memset, over threads) and accumulated
-// into with beta = 1: the same bits, and on MobileNet v2's large 1x1 outputs a third faster.
+// `offset` + i * n of the output. A float product with a small k takes our own kernel
+// (small_k_gemm.h), which writes C once with the epilogue. Otherwise OpenBLAS: with beta = 0 it
+// zeroes C with a loop of its own and then accumulates into it; C is zeroed here instead (memset,
+// over threads) and accumulated into with beta = 1: the same bits, faster on large outputs.
 // (Computing C a block of columns at a time, so that the epilogue would find each block in L2,
 // was measured slower, and OpenBLAS rounds some elements differently given a column block.)
 template <typename T>
@@ -151,6 +153,8 @@ void GemmWithEpilogue(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T
                       const Epilogue* epilogue, int64_t first_channel, int64_t offset) {
   if constexpr (!std::is_same_v<T, float>) {
     Gemm(false, m, n, k, a, k, b, n, c, n);
+  } else if (k <= kSmallGemmMaxK) {
+    SmallKGemm(m, n, k, a, b, c, epilogue, first_channel, offset);
   } else {
     const int64_t rows_per_grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1));
     support::ParallelFor(m, rows_per_grain, [&](int64_t begin, int64_t end) {
