@@ -86,51 +86,58 @@ int64_t Fast3x3Scratch(const ConvGeometry& g) {
   return rows * pitch + (g.stride_h == 1 && g.stride_w == 1 ? g.out_height * pitch : 0);
 }
 
-// How a padded scratch row (or one half of a de-interleaved one) is filled: out[x] =
-// row[first + x * step] for x in [lo, hi], zeros elsewhere in [0, count). The same for every row
-// of a call, so computed once (it divides).
+// Fast3x3Channel's copies are of a few floats a row (7 to 16 in MobileNet's late layers), where
+// a memcpy call costs more than the copy: g++ is kept from turning these loops into calls.
+#if defined(__GNUC__) && !defined(__clang__)
+#define RELAYPASS_INLINE_COPIES __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define RELAYPASS_INLINE_COPIES
+#endif
+
+// Where a padded scratch row (or one half of a de-interleaved one) takes the input: out[x] =
+// row[first + x * step] for x in [lo, hi]; the rest of its `count` columns are padding zeros. The
+// same for every row of a call, so computed once (it divides).
 struct PaddedRowPlan {
   int64_t first, step, count, lo, hi;
   PaddedRowPlan(int64_t first_col, int64_t col_step, int64_t width, int64_t n)
       : first(first_col), step(col_step), count(n) {
     ValidRange(first, step, width, count, &lo, &hi);
   }
-  // row is null for a padding row.
-  void Fill(const float* row, float* out) const {
-    if (!row || hi < lo) {
-      std::fill(out, out + count, 0.0f);
-      return;
-    }
-    std::fill(out, out + lo, 0.0f);
-    if (step == 1) {
-      std::copy(row + first + lo, row + first + hi + 1, out + lo);
-    } else {
-      const float* s = row + first;
-      for (int64_t x = lo; x <= hi; ++x) out[x] = s[2 * x];  // step is 2
-    }
-    std::fill(out + hi + 1, out + count, 0.0f);
-  }
 };
 
-// One output channel with a finite 3x3 kernel, stride_w 1 or 2. The input plane is copied with
-// its zero padding into `scratch` (for stride 2 as even and odd columns, so every tap reads a
-// unit-stride stream); then every output row is one InteriorRow3x3. A padding tap adds w * 0 =
+// The input part of a padded row (its zeros are written once per scratch buffer).
+RELAYPASS_INLINE_COPIES inline void CopyRow(const PaddedRowPlan& p, const float* row, float* out) {
+  const float* s = row + p.first;
+  if (p.step == 1) {
+    for (int64_t x = p.lo; x <= p.hi; ++x) out[x] = s[x];
+  } else {
+    for (int64_t x = p.lo; x <= p.hi; ++x) out[x] = s[2 * x];  // step is 2
+  }
+}
+
+// One output channel with a finite 3x3 kernel, stride_w 1 or 2. The input plane is copied into
+// `scratch` (zero-filled when allocated, its padding positions never written) (for stride 2 as even
+// and odd columns, so every tap reads a unit-stride stream); then every output row is one
+// InteriorRow3x3. A padding tap adds w * 0 =
 // +-0, which leaves a sum started at +0 unchanged (it is never -0), so this equals skipping the
 // padding taps bit for bit; weights that are not finite (w * 0 = NaN) take GeneralChannel.
-void Fast3x3Channel(const ConvGeometry& g, const PaddedRowPlan* halves, const float* src,
-                    const float* w, float* dst, float* scratch) {
+RELAYPASS_INLINE_COPIES void Fast3x3Channel(const ConvGeometry& g, const PaddedRowPlan* halves,
+                                            const float* src, const float* w, float* dst,
+                                            float* scratch) {
   const int64_t rows = (g.out_height - 1) * g.stride_h + 3;
   // Stride 1: padded rows of out_width + 2. Stride 2: each padded row as out_width + 1 even
   // columns followed by out_width odd columns.
   const PaddedRowPlan& first_half = halves[0];
   const int64_t even = first_half.count;
   const int64_t pitch = g.stride_w == 1 ? even : even + g.out_width;
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t ih = r - g.pad_top;
-    const float* row = ih >= 0 && ih < g.height ? src + ih * g.width : nullptr;
+  // Rows of padding stay zero; so do the padding columns of the others.
+  const int64_t r_first = std::max<int64_t>(0, g.pad_top);
+  const int64_t r_end = std::min(rows, g.height + g.pad_top);
+  for (int64_t r = r_first; r < r_end; ++r) {
+    const float* row = src + (r - g.pad_top) * g.width;
     float* out = scratch + r * pitch;
-    first_half.Fill(row, out);
-    if (g.stride_w == 2) halves[1].Fill(row, out + even);
+    CopyRow(first_half, row, out);
+    if (g.stride_w == 2) CopyRow(halves[1], row, out + even);
   }
   if (g.stride_h == 1 && g.stride_w == 1) {
     // The whole plane as one loop: output (oh, ow) computed at oh * pitch + ow of a plane of the
@@ -144,7 +151,9 @@ void Fast3x3Channel(const ConvGeometry& g, const PaddedRowPlan* halves, const fl
     InteriorRow3x3((g.out_height - 1) * pitch + g.out_width, w, r0, r0 + 1, r0 + 2, r1, r1 + 1,
                    r1 + 2, r2, r2 + 1, r2 + 2, wide);
     for (int64_t oh = 0; oh < g.out_height; ++oh) {
-      std::copy(wide + oh * pitch, wide + oh * pitch + g.out_width, dst + oh * g.out_width);
+      const float* from = wide + oh * pitch;
+      float* to = dst + oh * g.out_width;
+      for (int64_t x = 0; x < g.out_width; ++x) to[x] = from[x];
     }
     return;
   }
