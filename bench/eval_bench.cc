@@ -13,6 +13,7 @@
 #include "relaypass/eval/random.h"
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/bind.h"
+#include "relaypass/ir/visitor.h"
 #include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/allocator.h"
 #include "relaypass/support/parallel.h"
@@ -103,6 +104,17 @@ ir::NDArray OrtBenchInput() {
   return input;
 }
 
+// The nn.conv2d calls in a module (in main and the functions it defines), for comparison with
+// fused_convs.
+double ConvCalls(const ir::IRModule& mod) {
+  double count = 0;
+  ir::post_order_visit(mod.Lookup("main"), [&](const ir::Expr& e) {
+    const auto* call = e.as<ir::CallNode>();
+    if (call && call->op_node() && call->op_node()->name == "nn.conv2d") ++count;
+  });
+  return count;
+}
+
 void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool optimize, int threads) {
   ir::IRModule mod = relaypass::frontend::FromOnnxFile(path).mod;
   if (optimize) {
@@ -127,6 +139,10 @@ void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool opti
   openblas_set_num_threads(0);  // back to OpenBLAS's default
   relaypass::support::SetNumThreads(1);
   state.counters["best_ms"] = best * 1e3;
+  // Calls run as a convolution with its epilogue per inference (src/eval/fused_conv.h).
+  state.counters["fused_convs"] = static_cast<double>(interp.stats().fused_conv_calls) /
+                                  static_cast<double>(state.iterations() + 1);
+  state.counters["conv_calls"] = ConvCalls(mod);
   const ir::NDArray& result = out.tensor();
   for (int i = 0; i < 8 && i < result.size(); ++i) {
     state.counters["out_" + std::to_string(i)] = result.data<float>()[i];

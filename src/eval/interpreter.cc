@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "fused_conv.h"
 #include "plan.h"
 #include "relaypass/support/error.h"
 #include "relaypass/support/pointer_map.h"
@@ -71,8 +72,9 @@ struct Interpreter::Impl {
 
   ir::IRModule mod;
   support::PointerMap<std::unique_ptr<Plan>> plans;
-  FreeVarCache free_vars;                // of the function literals the plans met
-  std::vector<ir::Function> keep_alive;  // the functions whose plans are cached
+  support::PointerMap<std::unique_ptr<FusedConv>> fused;  // null: not a fused convolution
+  FreeVarCache free_vars;                                 // of the function literals the plans met
+  std::vector<ir::Function> keep_alive;                   // the functions whose plans are cached
   std::vector<std::unique_ptr<Frame>> frames;
   uint64_t frame_slots = 0;  // the node slots of all frames (see kMaxFrameSlots)
   Interpreter::Stats stats;
@@ -111,6 +113,21 @@ struct Interpreter::Impl {
     plans.emplace(func.get(), std::move(plan));
     keep_alive.push_back(func);
     return ref;
+  }
+
+  // The fused form of a primitive function that convolves and then applies elementwise ops
+  // (fused_conv.h), null for any other closure or a call with the wrong number of arguments.
+  const FusedConv* FusedOf(const Closure& closure, size_t num_args) {
+    const ir::FunctionNode* fn = closure.func.get();
+    if (!fn->is_primitive() || !closure.captured.empty() || num_args != fn->params.size()) {
+      return nullptr;
+    }
+    if (std::unique_ptr<FusedConv>* cached = fused.find(fn)) return cached->get();
+    std::unique_ptr<FusedConv> match = MatchFusedConv(fn);
+    const FusedConv* result = match.get();
+    fused.emplace(fn, std::move(match));
+    keep_alive.push_back(closure.func);
+    return result;
   }
 
   // Starts applying `closure` to `args`, with `plan` if given, else the function's cached plan.
@@ -311,6 +328,14 @@ struct Interpreter::Impl {
       return;
     }
     Value callee = f.Take(deps[0]);
+    if (const FusedConv* fused = FusedOf(callee.closure(), args.size())) {
+      ++stats.function_calls;
+      ++stats.fused_conv_calls;
+      stats.op_calls += fused->steps.size() + 1;  // as if evaluated op by op
+      f.Set(i, RunFusedConv(*fused, args));
+      f.work.pop_back();
+      return;
+    }
     w.state = 2;  // resumed when the callee's frame returns (see Run)
     PushFrame(callee.closure(), std::move(args), nullptr, call, plan.nodes[deps[0]]);
   }

@@ -1,15 +1,11 @@
 // Evaluating one operator call through the kernel in the op's registration.
-#include <new>
-#include <stdexcept>
 #include <string>
-#include <typeinfo>
 #include <vector>
 
+#include "kernel_errors.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/op/registry.h"
 #include "relaypass/support/error.h"
-#include "relaypass/support/memory_budget.h"
-#include "relaypass/support/resource_error.h"
 
 namespace relaypass::eval {
 
@@ -45,24 +41,8 @@ Value EvaluateOpCall(const ir::CallNode* call, const std::vector<Value>& args) {
       for (ir::NDArray& t : FlattenTensors(a)) inputs.push_back(std::move(t));
     }
   }
-  std::vector<ir::NDArray> outputs;
-  // A tensor the kernel cannot have (its size overflows, it is over the memory budget, or a
-  // scratch buffer fails to allocate) is an error naming the op and the call's place.
-  try {
-    outputs = def->kernel(inputs, call->attrs, call->checked_type);
-  } catch (const ResourceError& e) {
-    throw ResourceError(op->name + ": " + e.message(), call->span);
-  } catch (const std::bad_alloc&) {
-    throw ResourceError(op->name + ": out of memory (memory budget " +
-                            support::BytesText(support::MemoryBudget()) + ")",
-                        call->span);
-  } catch (const std::length_error&) {
-    throw ResourceError(op->name + ": a buffer of the kernel is too large", call->span);
-  } catch (const Error& e) {
-    // A kernel's own failure (an integer division by zero) gets the call's place.
-    if (typeid(e) != typeid(Error) || e.span().defined() || !call->span.defined()) throw;
-    throw Error(e.message(), call->span);
-  }
+  std::vector<ir::NDArray> outputs = WithCallContext(
+      call, op->name, [&] { return def->kernel(inputs, call->attrs, call->checked_type); });
   const bool tuple_result =
       call->checked_type.as<ir::TupleTypeNode>() != nullptr || outputs.size() != 1;
   if (!tuple_result) return Value(std::move(outputs[0]));

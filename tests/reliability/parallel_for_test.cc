@@ -14,7 +14,9 @@
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/eval/random.h"
 #include "relaypass/ir/bind.h"
+#include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/parallel.h"
+#include "relaypass/transform/pass_context.h"
 #include "relaypass/workloads/workloads.h"
 
 namespace relaypass::reliability {
@@ -81,6 +83,29 @@ TEST(ThreadSafetyTest, EvaluationIsBitwiseTheSameWithTwoKernelThreads) {
   auto run = [&](int threads) {
     Threads scope(threads);
     return eval::Interpreter(mod).RunMain(inputs).tensor();
+  };
+  const ir::NDArray serial = run(1), parallel = run(2);
+  ASSERT_EQ(serial.nbytes(), parallel.nbytes());
+  EXPECT_EQ(std::memcmp(serial.raw_data(), parallel.raw_data(), serial.nbytes()), 0);
+}
+
+// The same after the default pipeline at -O3: every convolution then runs fused with its
+// epilogue (src/eval/fused_conv.h) and the depthwise ones on the 3x3 fast path.
+TEST(ThreadSafetyTest, FusedEvaluationIsBitwiseTheSameWithTwoKernelThreads) {
+  workloads::Workload w = workloads::GetWorkload("mobilenet");
+  ir::IRModule mod;
+  mod.Add("main", ir::BindParamsByName(w.mod.Lookup("main"), w.params));
+  {
+    transform::PassContextScope scope(transform::PassContext({.opt_level = 3}));
+    mod = passes::DefaultPipeline()(mod);
+  }
+  const std::vector<eval::Value> inputs = eval::RandomInputs(mod.Lookup("main"), 3);
+  auto run = [&](int threads) {
+    Threads scope(threads);
+    eval::Interpreter interp(mod);
+    ir::NDArray out = interp.RunMain(inputs).tensor();
+    EXPECT_GT(interp.stats().fused_conv_calls, 0u);
+    return out;
   };
   const ir::NDArray serial = run(1), parallel = run(2);
   ASSERT_EQ(serial.nbytes(), parallel.nbytes());

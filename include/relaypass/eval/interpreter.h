@@ -48,11 +48,14 @@ class Interpreter {
   Value Eval(const ir::Expr& expr);
 
   // Counters since construction; `peak_live_values` shows that intermediate values are released
-  // after their last use (a chain holds a bounded number at any time).
+  // after their last use (a chain holds a bounded number at any time). `fused_conv_calls` counts
+  // the calls of primitive functions run as one convolution with its elementwise epilogue (their
+  // ops are counted in op_calls as if run one by one).
   struct Stats {
     uint64_t op_calls = 0;
     uint64_t function_calls = 0;
     uint64_t peak_live_values = 0;
+    uint64_t fused_conv_calls = 0;
   };
   const Stats& stats() const;
 

@@ -1,37 +1,27 @@
 // nn.conv2d. The data is brought to NCHW and the weight to OIHW whatever their layouts, the
 // convolution is computed there and the result is converted to out_layout (or data_layout).
 // Float types use im2col and BLAS GEMM per group; depthwise convolutions (one input channel per
-// group) and integer types use a direct loop.
+// group) use depthwise_conv.cc and integer types a direct loop. Conv2DWithEpilogue (op/
+// conv2d_epilogue.h) is the same computation with fused elementwise steps.
 #include <algorithm>
+#include <cstring>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "conv_geometry.h"
+#include "depthwise_conv.h"
+#include "epilogue.h"
 #include "gemm.h"
 #include "kernel_util.h"
 #include "kernels.h"
 #include "relaypass/support/parallel.h"
+#include "small_k_gemm.h"
 
 namespace relaypass::op::kernels {
 
 namespace {
-
-struct ConvGeometry {
-  int64_t batch, channels, height, width;  // data, NCHW
-  int64_t out_channels, out_height, out_width;
-  int64_t kernel_h, kernel_w;
-  int64_t groups, in_per_group, out_per_group;
-  int64_t stride_h, stride_w, dilation_h, dilation_w;
-  int64_t pad_top, pad_left;
-};
-
-// The range [lo, hi] of output columns whose input column ow*stride + offset lies in [0, width).
-inline void ValidRange(int64_t offset, int64_t stride, int64_t width, int64_t out_width,
-                       int64_t* lo, int64_t* hi) {
-  *lo = offset >= 0 ? 0 : (-offset + stride - 1) / stride;
-  const int64_t last = width - 1 - offset;
-  *hi = last < 0 ? -1 : std::min(out_width - 1, last / stride);
-}
 
 ConvGeometry Geometry(const NDArray& data, const NDArray& weight, const ir::AttrsNode& a) {
   const std::vector<int64_t> strides = a.get_ints("strides");
@@ -113,50 +103,6 @@ void DirectConv(const ConvGeometry& g, const T* data, const T* weight, T* out, i
   }
 }
 
-// Depthwise (one input channel per group), floating point: each output row is summed over the
-// kernel taps in a row buffer that stays in L1 and stored once (DirectConv sweeps the whole
-// output plane once per tap). The per-tap column loops have no bounds checks and vectorize.
-template <typename T>
-void DepthwiseConv(const ConvGeometry& g, const T* data, const T* weight, T* out, int64_t n) {
-  const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
-  const int64_t taps = g.kernel_h * g.kernel_w;
-  const int64_t channels_per_grain =
-      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * taps, 1));
-  support::ParallelFor(g.out_channels, channels_per_grain, [&](int64_t first, int64_t last) {
-    std::vector<T> acc(static_cast<size_t>(g.out_width));
-    for (int64_t o = first; o < last; ++o) {
-      const T* src = data + (n * g.channels + o / g.out_per_group) * plane;
-      const T* w = weight + o * taps;
-      T* dst = out + (n * g.out_channels + o) * out_plane;
-      for (int64_t oh = 0; oh < g.out_height; ++oh) {
-        std::fill(acc.begin(), acc.end(), T(0));
-        T* a = acc.data();
-        for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
-          const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
-          if (ih < 0 || ih >= g.height) continue;
-          const T* srow = src + ih * g.width;
-          for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-            const T wv = w[kh * g.kernel_w + kw];
-            const int64_t off = kw * g.dilation_w - g.pad_left;
-            int64_t lo, hi;
-            ValidRange(off, g.stride_w, g.width, g.out_width, &lo, &hi);
-            if (g.stride_w == 1) {
-              const T* s = srow + off;
-              for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * s[ow];
-            } else if (g.stride_w == 2) {
-              const T* s = srow + off;
-              for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * s[2 * ow];
-            } else {
-              for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * srow[ow * g.stride_w + off];
-            }
-          }
-        }
-        std::copy(acc.begin(), acc.end(), dst + oh * g.out_width);
-      }
-    }
-  });
-}
-
 // The [in_per_group * KH * KW, OH * OW] patch matrix of one group of one image.
 template <typename T>
 void Im2Col(const ConvGeometry& g, const T* src, T* col) {
@@ -194,13 +140,46 @@ void Im2Col(const ConvGeometry& g, const T* src, T* col) {
   });
 }
 
+// C[m, n] = A[m, k] * B[k, n] (row-major, B and C with row pitch n), then `epilogue` (float only,
+// may be null) on C, whose row i is output channel first_channel + i and starts at element
+// `offset` + i * n of the output. A float product with a small k takes our own kernel
+// (small_k_gemm.h), which writes C once with the epilogue. Otherwise OpenBLAS: with beta = 0 it
+// zeroes C with a loop of its own and then accumulates into it; C is zeroed here instead (memset,
+// over threads) and accumulated into with beta = 1: the same bits, faster on large outputs.
+// (Computing C a block of columns at a time, so that the epilogue would find each block in L2,
+// was measured slower, and OpenBLAS rounds some elements differently given a column block.)
 template <typename T>
-NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry& g,
-                 DataType dtype) {
-  // The direct loops accumulate into zeros; GEMM overwrites every element.
+void GemmWithEpilogue(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c,
+                      const Epilogue* epilogue, int64_t first_channel, int64_t offset) {
+  if constexpr (!std::is_same_v<T, float>) {
+    Gemm(false, m, n, k, a, k, b, n, c, n);
+  } else if (k <= kSmallGemmMaxK) {
+    SmallKGemm(m, n, k, a, b, c, epilogue, first_channel, offset);
+  } else {
+    const int64_t rows_per_grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1));
+    support::ParallelFor(m, rows_per_grain, [&](int64_t begin, int64_t end) {
+      std::memset(c + begin * n, 0, static_cast<size_t>((end - begin) * n) * sizeof(float));
+    });
+    Gemm(false, m, n, k, a, k, b, n, c, n, /*accumulate=*/true);
+    if (!epilogue) return;
+    support::ParallelFor(m, rows_per_grain, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        epilogue->Apply(c + i * n, first_channel + i, offset + i * n, n);
+      }
+    });
+  }
+}
+
+// The convolution in NCHW / OIHW; `epilogue` (float only, else null) is applied to each output
+// element.
+template <typename T>
+NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry& g, DataType dtype,
+                 const Epilogue* epilogue) {
+  // The integer loops accumulate into zeros; depthwise and GEMM write every element.
   const bool direct = !std::is_floating_point_v<T> || (g.in_per_group == 1 && g.groups > 1);
   const Shape shape = {g.batch, g.out_channels, g.out_height, g.out_width};
-  NDArray out = direct ? NDArray::Empty(shape, dtype) : NDArray::Uninitialized(shape, dtype);
+  NDArray out = std::is_floating_point_v<T> ? NDArray::Uninitialized(shape, dtype)
+                                            : NDArray::Empty(shape, dtype);
   if (out.size() == 0) return out;
   const T* x = data.data<T>();
   const T* w = weight.data<T>();
@@ -208,7 +187,7 @@ NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry&
   if (direct) {
     for (int64_t n = 0; n < g.batch; ++n) {
       if constexpr (std::is_floating_point_v<T>) {
-        DepthwiseConv(g, x, w, y, n);  // direct && floating point: depthwise
+        DepthwiseConv(g, x, w, y, n, epilogue);  // direct && floating point: depthwise
       } else {
         DirectConv(g, x, w, y, n);
       }
@@ -231,8 +210,9 @@ NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry&
           Im2Col(g, src, col.get());
           patches = col.get();
         }
-        Gemm(false, g.out_per_group, out_plane, k, w + group * g.out_per_group * k, k, patches,
-             out_plane, y + (n * g.out_channels + group * g.out_per_group) * out_plane, out_plane);
+        const int64_t offset = (n * g.out_channels + group * g.out_per_group) * out_plane;
+        GemmWithEpilogue(g.out_per_group, out_plane, k, w + group * g.out_per_group * k, patches,
+                         y + offset, epilogue, group * g.out_per_group, offset);
       }
     }
   }
@@ -270,9 +250,36 @@ Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   const ConvGeometry g = Geometry(data, weight, a);
   NDArray out = DispatchNumeric(compute, "nn.conv2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return ConvNCHW<T>(data, weight, g, compute);
+    return ConvNCHW<T>(data, weight, g, compute, nullptr);
   });
   return {CastArray(TransformLayout(out, Layout("NCHW"), out_layout), out_dtype)};
 }
 
 }  // namespace relaypass::op::kernels
+
+namespace relaypass::op {
+
+bool Conv2DEpilogueSupported(const ir::AttrsNode& a) {
+  const std::string& out_layout = a.get_string("out_layout");
+  return a.get_string("data_layout") == "NCHW" && a.get_string("kernel_layout") == "OIHW" &&
+         (out_layout.empty() || out_layout == "NCHW") &&
+         kernels::DTypeAttr(a, "out_dtype", ir::DataType::Float32()) == ir::DataType::Float32();
+}
+
+ir::NDArray Conv2DWithEpilogue(const std::vector<ir::NDArray>& in, const ir::Attrs& attrs,
+                               const std::vector<EpilogueStep>& steps) {
+  using namespace kernels;  // NOLINT
+  CheckInputs(in, 2, "nn.conv2d");
+  const ir::AttrsNode& a = AttrsOf(attrs, "nn.conv2d");
+  if (!Conv2DEpilogueSupported(a) || in[0].dtype() != DataType::Float32() ||
+      in[1].dtype() != DataType::Float32() || in[0].ndim() != 4 || in[1].ndim() != 4) {
+    Fail("nn.conv2d with an epilogue: needs float32 NCHW data and OIHW weight");
+  }
+  const ConvGeometry g = Geometry(in[0], in[1], a);
+  const Epilogue epilogue(steps, g.out_channels,
+                          g.batch * g.out_channels * g.out_height * g.out_width);
+  return ConvNCHW<float>(in[0], in[1], g, DataType::Float32(),
+                         epilogue.empty() ? nullptr : &epilogue);
+}
+
+}  // namespace relaypass::op

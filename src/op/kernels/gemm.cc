@@ -56,30 +56,32 @@ void Counted(int64_t m, int64_t n, int64_t k, F&& call) {
 }  // namespace
 
 void Gemm(bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-          const float* b, int64_t ldb, float* c, int64_t ldc) {
+          const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
+    if (accumulate) return;
     for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, float(0));
     return;
   }
   Counted(m, n, k, [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, ToBlasInt(m),
-                ToBlasInt(n), ToBlasInt(k), 1.0f, a, ToBlasInt(lda), b, ToBlasInt(ldb), 0.0f, c,
-                ToBlasInt(ldc));
+                ToBlasInt(n), ToBlasInt(k), 1.0f, a, ToBlasInt(lda), b, ToBlasInt(ldb),
+                accumulate ? 1.0f : 0.0f, c, ToBlasInt(ldc));
   });
 }
 
 void Gemm(bool trans_b, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-          const double* b, int64_t ldb, double* c, int64_t ldc) {
+          const double* b, int64_t ldb, double* c, int64_t ldc, bool accumulate) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
+    if (accumulate) return;
     for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, double(0));
     return;
   }
   Counted(m, n, k, [&] {
     cblas_dgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, ToBlasInt(m),
-                ToBlasInt(n), ToBlasInt(k), 1.0, a, ToBlasInt(lda), b, ToBlasInt(ldb), 0.0, c,
-                ToBlasInt(ldc));
+                ToBlasInt(n), ToBlasInt(k), 1.0, a, ToBlasInt(lda), b, ToBlasInt(ldb),
+                accumulate ? 1.0 : 0.0, c, ToBlasInt(ldc));
   });
 }
 

@@ -1,0 +1,40 @@
+// nn.conv2d with an elementwise epilogue, computed in one kernel call: the shape of most of
+// FuseOps' primitive functions in convolutional networks (conv2d, then bias_add, a residual add,
+// clip or relu). The evaluator (src/eval/fused_conv.cc) runs such a function with it instead of
+// op by op, which would write and re-read the whole output once per op, each time into a fresh
+// buffer. Each output element goes through the same float operations in the same order as op by
+// op, so the results are bitwise the same.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "relaypass/ir/attrs.h"
+#include "relaypass/ir/ndarray.h"
+
+namespace relaypass::op {
+
+struct EpilogueStep {
+  enum class Kind : uint8_t {
+    kAddChannel,  // y + operand[c]: operand holds one value per output channel (bias_add, or add
+                  // of a [C, 1, 1] / [1, C, 1, 1] tensor)
+    kAddTensor,   // y + operand[i]: operand has the output's shape (a residual add)
+    kClip,        // max(min(y, hi), lo), as clip
+    kRelu,        // max(y, 0), as nn.relu
+  };
+  Kind kind = Kind::kRelu;
+  ir::NDArray operand;   // float32, for the two adds
+  float lo = 0, hi = 0;  // kClip
+};
+
+// Whether Conv2DWithEpilogue takes a call with these nn.conv2d attrs: NCHW data, OIHW kernel,
+// NCHW (or default) output layout, float32 (or default) out_dtype.
+bool Conv2DEpilogueSupported(const ir::AttrsNode& conv_attrs);
+
+// nn.conv2d of in = {data, weight} (float32; attrs as Conv2DEpilogueSupported accepts), each
+// output element then taken through `steps` in order. Fails (relaypass::Error) on operands that do
+// not match the output.
+ir::NDArray Conv2DWithEpilogue(const std::vector<ir::NDArray>& in, const ir::Attrs& conv_attrs,
+                               const std::vector<EpilogueStep>& steps);
+
+}  // namespace relaypass::op

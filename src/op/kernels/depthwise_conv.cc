@@ -1,0 +1,223 @@
+// Depthwise convolution. Every output element is 0, then + w * x for each kernel tap that falls
+// inside the input (padding taps skipped), kh-major: the same sum in the same order on every path,
+// so the paths agree bit for bit and the result does not depend on the thread count.
+//
+// Float 3x3 kernels (MobileNet's) with stride 1 or 2 take a fast path: each channel's input is
+// copied with its zero padding into a scratch plane (stride 2: even and odd columns apart), then
+// each output row is one vectorizable loop over nine unit-stride input streams. Other shapes sum
+// each output row tap by tap in a row buffer.
+#include "depthwise_conv.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "kernel_util.h"
+#include "relaypass/support/parallel.h"
+#include "target_clones.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+// out[i] for i in [0, n): the nine taps' products summed in order onto 0; p<k>[i] is the input
+// under tap k (kh * 3 + kw). __restrict: the output row is not an input.
+RELAYPASS_AVX2_CLONES
+void InteriorRow3x3(int64_t n, const float* w, const float* __restrict p0,
+                    const float* __restrict p1, const float* __restrict p2,
+                    const float* __restrict p3, const float* __restrict p4,
+                    const float* __restrict p5, const float* __restrict p6,
+                    const float* __restrict p7, const float* __restrict p8, float* __restrict out) {
+  const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
+              w7 = w[7], w8 = w[8];
+  for (int64_t i = 0; i < n; ++i) {
+    float acc = 0.0f;  // kept (not folded into the first product): 0 + -0 is +0, as elsewhere
+    acc += w0 * p0[i];
+    acc += w1 * p1[i];
+    acc += w2 * p2[i];
+    acc += w3 * p3[i];
+    acc += w4 * p4[i];
+    acc += w5 * p5[i];
+    acc += w6 * p6[i];
+    acc += w7 * p7[i];
+    acc += w8 * p8[i];
+    out[i] = acc;
+  }
+}
+
+// One output channel, any geometry: each output row summed tap by tap in `acc` (L1-resident).
+template <typename T>
+void GeneralChannel(const ConvGeometry& g, const T* src, const T* w, T* dst, std::vector<T>& acc) {
+  for (int64_t oh = 0; oh < g.out_height; ++oh) {
+    std::fill(acc.begin(), acc.end(), T(0));
+    T* a = acc.data();
+    for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
+      const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+      if (ih < 0 || ih >= g.height) continue;
+      const T* srow = src + ih * g.width;
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+        const T wv = w[kh * g.kernel_w + kw];
+        const int64_t off = kw * g.dilation_w - g.pad_left;
+        int64_t lo, hi;
+        ValidRange(off, g.stride_w, g.width, g.out_width, &lo, &hi);
+        if (g.stride_w == 1) {
+          const T* s = srow + off;
+          for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * s[ow];
+        } else {
+          for (int64_t ow = lo; ow <= hi; ++ow) a[ow] += wv * srow[ow * g.stride_w + off];
+        }
+      }
+    }
+    std::copy(acc.begin(), acc.end(), dst + oh * g.out_width);
+  }
+}
+
+bool Fast3x3(const ConvGeometry& g) {
+  return g.kernel_h == 3 && g.kernel_w == 3 && g.dilation_h == 1 && g.dilation_w == 1 &&
+         (g.stride_w == 1 || g.stride_w == 2);
+}
+
+// The scratch floats Fast3x3Channel needs: the padded input plane, de-interleaved for stride 2.
+int64_t Fast3x3Scratch(const ConvGeometry& g) {
+  const int64_t rows = (g.out_height - 1) * g.stride_h + 3;
+  const int64_t pitch = g.stride_w == 1 ? g.out_width + 2 : 2 * g.out_width + 1;
+  // Stride 1 both ways: also the output plane at the padded pitch (see Fast3x3Channel).
+  return rows * pitch + (g.stride_h == 1 && g.stride_w == 1 ? g.out_height * pitch : 0);
+}
+
+// Fast3x3Channel's copies are of a few floats a row (7 to 16 in MobileNet's late layers), where
+// a memcpy call costs more than the copy: g++ is kept from turning these loops into calls.
+#if defined(__GNUC__) && !defined(__clang__)
+#define RELAYPASS_INLINE_COPIES __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define RELAYPASS_INLINE_COPIES
+#endif
+
+// Where a padded scratch row (or one half of a de-interleaved one) takes the input: out[x] =
+// row[first + x * step] for x in [lo, hi]; the rest of its `count` columns are padding zeros. The
+// same for every row of a call, so computed once (it divides).
+struct PaddedRowPlan {
+  int64_t first, step, count, lo, hi;
+  PaddedRowPlan(int64_t first_col, int64_t col_step, int64_t width, int64_t n)
+      : first(first_col), step(col_step), count(n) {
+    ValidRange(first, step, width, count, &lo, &hi);
+  }
+};
+
+// The input part of a padded row (its zeros are written once per scratch buffer).
+RELAYPASS_INLINE_COPIES inline void CopyRow(const PaddedRowPlan& p, const float* row, float* out) {
+  const float* s = row + p.first;
+  if (p.step == 1) {
+    for (int64_t x = p.lo; x <= p.hi; ++x) out[x] = s[x];
+  } else {
+    for (int64_t x = p.lo; x <= p.hi; ++x) out[x] = s[2 * x];  // step is 2
+  }
+}
+
+// One output channel with a finite 3x3 kernel, stride_w 1 or 2. The input plane is copied into
+// `scratch` (zero-filled when allocated, its padding positions never written) (for stride 2 as even
+// and odd columns, so every tap reads a unit-stride stream); then every output row is one
+// InteriorRow3x3. A padding tap adds w * 0 =
+// +-0, which leaves a sum started at +0 unchanged (it is never -0), so this equals skipping the
+// padding taps bit for bit; weights that are not finite (w * 0 = NaN) take GeneralChannel.
+RELAYPASS_INLINE_COPIES void Fast3x3Channel(const ConvGeometry& g, const PaddedRowPlan* halves,
+                                            const float* src, const float* w, float* dst,
+                                            float* scratch) {
+  const int64_t rows = (g.out_height - 1) * g.stride_h + 3;
+  // Stride 1: padded rows of out_width + 2. Stride 2: each padded row as out_width + 1 even
+  // columns followed by out_width odd columns.
+  const PaddedRowPlan& first_half = halves[0];
+  const int64_t even = first_half.count;
+  const int64_t pitch = g.stride_w == 1 ? even : even + g.out_width;
+  // Rows of padding stay zero; so do the padding columns of the others.
+  const int64_t r_first = std::max<int64_t>(0, g.pad_top);
+  const int64_t r_end = std::min(rows, g.height + g.pad_top);
+  for (int64_t r = r_first; r < r_end; ++r) {
+    const float* row = src + (r - g.pad_top) * g.width;
+    float* out = scratch + r * pitch;
+    CopyRow(first_half, row, out);
+    if (g.stride_w == 2) CopyRow(halves[1], row, out + even);
+  }
+  if (g.stride_h == 1 && g.stride_w == 1) {
+    // The whole plane as one loop: output (oh, ow) computed at oh * pitch + ow of a plane of the
+    // padded pitch, where its taps are at fixed distances (kh * pitch + kw); the two columns
+    // past each row are computed and dropped. One long vectorized loop instead of one short one
+    // per row (7 or 14 wide in MobileNet's late layers, too short for 8-wide vectors).
+    float* wide = scratch + rows * pitch;
+    const float* r0 = scratch;
+    const float* r1 = r0 + pitch;
+    const float* r2 = r1 + pitch;
+    InteriorRow3x3((g.out_height - 1) * pitch + g.out_width, w, r0, r0 + 1, r0 + 2, r1, r1 + 1,
+                   r1 + 2, r2, r2 + 1, r2 + 2, wide);
+    for (int64_t oh = 0; oh < g.out_height; ++oh) {
+      const float* from = wide + oh * pitch;
+      float* to = dst + oh * g.out_width;
+      for (int64_t x = 0; x < g.out_width; ++x) to[x] = from[x];
+    }
+    return;
+  }
+  for (int64_t oh = 0; oh < g.out_height; ++oh) {
+    const float* r0 = scratch + oh * g.stride_h * pitch;
+    const float* r1 = r0 + pitch;
+    const float* r2 = r1 + pitch;
+    if (g.stride_w == 1) {
+      InteriorRow3x3(g.out_width, w, r0, r0 + 1, r0 + 2, r1, r1 + 1, r1 + 2, r2, r2 + 1, r2 + 2,
+                     dst + oh * g.out_width);
+    } else {  // columns 2 * ow, 2 * ow + 1, 2 * ow + 2: even[ow], odd[ow], even[ow + 1]
+      InteriorRow3x3(g.out_width, w, r0, r0 + even, r0 + 1, r1, r1 + even, r1 + 1, r2, r2 + even,
+                     r2 + 1, dst + oh * g.out_width);
+    }
+  }
+}
+
+bool AllFinite(const float* w, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (!std::isfinite(w[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+template <typename T>
+void DepthwiseConv(const ConvGeometry& g, const T* data, const T* weight, T* out, int64_t n,
+                   const Epilogue* epilogue) {
+  const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
+  const int64_t taps = g.kernel_h * g.kernel_w;
+  const int64_t channels_per_grain =
+      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * taps, 1));
+  const bool fast = std::is_same_v<T, float> && Fast3x3(g);
+  // Fast3x3Channel's scratch rows: [even | odd] columns of the padded input (stride 2), or the
+  // padded row (stride 1; halves[1] unused).
+  const PaddedRowPlan halves[2] = {
+      {-g.pad_left, g.stride_w, g.width, g.stride_w == 1 ? g.out_width + 2 : g.out_width + 1},
+      {1 - g.pad_left, 2, g.width, g.out_width}};
+  support::ParallelFor(g.out_channels, channels_per_grain, [&](int64_t first, int64_t last) {
+    std::vector<T> acc(static_cast<size_t>(g.out_width));
+    std::vector<float> scratch(fast ? static_cast<size_t>(Fast3x3Scratch(g)) : 0);
+    for (int64_t o = first; o < last; ++o) {
+      const T* src = data + (n * g.channels + o / g.out_per_group) * plane;
+      const T* w = weight + o * taps;
+      T* dst = out + (n * g.out_channels + o) * out_plane;
+      if constexpr (std::is_same_v<T, float>) {
+        if (fast && AllFinite(w, taps)) {
+          Fast3x3Channel(g, halves, src, w, dst, scratch.data());
+        } else {
+          GeneralChannel(g, src, w, dst, acc);
+        }
+        // While the channel's plane is still in cache.
+        if (epilogue) epilogue->Apply(dst, o, (n * g.out_channels + o) * out_plane, out_plane);
+      } else {
+        GeneralChannel(g, src, w, dst, acc);
+      }
+    }
+  });
+}
+
+template void DepthwiseConv<float>(const ConvGeometry&, const float*, const float*, float*, int64_t,
+                                   const Epilogue*);
+template void DepthwiseConv<double>(const ConvGeometry&, const double*, const double*, double*,
+                                    int64_t, const Epilogue*);
+
+}  // namespace relaypass::op::kernels

@@ -1,0 +1,11 @@
+// RELAYPASS_AVX2_CLONES: a hot loop's function compiled for AVX2 as well as the baseline x86-64
+// the project builds for, the version picked when the program loads (g++'s function
+// multiversioning; elsewhere, only the baseline). AVX2 alone, not FMA: the rounding stays that of
+// separate multiplies and adds, the same bits on every machine and in every version.
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define RELAYPASS_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RELAYPASS_AVX2_CLONES
+#endif
