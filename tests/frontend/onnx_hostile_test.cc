@@ -180,6 +180,19 @@ TEST(OnnxHostileTest, DanglingOutputAndDuplicateDefinition) {
   }
 }
 
+// An attribute value the node's integer type cannot hold (Shrink's bias on int8; the importer
+// fuzzer's finding: converting it was undefined behaviour) is an error naming the node.
+TEST(OnnxHostileTest, AttributeValueBeyondTheIntegerType) {
+  OnnxGraph g;
+  g.Input("x", {4}, onnx::TensorProto::INT8);
+  onnx::NodeProto& n = g.Node("Shrink", {"x"}, {"y"}, "s");
+  OnnxGraph::FloatAttr(n, "bias", 1e37f);
+  g.Output("y");
+  const std::string what = ImportMessage(g.Bytes());
+  EXPECT_TRUE(Has(what, "node #0 's' (Shrink): the value 1e+37")) << what;
+  EXPECT_TRUE(Has(what, "does not fit int8")) << what;
+}
+
 // External data that points outside the model's folder, or with offsets that are not numbers or
 // run past the file: errors naming the initializer, and no file outside the folder is read.
 TEST(OnnxHostileTest, ExternalDataOutsideTheFolderOrOutOfRange) {

@@ -1,7 +1,9 @@
 #include "context.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/expr.h"
@@ -188,10 +190,32 @@ ir::Expr ScalarConst(double value, ir::DataType dtype) {
         return ir::MakeConstant(a);
       }
       if (dtype.bits() == 32) {
-        *a.mutable_data<float>() = static_cast<float>(value);
+        // Beyond float's range the conversion is undefined: it rounds to infinity, as numpy's.
+        constexpr double kFloatMax = std::numeric_limits<float>::max();
+        constexpr float kInf = std::numeric_limits<float>::infinity();
+        *a.mutable_data<float>() = std::isfinite(value) && std::fabs(value) > kFloatMax
+                                       ? (value > 0 ? kInf : -kInf)
+                                       : static_cast<float>(value);
         return ir::MakeConstant(a);
       }
       break;
+    case ir::DataType::Code::kInt:
+    case ir::DataType::Code::kUInt: {
+      // An out-of-range (or NaN) double converted to an integer type is undefined behaviour.
+      const int bits = dtype.bits();
+      const bool is_signed = dtype.code() == ir::DataType::Code::kInt;
+      const double limit = std::ldexp(1.0, is_signed ? bits - 1 : bits);
+      if (!(value < limit && (is_signed ? value >= -limit : value > -1.0))) {
+        std::ostringstream text;
+        text << "the value " << value << " does not fit " << dtype.ToString();
+        throw OnnxError(text.str());
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  switch (dtype.code()) {
     case ir::DataType::Code::kInt:
       if (dtype.bits() == 64) *a.mutable_data<int64_t>() = static_cast<int64_t>(value);
       if (dtype.bits() == 32) *a.mutable_data<int32_t>() = static_cast<int32_t>(value);

@@ -346,7 +346,14 @@ class GraphImporter {
       }
     }
     NodeContext ctx(node, index, opset, std::move(infos));
-    Outputs outputs = (*converter)(ctx);
+    Outputs outputs;
+    try {
+      outputs = (*converter)(ctx);
+    } catch (const OnnxError& e) {
+      // A helper's error (ScalarConst's) does not know the node: it gets it here.
+      if (e.node_index() >= 0 || e.needs_input_value) throw;
+      NodeFail(node, index, e.message(), e.unsupported());
+    }
     if (outputs.size() > static_cast<size_t>(node.output_size()))
       outputs.resize(node.output_size());
     for (int k = static_cast<int>(outputs.size()); k < node.output_size(); ++k) {
