@@ -4,7 +4,9 @@
 // separate multiplies and adds, the same bits on every machine and in every version.
 #pragma once
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+// Not under ThreadSanitizer: the loader runs the clones' resolvers (IFUNCs) before the TSan
+// runtime starts, and the instrumented resolver crashes the program before main.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
 #define RELAYPASS_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define RELAYPASS_AVX2_CLONES
