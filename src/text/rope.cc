@@ -6,8 +6,10 @@ namespace relaypass::text {
 
 namespace {
 
-// Flat text up to this size is copied when appended; larger text is linked.
-constexpr size_t kCopyLimit = 256;
+// Flat text up to this size is copied when appended (as a plain string would be), larger text
+// is linked. A flat text is copied at most until it outgrows the limit, so nested scopes still
+// cost O(limit) per level at worst; below it, printing allocates nothing per node.
+constexpr size_t kCopyLimit = 4096;
 
 }  // namespace
 
