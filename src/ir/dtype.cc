@@ -42,27 +42,44 @@ std::optional<DataType> DataType::Parse(std::string_view text) {
 
 std::string DataType::ToString() const {
   std::string out;
+  AppendTo(out);
+  return out;
+}
+
+void DataType::AppendTo(std::string& out) const {
+  auto append_number = [&out](int value) {
+    char digits[12];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+    out.append(digits, end);
+  };
   switch (code_) {
     case Code::kVoid:
-      return "void";
+      out += "void";
+      return;
     case Code::kBool:
-      out = "bool";
+      out += "bool";
       break;
     case Code::kInt:
-      out = "int" + std::to_string(bits_);
+      out += "int";
+      append_number(bits_);
       break;
     case Code::kUInt:
-      out = "uint" + std::to_string(bits_);
+      out += "uint";
+      append_number(bits_);
       break;
     case Code::kFloat:
-      out = "float" + std::to_string(bits_);
+      out += "float";
+      append_number(bits_);
       break;
     case Code::kBFloat:
-      out = "bfloat" + std::to_string(bits_);
+      out += "bfloat";
+      append_number(bits_);
       break;
   }
-  if (lanes_ != 1) out += "x" + std::to_string(lanes_);
-  return out;
+  if (lanes_ != 1) {
+    out += 'x';
+    append_number(lanes_);
+  }
 }
 
 }  // namespace relaypass::ir

@@ -1,5 +1,6 @@
 #include "relaypass/ir/type.h"
 
+#include <charconv>
 #include <functional>
 #include <string>
 #include <utility>
@@ -26,7 +27,9 @@ TensorTypeNode::TensorTypeNode(std::vector<Dim> s, DataType d)
     : TypeNode(kKind), shape(std::move(s)), dtype(d) {
   complete = true;
   hash = static_cast<size_t>(kind) + 1;
-  hash = Combine(hash, std::hash<std::string>()(dtype.ToString()));
+  hash = Combine(hash, (static_cast<size_t>(dtype.code()) << 24) |
+                           (static_cast<size_t>(dtype.bits()) << 16) |
+                           static_cast<size_t>(dtype.lanes()));
   for (Dim dim : shape) hash = Combine(hash, std::hash<int64_t>()(dim));
 }
 
@@ -127,28 +130,46 @@ bool TypeEqual(const Type& a, const Type& b) {
 
 namespace {
 
-void AppendTensorType(const TensorTypeNode* x, std::string* out) {
+void AppendTensorType(const TensorTypeNode* x, std::string& out) {
   if (x->shape.empty()) {
-    *out += x->dtype.ToString();
+    x->dtype.AppendTo(out);
     return;
   }
-  *out += "Tensor[(";
+  out += "Tensor[(";
+  char digits[24];
   for (size_t i = 0; i < x->shape.size(); ++i) {
-    if (i) *out += ", ";
-    *out += x->shape[i] == kAnyDim ? "?" : std::to_string(x->shape[i]);
+    if (i) out += ", ";
+    if (x->shape[i] == kAnyDim) {
+      out += '?';
+    } else {
+      auto [end, ec] = std::to_chars(digits, digits + sizeof digits, x->shape[i]);
+      out.append(digits, end);
+    }
   }
-  *out += "), " + x->dtype.ToString() + "]";
+  out += "), ";
+  x->dtype.AppendTo(out);
+  out += ']';
 }
 
 }  // namespace
 
-// Iterative: a work stack of types to print and literal text, so deep types need no deep stack.
 std::string TypeToString(const Type& t) {
+  std::string out;
+  AppendTypeText(t, out);
+  return out;
+}
+
+// Iterative: a work stack of types to print and literal text, so deep types need no deep stack.
+void AppendTypeText(const Type& t, std::string& out) {
+  // The common case, a tensor type, needs no work stack.
+  if (t && t->kind == TypeKind::kTensor) {
+    AppendTensorType(static_cast<const TensorTypeNode*>(t.get()), out);
+    return;
+  }
   struct Item {
     const TypeNode* type;  // null: append `text`
     const char* text;
   };
-  std::string out;
   std::vector<Item> stack = {{t.get(), nullptr}};
   auto push_list = [&](const std::vector<Type>& items) {
     for (size_t i = items.size(); i-- > 0;) {
@@ -170,7 +191,7 @@ std::string TypeToString(const Type& t) {
     }
     switch (node->kind) {
       case TypeKind::kTensor:
-        AppendTensorType(static_cast<const TensorTypeNode*>(node), &out);
+        AppendTensorType(static_cast<const TensorTypeNode*>(node), out);
         break;
       case TypeKind::kTuple: {
         const auto& fields = static_cast<const TupleTypeNode*>(node)->fields;
@@ -192,7 +213,6 @@ std::string TypeToString(const Type& t) {
         break;
     }
   }
-  return out;
 }
 
 }  // namespace relaypass::ir

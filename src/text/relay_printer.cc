@@ -433,7 +433,7 @@ void RelayPrinter::PrintOptionalInfo(uint32_t id, Rope& out) {
   // parsed modules); this keeps print -> parse -> print byte-stable.
   if (!node->checked_type.defined()) return;
   out += " /* ty=";
-  out += ir::TypeToString(node->checked_type);
+  ir::AppendTypeText(node->checked_type, out.tail());
   out += " */";
 }
 

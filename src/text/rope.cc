@@ -13,7 +13,7 @@ constexpr size_t kCopyLimit = 4096;
 
 }  // namespace
 
-Rope::~Rope() {
+void Rope::ReleaseLinks() {
   std::vector<std::unique_ptr<Rope>> pending;
   for (Link& link : links_) {
     if (link.child) pending.push_back(std::move(link.child));

@@ -20,7 +20,9 @@ class Rope {
   Rope(const Rope&) = delete;  // copies are explicit: Copy()
   Rope& operator=(const Rope&) = delete;
   // Releases nested pieces with a loop: a rope nests as deep as the printed scopes.
-  ~Rope();
+  ~Rope() {
+    if (!links_.empty()) ReleaseLinks();
+  }
 
   Rope& operator+=(std::string_view text) {
     Tail() += text;
@@ -36,6 +38,8 @@ class Rope {
   // Appends a copy of `other`'s text (for the short texts a node prints at each use).
   void AppendCopy(const Rope& other) { other.AppendTo(Tail()); }
 
+  // The flat text at the end, for writers that append in place (the printer's types).
+  std::string& tail() { return Tail(); }
   bool empty() const { return head_.empty() && links_.empty(); }
   // The whole text appended to `out` (walks the pieces with a loop).
   void AppendTo(std::string& out) const;
@@ -47,6 +51,7 @@ class Rope {
     std::unique_ptr<Rope> child;
     std::string after;  // flat text that follows the child
   };
+  void ReleaseLinks();
   std::string& Tail() { return links_.empty() ? head_ : links_.back().after; }
 
   std::string head_;

@@ -41,6 +41,8 @@ class DataType {
   constexpr int bytes() const { return (bits_ * lanes_ + 7) / 8; }
 
   std::string ToString() const;
+  // ToString's text appended to `out`, without a temporary string.
+  void AppendTo(std::string& out) const;
 
   friend constexpr bool operator==(DataType a, DataType b) {
     return a.code_ == b.code_ && a.bits_ == b.bits_ && a.lanes_ == b.lanes_;

@@ -70,5 +70,7 @@ size_t TypeHash(const Type& t);
 
 // TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`, `_`.
 std::string TypeToString(const Type& t);
+// TypeToString's text appended to `out` (the printer writes a type per node this way).
+void AppendTypeText(const Type& t, std::string& out);
 
 }  // namespace relaypass::ir
