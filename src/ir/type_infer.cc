@@ -443,6 +443,10 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
   };
   auto frame_for = [&](const std::string& fn_name) {
     Frame frame{fn_name, {}, 0};
+    in_progress_.insert(fn_name);
+    // In a module of one function the only possible callee is the function itself, which is in
+    // progress: no walk needed (it costs a tenth of parsing resnet-50).
+    if (mod_.size() == 1) return frame;
     std::unordered_set<std::string> seen;
     post_order_visit(mod_.Lookup(fn_name), [&](const Expr& e) {
       if (auto* gv = e.as<GlobalVarNode>()) {
@@ -451,7 +455,6 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
         }
       }
     });
-    in_progress_.insert(fn_name);
     return frame;
   };
   std::vector<Frame> stack;
