@@ -164,14 +164,20 @@ Type TypeSolver::ResolveTop(Type t) {
 bool TypeSolver::Unify(const Type& a0, const Type& b0, std::string* why) {
   // An explicit worklist of pairs, not recursion: types nest as deep as the graph (a chain of
   // 100,000 one-field tuples has a type 100,000 deep).
+  // The first pair is taken without the worklist, which then allocates only when a tuple or
+  // function type has parts to unify (most calls unify two tensor types).
   std::vector<std::pair<Type, Type>> work;
-  work.emplace_back(a0, b0);
-  while (!work.empty()) {
+  Type next_a = a0, next_b = b0;
+  for (bool first = true; first || !work.empty(); first = false) {
+    if (!first) {
+      next_a = std::move(work.back().first);
+      next_b = std::move(work.back().second);
+      work.pop_back();
+    }
     // Only the top of each side is resolved: the walk reaches the parts itself, and resolving
     // them in full at every level would make unifying a deep type quadratic.
-    Type a = ResolveTop(std::move(work.back().first));
-    Type b = ResolveTop(std::move(work.back().second));
-    work.pop_back();
+    Type a = ResolveTop(std::move(next_a));
+    Type b = ResolveTop(std::move(next_b));
     if (a.same_as(b)) continue;
     auto* ha = a.as<IncompleteTypeNode>();
     auto* hb = b.as<IncompleteTypeNode>();
