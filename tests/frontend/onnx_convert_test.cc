@@ -133,6 +133,47 @@ TEST(OnnxConvertTest, PoolsBatchNormFlattenRunOnTheEvaluator) {
   EXPECT_NEAR(out[0].data<float>()[1], 53.0f, 1e-2);
 }
 
+// MaxPool's Indices output. Expected values by hand: the first maximum of each window in
+// row-major window order (ONNX Runtime's rule: a later equal value does not replace it), as a
+// flat index into the input; padding never wins.
+std::vector<ir::NDArray> MaxPoolWithIndices(int64_t storage_order) {
+  OnnxGraph g;
+  g.Input("x", {1, 2, 3, 3});
+  onnx::NodeProto& mp = g.Node("MaxPool", {"x"}, {"y", "i"});
+  OnnxGraph::IntsAttr(mp, "kernel_shape", {2, 2});
+  OnnxGraph::IntsAttr(mp, "pads", {1, 1, 0, 0});
+  OnnxGraph::IntAttr(mp, "storage_order", storage_order);
+  g.Output("y");
+  g.Output("i");
+  OnnxModel m = FromOnnxBytes(g.Bytes());
+  // Channel 0 below, channel 1 the same plus 10 (its flat indices start at 9).
+  const float channel[9] = {1, 3, 3, 2, 0, 3, 1, 1, 1};
+  ir::NDArray x = ir::NDArray::Empty({1, 2, 3, 3}, ir::DataType::Float32());
+  for (int k = 0; k < 18; ++k) x.mutable_data<float>()[k] = channel[k % 9] + (k < 9 ? 0 : 10);
+  return eval::RunMain(m.mod, {x});
+}
+
+TEST(OnnxConvertTest, MaxPoolIndicesAreTheFirstMaximumOfEachWindow) {
+  std::vector<ir::NDArray> out = MaxPoolWithIndices(0);
+  ASSERT_EQ(out.size(), 2u);
+  ASSERT_EQ(out[1].shape(), (ir::Shape{1, 2, 3, 3}));
+  ASSERT_EQ(out[1].dtype(), ir::DataType::Int64());
+  const std::vector<int64_t> want = {0, 1, 1, 3, 1, 1, 3, 3, 5, 9, 10, 10, 12, 10, 10, 12, 12, 14};
+  const std::vector<float> values = {1, 3, 3, 2, 3, 3, 2, 2, 3, 11, 13, 13, 12, 13, 13, 12, 12, 13};
+  for (int k = 0; k < 18; ++k) {
+    EXPECT_EQ(out[1].data<int64_t>()[k], want[k]) << k;
+    EXPECT_EQ(out[0].data<float>()[k], values[k]) << k;
+  }
+}
+
+TEST(OnnxConvertTest, MaxPoolIndicesInColumnMajorStorageOrder) {
+  std::vector<ir::NDArray> out = MaxPoolWithIndices(1);
+  ASSERT_EQ(out.size(), 2u);
+  // The same elements as above, counted w * H + h within each channel.
+  const std::vector<int64_t> want = {0, 3, 3, 1, 3, 3, 1, 1, 7, 9, 12, 12, 10, 12, 12, 10, 10, 16};
+  for (int k = 0; k < 18; ++k) EXPECT_EQ(out[1].data<int64_t>()[k], want[k]) << k;
+}
+
 // Resize by a scale that does not give a whole output size: ONNX samples at the given scale,
 // TVM's graph at input / output size. Expected values: ONNX's own backend test data
 // (test_resize_downsample_scales_linear and _linear_align_corners, onnx 1.12).

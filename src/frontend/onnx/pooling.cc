@@ -1,8 +1,10 @@
 // MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool as TVM's Pool converters (2-D and
 // 3-D, 1-D as 2-D over a height of 1:
 // nn.max_pool2d / nn.avg_pool2d with pool_size, strides, padding, dilation, ceil_mode and
-// count_include_pad). SAME auto_pad becomes the explicit padding it implies.
+// count_include_pad). SAME auto_pad becomes the explicit padding it implies. MaxPool's Indices
+// output (2-D) is built from other ops (maxpool_indices.h).
 #include "context.h"
+#include "maxpool_indices.h"
 #include "relaypass/relay.h"
 #include "spatial.h"
 
@@ -17,10 +19,12 @@ Converter Pool(bool max) {
     ctx.CheckInputs(1, 1);
     const int n = ctx.ndim(0) - 2;
     if (n != 2 && n != 1 && n != 3) ctx.Unsupported(std::to_string(n) + "-D pooling (1-D to 3-D)");
-    if (max && ctx.num_outputs() > 1 && !ctx.node().output(1).empty()) {
-      ctx.Unsupported("MaxPool's Indices output");
+    const bool indices = max && ctx.num_outputs() > 1 && !ctx.node().output(1).empty();
+    if (indices && n != 2) ctx.Unsupported("MaxPool's Indices output of a 1-D or 3-D pool");
+    const int64_t storage_order = max ? ctx.attr_int("storage_order", 0) : 0;
+    if (storage_order != 0 && storage_order != 1) {
+      ctx.Fail("storage_order must be 0 or 1, not " + std::to_string(storage_order));
     }
-    if (max && ctx.attr_int("storage_order", 0) != 0) ctx.Unsupported("storage_order=1");
     relay::nn::Pool2DArgs args;
     args.pool_size = ctx.attr_positive_ints_n("kernel_shape", n, {});
     args.strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
@@ -49,6 +53,7 @@ Converter Pool(bool max) {
     args.count_include_pad = ctx.attr_int("count_include_pad", 0) != 0;
     ir::Expr out = max ? relay::nn::max_pool2d(data, args) : relay::nn::avg_pool2d(data, args);
     if (n == 1) out = relay::squeeze(out, relay::Ints{2});
+    if (indices) return {out, MaxPoolIndices(ctx, data, ctx.shape(0), args, storage_order == 1)};
     return {out};
   };
 }
