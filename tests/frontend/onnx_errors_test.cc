@@ -43,6 +43,26 @@ TEST(OnnxErrorTest, UnsupportedOpNamesNodeOpAndPosition) {
   EXPECT_NE(std::string(e.what()).find("node #1 'uq' (Unique)"), std::string::npos) << e.what();
 }
 
+// MaxPool's Indices output takes one slice per window element: a huge window is refused at
+// import instead of building millions of nodes; a bad storage_order is an error.
+TEST(OnnxErrorTest, MaxPoolIndicesOverAHugeWindowOrBadStorageOrder) {
+  for (int64_t storage_order : {0, 7}) {
+    OnnxGraph g;
+    g.Input("x", {1, 1, 4000, 4000});
+    onnx::NodeProto& mp = g.Node("MaxPool", {"x"}, {"y", "i"}, "pool");
+    OnnxGraph::IntsAttr(mp, "kernel_shape", {storage_order ? 2 : 2000, 2});
+    OnnxGraph::IntAttr(mp, "storage_order", storage_order);
+    g.Output("y");
+    g.Output("i");
+    OnnxError e = ImportError(g.Bytes());
+    EXPECT_EQ(e.unsupported(), storage_order == 0);
+    EXPECT_EQ(e.node_name(), "pool");
+    EXPECT_NE(std::string(e.what()).find(storage_order ? "storage_order" : "more than 1024"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(OnnxErrorTest, TruncatedFile) {
   const std::string bytes = Relu().Bytes();
   for (size_t cut : {size_t{1}, bytes.size() / 2, bytes.size() - 1}) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace relaypass::frontend::onnx_import {
 
@@ -34,6 +35,12 @@ ir::Expr MaxPoolIndices(const NodeContext& ctx, const ir::Expr& data, const Ints
   const int64_t oh = PooledSize(h, top + args.padding[2], kh, dh, sh, args.ceil_mode);
   const int64_t ow = PooledSize(w, left + args.padding[3], kw, dw, sw, args.ceil_mode);
   if (oh <= 0 || ow <= 0) ctx.Fail("the pooled output is empty");
+  // One slice per tap: a window of more taps would make a graph too large to be useful.
+  constexpr int64_t kMaxTaps = 1024;
+  if (kh > kMaxTaps || kw > kMaxTaps || kh * kw > kMaxTaps) {
+    ctx.Unsupported("MaxPool's Indices output over windows of more than " +
+                    std::to_string(kMaxTaps) + " elements");
+  }
   // Padded with the lowest value (so padding never wins) far enough for ceil_mode's last window.
   const int64_t rows = (oh - 1) * sh + (kh - 1) * dh + 1, cols = (ow - 1) * sw + (kw - 1) * dw + 1;
   const ir::DataType dtype = ctx.dtype(0);
