@@ -70,6 +70,9 @@ void ExpectBitwiseEqual(const NDArray& got, const NDArray& expected) {
 
 const DwCase kDwCases[] = {
     {{1, 4, 9, 11}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1"},
+    {{1, 2, 3, 3}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1 on a 3x3 image (in place)"},
+    {{1, 3, 4, 21}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1, wide rows (in place)"},
+    {{1, 2, 5, 2}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1, 2 columns (scratch)"},
     {{1, 4, 12, 10}, 1, 3, {.strides = {2, 2}, .padding = {1, 1}}, "3x3 stride 2 pad 1, even"},
     {{1, 3, 11, 13}, 1, 3, {.strides = {2, 2}, .padding = {1, 1}}, "3x3 stride 2 pad 1, odd"},
     {{2, 3, 7, 8}, 1, 3, {.strides = {2, 2}}, "3x3 stride 2 no padding, batch 2"},

@@ -2,10 +2,12 @@
 // inside the input (padding taps skipped), kh-major: the same sum in the same order on every path,
 // so the paths agree bit for bit and the result does not depend on the thread count.
 //
-// Float 3x3 kernels (MobileNet's) with stride 1 or 2 take a fast path: each channel's input is
-// copied with its zero padding into a scratch plane (stride 2: even and odd columns apart), then
-// each output row is one vectorizable loop over nine unit-stride input streams. Other shapes sum
-// each output row tap by tap in a row buffer.
+// Float 3x3 kernels (MobileNet's) take fast paths. Stride 1 with padding 1 (output the input's
+// size) reads the input in place: one vectorizable loop over nine unit-stride streams for the
+// interior, the border elements by the definition. Other 3x3 kernels of stride 1 or 2 copy each
+// channel's input with its zero padding into a scratch plane (stride 2: even and odd columns
+// apart), then each output row is one such loop. Other shapes sum each output row tap by tap in a
+// row buffer.
 #include "depthwise_conv.h"
 
 #include <algorithm>
@@ -171,6 +173,66 @@ RELAYPASS_INLINE_COPIES void Fast3x3Channel(const ConvGeometry& g, const PaddedR
   }
 }
 
+// Stride 1 with one padding row and column on every side, the output the input's size
+// (MobileNet's stride-1 layers), at least 3 x 3: Same3x3Channel, which needs no scratch.
+bool Same3x3(const ConvGeometry& g) {
+  return Fast3x3(g) && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 1 && g.pad_left == 1 &&
+         g.out_height == g.height && g.out_width == g.width && g.height >= 3 && g.width >= 3;
+}
+
+// Same3x3Channel's first or last output row (`out`), whose neighbourhood has only the input rows
+// `r0` and `r1` (kernel rows k0 and k0 + 1): the taps inside the input, kh-major, as everywhere.
+RELAYPASS_INLINE_COPIES void EdgeRow(int64_t width, const float* w, int64_t k0,
+                                     const float* __restrict r0, const float* __restrict r1,
+                                     float* __restrict out) {
+  const float* a = w + 3 * k0;
+  const float* b = a + 3;
+  out[0] = ((((0.0f + a[1] * r0[0]) + a[2] * r0[1]) + b[1] * r1[0]) + b[2] * r1[1]);
+  for (int64_t x = 1; x < width - 1; ++x) {
+    float acc = 0.0f;
+    acc += a[0] * r0[x - 1];
+    acc += a[1] * r0[x];
+    acc += a[2] * r0[x + 1];
+    acc += b[0] * r1[x - 1];
+    acc += b[1] * r1[x];
+    acc += b[2] * r1[x + 1];
+    out[x] = acc;
+  }
+  const int64_t e = width - 1;
+  out[e] = ((((0.0f + a[0] * r0[e - 1]) + a[1] * r0[e]) + b[0] * r1[e - 1]) + b[1] * r1[e]);
+}
+
+// One Same3x3 channel read in place (no copy into a padded plane). The rows with a whole 3 x 3
+// neighbourhood are one flat loop over the plane at its own pitch, where the taps are at fixed
+// distances; at the first and last column of a row that loop's neighbourhood wraps to the next
+// or previous row, so those elements are computed again from their six taps, and the first and
+// last rows by EdgeRow. No padding tap is added anywhere, so any weight (not only finite ones)
+// gives the definition's bits.
+void Same3x3Channel(const ConvGeometry& g, const float* src, const float* w, float* dst) {
+  const int64_t pitch = g.width, h = g.height;
+  // Flat indices [pitch + 1, (h - 1) * pitch - 1): rows 1 .. h - 2 but for the first and last
+  // element, so that every tap reads inside the plane.
+  const int64_t begin = pitch + 1, end = (h - 1) * pitch - 1;
+  const float* c = src + begin;
+  InteriorRow3x3(end - begin, w, c - pitch - 1, c - pitch, c - pitch + 1, c - 1, c, c + 1,
+                 c + pitch - 1, c + pitch, c + pitch + 1, dst + begin);
+  EdgeRow(pitch, w, 1, src, src + pitch, dst);
+  EdgeRow(pitch, w, 0, src + (h - 2) * pitch, src + (h - 1) * pitch, dst + (h - 1) * pitch);
+  const int64_t e = pitch - 1;
+  for (int64_t oh = 1; oh < h - 1; ++oh) {
+    const float* r = src + (oh - 1) * pitch;
+    float left = 0.0f, right = 0.0f;
+    for (int64_t kh = 0; kh < 3; ++kh, r += pitch) {
+      left += w[3 * kh + 1] * r[0];
+      left += w[3 * kh + 2] * r[1];
+      right += w[3 * kh] * r[e - 1];
+      right += w[3 * kh + 1] * r[e];
+    }
+    dst[oh * pitch] = left;
+    dst[oh * pitch + e] = right;
+  }
+}
+
 bool AllFinite(const float* w, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     if (!std::isfinite(w[i])) return false;
@@ -187,7 +249,8 @@ void DepthwiseConv(const ConvGeometry& g, const T* data, const T* weight, T* out
   const int64_t taps = g.kernel_h * g.kernel_w;
   const int64_t channels_per_grain =
       std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * taps, 1));
-  const bool fast = std::is_same_v<T, float> && Fast3x3(g);
+  const bool same = std::is_same_v<T, float> && Same3x3(g);
+  const bool fast = std::is_same_v<T, float> && Fast3x3(g) && !same;
   // Fast3x3Channel's scratch rows: [even | odd] columns of the padded input (stride 2), or the
   // padded row (stride 1; halves[1] unused).
   const PaddedRowPlan halves[2] = {
@@ -201,7 +264,9 @@ void DepthwiseConv(const ConvGeometry& g, const T* data, const T* weight, T* out
       const T* w = weight + o * taps;
       T* dst = out + (n * g.out_channels + o) * out_plane;
       if constexpr (std::is_same_v<T, float>) {
-        if (fast && AllFinite(w, taps)) {
+        if (same) {
+          Same3x3Channel(g, src, w, dst);
+        } else if (fast && AllFinite(w, taps)) {
           Fast3x3Channel(g, halves, src, w, dst, scratch.data());
         } else {
           GeneralChannel(g, src, w, dst, acc);
