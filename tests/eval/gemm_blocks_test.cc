@@ -19,7 +19,7 @@ using op::kernels::GemmBlock;
 struct Dims {
   int64_t m, n, k;
 };
-// Small (one block), MobileNet's and ResNet's shapes (2 to 8 blocks of rows or of columns).
+// Small (one block), MobileNet's and ResNet's shapes (two blocks of rows or of columns).
 const Dims kShapes[] = {{17, 100, 33},   {24, 3136, 144}, {960, 49, 160},
                         {1280, 49, 320}, {64, 3136, 576}, {512, 49, 4608}};
 
@@ -27,7 +27,7 @@ TEST(GemmBlocksTest, CoverTheOutputOnce) {
   for (const Dims& d : kShapes) {
     const int64_t count = op::kernels::GemmBlockCount(d.m, d.n, d.k);
     EXPECT_GE(count, 1);
-    EXPECT_LE(count, 8);
+    EXPECT_LE(count, 2);
     std::vector<int> covered(static_cast<size_t>(d.m * d.n), 0);
     for (int64_t i = 0; i < count; ++i) {
       const GemmBlock b = op::kernels::GemmBlockAt(d.m, d.n, d.k, i);

@@ -54,10 +54,13 @@ void Counted(int64_t m, int64_t n, int64_t k, F&& call) {
       std::memory_order_relaxed);
 }
 
-// Below this many multiply-adds a block is not worth its call and its own packing of the
-// operand every block shares (about 0.1 ms of OpenBLAS on one core).
+// Below twice this many multiply-adds a product is one block: a block is not worth its call and
+// its own packing of the operand the blocks share (about 0.1 ms of OpenBLAS on one core).
 constexpr int64_t kBlockWork = int64_t{1} << 21;
-constexpr int64_t kMaxBlocks = 8;
+// Two blocks, enough for the two threads the evaluator is measured at: at one thread they cost
+// nothing measurable against one call (resnet-50: 118-123 ms CPU either way), while four cost
+// 2.5 % and eight 8 % there, from packing the operand the blocks share again in every block.
+constexpr int64_t kMaxBlocks = 2;
 constexpr int64_t kBlockAlign = 16;  // block edges at multiples of 16 rows or columns
 
 // OpenBLAS at one thread (see gemm.h). Cheap when it already is: a read of its thread count.

@@ -21,8 +21,8 @@ struct GemmBlock {
 };
 
 // The number of blocks an m x n x k product is cut into, and block `i` of them: one block below
-// about two million multiply-adds, else 2, 4 or 8 (one per two million at most) of whole rows
-// (m > n) or whole columns, multiples of 16 except the last.
+// about four million multiply-adds, else two halves of its rows (m > n) or of its columns, the
+// first a multiple of 16. (So a product uses at most two threads: see kMaxBlocks in gemm.cc.)
 int64_t GemmBlockCount(int64_t m, int64_t n, int64_t k);
 GemmBlock GemmBlockAt(int64_t m, int64_t n, int64_t k, int64_t i);
 
