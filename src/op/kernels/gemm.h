@@ -21,7 +21,7 @@ struct GemmBlock {
 };
 
 // The number of blocks an m x n x k product is cut into, and block `i` of them: one block below
-// about four million multiply-adds, else two halves of its rows (m > n) or of its columns, the
+// about a million multiply-adds, else two halves of its rows (m > n) or of its columns, the
 // first a multiple of 4. (So a product uses at most two threads: see kMaxBlocks in gemm.cc.)
 int64_t GemmBlockCount(int64_t m, int64_t n, int64_t k);
 GemmBlock GemmBlockAt(int64_t m, int64_t n, int64_t k, int64_t i);
