@@ -64,9 +64,9 @@ void BM_Evaluate(benchmark::State& state, const std::string& name) {
   eval::SetBlasTiming(false);
   const eval::BlasStats blas = eval::GetBlasStats();
   const double iters = static_cast<double>(state.iterations());
-  // Wall-clock share (BLAS may use several threads), and the share of this thread's CPU time,
-  // which is the BLAS share of the work when OpenBLAS is single-threaded and is not distorted by
-  // other processes competing for the cores.
+  // Wall-clock share (BLAS calls summed over the evaluator's threads), and the share of this
+  // thread's CPU time, which is the BLAS share of the work at one evaluator thread (OpenBLAS runs
+  // on the calling thread) and is not distorted by other processes competing for the cores.
   state.counters["blas_share"] = total > 0 ? blas.seconds / total : 0;
   state.counters["blas_cpu_share"] = cpu_total > 0 ? blas.cpu_seconds / cpu_total : 0;
   state.counters["cpu_ms"] = cpu_total / iters * 1e3;
