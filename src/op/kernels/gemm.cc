@@ -56,8 +56,8 @@ void Counted(int64_t m, int64_t n, int64_t k, F&& call) {
 
 // Below twice this many multiply-adds a product is one block: a block is not worth its call and
 // its own packing of the operand the blocks share (about 25 us of OpenBLAS on one core).
-// MobileNet's classifier (1280 x 1000, 1.3 million) is split: whole, it is 1 % of a two-thread
-// inference on one thread.
+// MobileNet's classifier (1280 x 1000, 1.3 million) is split: whole, it would keep the second
+// thread idle for about 1 % of a two-thread inference (an estimate from its size).
 constexpr int64_t kBlockWork = int64_t{1} << 19;
 // Two blocks, enough for the two threads the evaluator is measured at: at one thread they cost
 // nothing measurable against one call (resnet-50: 118-123 ms CPU either way), while four cost
@@ -119,7 +119,8 @@ void WholeGemm(bool trans_b, int64_t m, int64_t n, int64_t k, const T* a, int64_
 }  // namespace
 
 int64_t GemmBlockCount(int64_t m, int64_t n, int64_t k) {
-  const int64_t work = m * n * std::max<int64_t>(k, 1);
+  // In 128 bits: three dimensions in the BLAS integer range can overflow 64.
+  const __int128 work = static_cast<__int128>(m) * n * std::max<int64_t>(k, 1);
   const int64_t extent = std::max(m, n);
   int64_t count = 1;
   while (count < kMaxBlocks && 2 * count * kBlockWork <= work &&
