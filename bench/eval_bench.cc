@@ -1,6 +1,7 @@
 // The evaluator on whole networks, batch 1: time per inference and the share of it spent in BLAS
 // (GEMM for conv2d via im2col and dense). Run: build/bench/eval_bench; for the CPU-time share of
-// BLAS run OPENBLAS_NUM_THREADS=1 build/bench/eval_bench (see docs/performance.md).
+// BLAS run build/bench/eval_bench at one thread (the evaluator keeps OpenBLAS at one thread; see
+// docs/performance.md).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -63,9 +64,9 @@ void BM_Evaluate(benchmark::State& state, const std::string& name) {
   eval::SetBlasTiming(false);
   const eval::BlasStats blas = eval::GetBlasStats();
   const double iters = static_cast<double>(state.iterations());
-  // Wall-clock share (BLAS may use several threads), and the share of this thread's CPU time,
-  // which is the BLAS share of the work when OpenBLAS is single-threaded and is not distorted by
-  // other processes competing for the cores.
+  // Wall-clock share (BLAS calls summed over the evaluator's threads), and the share of this
+  // thread's CPU time, which is the BLAS share of the work at one evaluator thread (OpenBLAS runs
+  // on the calling thread) and is not distorted by other processes competing for the cores.
   state.counters["blas_share"] = total > 0 ? blas.seconds / total : 0;
   state.counters["blas_cpu_share"] = cpu_total > 0 ? blas.cpu_seconds / cpu_total : 0;
   state.counters["cpu_ms"] = cpu_total / iters * 1e3;
@@ -87,11 +88,11 @@ BENCHMARK_CAPTURE(BM_Evaluate, mobilenet, std::string("mobilenet"))
 // The evaluator against ONNX Runtime (bench/ort_bench.js runs ONNX Runtime on the same files):
 // an ONNX model of bench/onnx_models.h imported (parameters frozen), as imported or after the
 // default pipeline at -O3 (FoldConstant, FuseOps, ...: ONNX Runtime optimizes its graph too),
-// at 1 and 2 threads (OpenBLAS's and support::SetNumThreads for the evaluator's own kernels),
+// at 1 and 2 threads (support::SetNumThreads: the evaluator's kernels, GEMMs included, which it
+// cuts into blocks of single-threaded OpenBLAS calls itself; src/op/kernels/gemm.h),
 // on the input
 // ort_bench.js feeds: a seeded LCG in [-1, 1). The first output values are counters out_0..7,
 // so the report can check both runtimes computed the same thing.
-extern "C" void openblas_set_num_threads(int);
 
 ir::NDArray OrtBenchInput() {
   ir::NDArray input = ir::NDArray::Empty({1, 3, 224, 224}, ir::DataType::Float32());
@@ -122,7 +123,6 @@ void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool opti
         relaypass::transform::PassContext({.opt_level = 3}));
     mod = relaypass::passes::DefaultPipeline()(mod);
   }
-  openblas_set_num_threads(threads);
   relaypass::support::SetNumThreads(threads);
   const ir::NDArray input = OrtBenchInput();
   Interpreter interp(mod);
@@ -136,7 +136,6 @@ void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool opti
     best = std::min(best, seconds);
     state.SetIterationTime(seconds);
   }
-  openblas_set_num_threads(0);  // back to OpenBLAS's default
   relaypass::support::SetNumThreads(1);
   state.counters["best_ms"] = best * 1e3;
   // Calls run as a convolution with its epilogue per inference (src/eval/fused_conv.h).

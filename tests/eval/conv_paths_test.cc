@@ -70,8 +70,17 @@ void ExpectBitwiseEqual(const NDArray& got, const NDArray& expected) {
 
 const DwCase kDwCases[] = {
     {{1, 4, 9, 11}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1"},
+    {{1, 2, 3, 3}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1 on a 3x3 image (in place)"},
+    {{1, 3, 4, 21}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1, wide rows (in place)"},
+    {{1, 2, 5, 2}, 1, 3, {.padding = {1, 1}}, "3x3 stride 1 pad 1, 2 columns (scratch)"},
     {{1, 4, 12, 10}, 1, 3, {.strides = {2, 2}, .padding = {1, 1}}, "3x3 stride 2 pad 1, even"},
     {{1, 3, 11, 13}, 1, 3, {.strides = {2, 2}, .padding = {1, 1}}, "3x3 stride 2 pad 1, odd"},
+    {{1, 2, 8, 9},
+     1,
+     3,
+     {.strides = {2, 2}, .padding = {1, 1, 2, 2}},
+     "3x3 stride 2, padding 2 at the bottom and right (in place)"},
+    {{1, 2, 3, 3}, 1, 3, {.strides = {2, 2}, .padding = {1, 1}}, "3x3 stride 2 on a 3x3 image"},
     {{2, 3, 7, 8}, 1, 3, {.strides = {2, 2}}, "3x3 stride 2 no padding, batch 2"},
     {{1, 2, 6, 7}, 1, 3, {.padding = {0, 2, 1, 0}}, "3x3 asymmetric padding"},
     {{1, 2, 9, 9}, 1, 3, {.strides = {2, 1}, .padding = {1, 1}}, "3x3 stride (2, 1)"},
@@ -102,19 +111,29 @@ TEST(ConvPathsTest, MatchesTheDefinitionBitwise) {
 }
 
 // A channel whose weights are not finite: padding taps are skipped (never Inf * 0 = NaN), as on
-// the general path; the other channels still take the fast path.
+// the general path: on the in-place paths (stride 1 and 2, padding 1), which add no padding tap
+// at all, and on the scratch path (asymmetric padding), which sends such a channel to the general
+// path; the other channels still take the fast paths.
 TEST(ConvPathsTest, NonFiniteWeightsSkipPaddingTaps) {
-  const DwCase c{{1, 2, 5, 5}, 1, 3, {.padding = {1, 1}}, "inf weight"};
-  const NDArray x = Random(c.data, 1);
-  NDArray w = Random({2, 1, 3, 3}, 2);
-  w.mutable_data<float>()[0] = std::numeric_limits<float>::infinity();  // channel 0, tap (0, 0)
-  Conv2DArgs args = c.args;
-  args.groups = 2;
-  const NDArray got = EvalOp(relay::nn::conv2d(C(x), C(w), args));
-  ExpectBitwiseEqual(got, DepthwiseReference(x, w, c));
-  // Output (0, 0) of channel 0 does not read tap (0, 0) (it is padding): finite.
-  EXPECT_TRUE(std::isfinite(got.data<float>()[0]));
-  EXPECT_TRUE(std::isinf(got.data<float>()[6]));  // (1, 1) reads input (0, 0) through it
+  const DwCase cases[] = {{{1, 2, 5, 5}, 1, 3, {.padding = {1, 1}}, "stride 1"},
+                          {{1, 2, 5, 5}, 1, 3, {.strides = {2, 2}, .padding = {1, 1}}, "stride 2"},
+                          {{1, 2, 5, 5}, 1, 3, {.padding = {1, 1, 1, 0}}, "scratch"}};
+  for (const DwCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    const NDArray x = Random(c.data, 1);
+    NDArray w = Random({2, 1, 3, 3}, 2);
+    w.mutable_data<float>()[0] = std::numeric_limits<float>::infinity();  // channel 0, tap (0, 0)
+    Conv2DArgs args = c.args;
+    args.groups = 2;
+    const NDArray got = EvalOp(relay::nn::conv2d(C(x), C(w), args));
+    ExpectBitwiseEqual(got, DepthwiseReference(x, w, c));
+    // Output (0, 0) of channel 0 does not read tap (0, 0) (it is padding): finite.
+    EXPECT_TRUE(std::isfinite(got.data<float>()[0]));
+    // Output (1, 1) reads input (0, 0) through it (stride 1), as does (1, 1) at stride 2 (input
+    // (1, 1)).
+    const int64_t ow = got.shape()[3];
+    EXPECT_TRUE(std::isinf(got.data<float>()[ow + 1]));
+  }
 }
 
 // A 1x1 convolution with more than kSmallGemmMaxK input channels, plain and with a fused

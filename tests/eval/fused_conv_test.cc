@@ -3,6 +3,7 @@
 // reference op-by-op path: each op of the chain evaluated by its own kernel; the fused results
 // must be bitwise equal to it (the same float operations in the same order).
 #include <cstring>
+#include <limits>
 
 #include "../../src/eval/fused_conv.h"
 #include "relaypass/ir/visitor.h"
@@ -83,6 +84,40 @@ TEST(FusedConvTest, KernelMatchesOpByOp) {
       const NDArray two = op::Conv2DWithEpilogue({x, w}, call->attrs, steps);
       support::SetNumThreads(1);
       ExpectBitwiseEqual(two, expected);
+    }
+  }
+}
+
+// The chains the epilogue runs in one loop (a per-channel add, then optionally a residual add,
+// then optionally relu or clip), with NaN, infinities and values at the clip bounds in the
+// residual: each against the ops one by one, on every kernel path.
+TEST(FusedConvTest, SingleLoopChainsMatchOpByOp) {
+  uint64_t seed = 300;
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(c.what);
+    const NDArray x = Random(c.data, seed++), w = Random(c.weight, seed++);
+    const NDArray conv = EvalOp(relay::nn::conv2d(C(x), C(w), c.args));
+    const NDArray bias = Random({conv.shape()[1]}, seed++);
+    NDArray residual = Random(conv.shape(), seed++);
+    float* r = residual.mutable_data<float>();
+    r[0] = std::numeric_limits<float>::quiet_NaN();
+    r[1] = std::numeric_limits<float>::infinity();
+    r[2] = -std::numeric_limits<float>::infinity();
+    const NDArray biased = EvalOp(relay::nn::bias_add(C(conv), C(bias)));
+    const NDArray added = EvalOp(relay::add(C(biased), C(residual)));
+    ir::Call call = relay::nn::conv2d(C(x), C(w), c.args).downcast<ir::CallNode>();
+    for (bool tensor : {false, true}) {
+      const NDArray base = tensor ? added : biased;
+      std::vector<op::EpilogueStep> steps = {Step(Kind::kAddChannel, bias)};
+      if (tensor) steps.push_back(Step(Kind::kAddTensor, residual));
+      ExpectBitwiseEqual(op::Conv2DWithEpilogue({x, w}, call->attrs, steps), base);
+      std::vector<op::EpilogueStep> relu = steps, clip = steps;
+      relu.push_back(Step(Kind::kRelu));
+      clip.push_back(Step(Kind::kClip, NDArray(), -0.25f, 0.5f));
+      ExpectBitwiseEqual(op::Conv2DWithEpilogue({x, w}, call->attrs, relu),
+                         EvalOp(relay::nn::relu(C(base))));
+      ExpectBitwiseEqual(op::Conv2DWithEpilogue({x, w}, call->attrs, clip),
+                         EvalOp(relay::clip(C(base), -0.25, 0.5)));
     }
   }
 }

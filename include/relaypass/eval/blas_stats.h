@@ -9,9 +9,10 @@ namespace relaypass::eval {
 
 struct BlasStats {
   uint64_t calls = 0;
-  double seconds = 0;      // wall time inside BLAS (only while timing is enabled)
-  double cpu_seconds = 0;  // CPU time of the calling thread inside BLAS (ditto); equals the BLAS
-                           // work when OpenBLAS runs single-threaded (OPENBLAS_NUM_THREADS=1)
+  double seconds = 0;      // wall time inside BLAS calls, summed over the calls, which may run
+                           // on several of the evaluator's threads (only while timing is enabled)
+  double cpu_seconds = 0;  // CPU time of the calling threads inside BLAS (ditto): the BLAS work,
+                           // OpenBLAS running on the calling thread (src/op/kernels/gemm.h)
   double flops = 0;        // 2*M*N*K summed over the calls
 };
 

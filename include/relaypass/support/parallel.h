@@ -5,7 +5,9 @@
 // RELAYPASS_NUM_THREADS, else 1 (a library that spawns threads by default surprises callers who
 // run it inside their own pools). A call made while the pool is busy with another caller's range
 // (kernels evaluated from several threads at once) runs serially in its own thread: never a
-// deadlock, never nested parallelism.
+// deadlock, never nested parallelism. GEMMs use these threads too: the evaluator keeps OpenBLAS
+// at one thread and splits products itself (src/op/kernels/gemm.h). Between jobs the workers
+// spin for up to 200 us before they sleep (src/support/parallel.cc says why).
 #pragma once
 
 #include <cstdint>
@@ -18,8 +20,9 @@ void SetNumThreads(int n);
 int NumThreads();
 
 // Calls body(begin, end) on disjoint chunks covering [0, n), each at least `grain` iterations
-// (except the last), possibly on several threads at once; returns when all are done. An
-// exception from body is rethrown in the caller (the first one; the other chunks still finish).
+// (the chunks' sizes differ by one at most), possibly on several threads at once; returns when
+// all are done. An exception from body is rethrown in the caller (the first one; the other
+// chunks still finish).
 void ParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
 
 }  // namespace relaypass::support

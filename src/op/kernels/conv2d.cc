@@ -103,51 +103,51 @@ void DirectConv(const ConvGeometry& g, const T* data, const T* weight, T* out, i
   }
 }
 
-// The [in_per_group * KH * KW, OH * OW] patch matrix of one group of one image.
+// The [in_per_group * KH * KW, OH * OW] patch matrix of one group of one image. Split over
+// threads by (input channel, kernel row): a stem's three input channels alone would give two
+// threads shares of 2 and 1.
 template <typename T>
 void Im2Col(const ConvGeometry& g, const T* src, T* col) {
   const int64_t out_plane = g.out_height * g.out_width;
-  const int64_t taps = g.kernel_h * g.kernel_w;
-  const int64_t channels_per_grain =
-      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * taps, 1));
-  support::ParallelFor(g.in_per_group, channels_per_grain, [&](int64_t first, int64_t last) {
-    for (int64_t ci = first; ci < last; ++ci) {
-      for (int64_t kh = 0; kh < g.kernel_h; ++kh) {
-        for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
-          T* dst = col + ((ci * g.kernel_h + kh) * g.kernel_w + kw) * out_plane;
-          const int64_t off_w = kw * g.dilation_w - g.pad_left;
-          int64_t lo, hi;
-          ValidRange(off_w, g.stride_w, g.width, g.out_width, &lo, &hi);
-          for (int64_t oh = 0; oh < g.out_height; ++oh) {
-            T* drow = dst + oh * g.out_width;
-            const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
-            if (ih < 0 || ih >= g.height || hi < lo) {
-              std::fill(drow, drow + g.out_width, T(0));
-              continue;
-            }
-            const T* srow = src + (ci * g.height + ih) * g.width;
-            std::fill(drow, drow + lo, T(0));
-            if (g.stride_w == 1) {
-              std::copy(srow + lo + off_w, srow + hi + 1 + off_w, drow + lo);
-            } else {
-              for (int64_t ow = lo; ow <= hi; ++ow) drow[ow] = srow[ow * g.stride_w + off_w];
-            }
-            std::fill(drow + hi + 1, drow + g.out_width, T(0));
+  const int64_t rows_per_grain =
+      std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * g.kernel_w, 1));
+  auto rows = [&](int64_t first, int64_t last) {
+    for (int64_t unit = first; unit < last; ++unit) {
+      const int64_t ci = unit / g.kernel_h, kh = unit % g.kernel_h;
+      for (int64_t kw = 0; kw < g.kernel_w; ++kw) {
+        T* dst = col + ((ci * g.kernel_h + kh) * g.kernel_w + kw) * out_plane;
+        const int64_t off_w = kw * g.dilation_w - g.pad_left;
+        int64_t lo, hi;
+        ValidRange(off_w, g.stride_w, g.width, g.out_width, &lo, &hi);
+        for (int64_t oh = 0; oh < g.out_height; ++oh) {
+          T* drow = dst + oh * g.out_width;
+          const int64_t ih = oh * g.stride_h - g.pad_top + kh * g.dilation_h;
+          if (ih < 0 || ih >= g.height || hi < lo) {
+            std::fill(drow, drow + g.out_width, T(0));
+            continue;
           }
+          const T* srow = src + (ci * g.height + ih) * g.width;
+          std::fill(drow, drow + lo, T(0));
+          if (g.stride_w == 1) {
+            std::copy(srow + lo + off_w, srow + hi + 1 + off_w, drow + lo);
+          } else {
+            for (int64_t ow = lo; ow <= hi; ++ow) drow[ow] = srow[ow * g.stride_w + off_w];
+          }
+          std::fill(drow + hi + 1, drow + g.out_width, T(0));
         }
       }
     }
-  });
+  };
+  support::ParallelFor(g.in_per_group * g.kernel_h, rows_per_grain, rows);
 }
 
 // C[m, n] = A[m, k] * B[k, n] (row-major, B and C with row pitch n), then `epilogue` (float only,
 // may be null) on C, whose row i is output channel first_channel + i and starts at element
 // `offset` + i * n of the output. A float product with a small k takes our own kernel
-// (small_k_gemm.h), which writes C once with the epilogue. Otherwise OpenBLAS: with beta = 0 it
-// zeroes C with a loop of its own and then accumulates into it; C is zeroed here instead (memset,
-// over threads) and accumulated into with beta = 1: the same bits, faster on large outputs.
-// (Computing C a block of columns at a time, so that the epilogue would find each block in L2,
-// was measured slower, and OpenBLAS rounds some elements differently given a column block.)
+// (small_k_gemm.h), which writes C once with the epilogue. Otherwise OpenBLAS, block by block
+// (gemm.h), in one parallel region: each block of C is zeroed, accumulated into with beta = 1
+// (the bits of beta = 0, whose own zeroing loop in OpenBLAS is slower than memset) and passed
+// through the epilogue while it is still in cache.
 template <typename T>
 void GemmWithEpilogue(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c,
                       const Epilogue* epilogue, int64_t first_channel, int64_t offset) {
@@ -156,15 +156,16 @@ void GemmWithEpilogue(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T
   } else if (k <= kSmallGemmMaxK) {
     SmallKGemm(m, n, k, a, b, c, epilogue, first_channel, offset);
   } else {
-    const int64_t rows_per_grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(n, 1));
-    support::ParallelFor(m, rows_per_grain, [&](int64_t begin, int64_t end) {
-      std::memset(c + begin * n, 0, static_cast<size_t>((end - begin) * n) * sizeof(float));
-    });
-    Gemm(false, m, n, k, a, k, b, n, c, n, /*accumulate=*/true);
-    if (!epilogue) return;
-    support::ParallelFor(m, rows_per_grain, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        epilogue->Apply(c + i * n, first_channel + i, offset + i * n, n);
+    ForEachGemmBlock(m, n, k, [&](const GemmBlock& blk) {
+      const int64_t cols = blk.col_end - blk.col_begin;
+      for (int64_t i = blk.row_begin; i < blk.row_end; ++i) {
+        std::memset(c + i * n + blk.col_begin, 0, static_cast<size_t>(cols) * sizeof(float));
+      }
+      GemmOneBlock(false, blk, k, a, k, b, n, c, n, /*accumulate=*/true);
+      if (!epilogue) return;
+      for (int64_t i = blk.row_begin; i < blk.row_end; ++i) {
+        epilogue->Apply(c + i * n + blk.col_begin, first_channel + i,
+                        offset + i * n + blk.col_begin, cols);
       }
     });
   }

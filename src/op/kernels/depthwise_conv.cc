@@ -2,10 +2,12 @@
 // inside the input (padding taps skipped), kh-major: the same sum in the same order on every path,
 // so the paths agree bit for bit and the result does not depend on the thread count.
 //
-// Float 3x3 kernels (MobileNet's) with stride 1 or 2 take a fast path: each channel's input is
-// copied with its zero padding into a scratch plane (stride 2: even and odd columns apart), then
-// each output row is one vectorizable loop over nine unit-stride input streams. Other shapes sum
-// each output row tap by tap in a row buffer.
+// Float 3x3 kernels (MobileNet's) take fast paths. Stride 1 with padding 1 (output the input's
+// size) reads the input in place: one vectorizable loop over nine unit-stride streams for the
+// interior, the border elements by the definition. Other 3x3 kernels of stride 1 or 2 copy each
+// channel's input with its zero padding into a scratch plane (stride 2: even and odd columns
+// apart), then each output row is one such loop. Other shapes sum each output row tap by tap in a
+// row buffer.
 #include "depthwise_conv.h"
 
 #include <algorithm>
@@ -171,6 +173,132 @@ RELAYPASS_INLINE_COPIES void Fast3x3Channel(const ConvGeometry& g, const PaddedR
   }
 }
 
+// Stride 1 with one padding row and column on every side, the output the input's size
+// (MobileNet's stride-1 layers), at least 3 x 3: Same3x3Channel, which needs no scratch.
+bool Same3x3(const ConvGeometry& g) {
+  return Fast3x3(g) && g.stride_h == 1 && g.stride_w == 1 && g.pad_top == 1 && g.pad_left == 1 &&
+         g.out_height == g.height && g.out_width == g.width && g.height >= 3 && g.width >= 3;
+}
+
+// Same3x3Channel's first or last output row (`out`), whose neighbourhood has only the input rows
+// `r0` and `r1` (kernel rows k0 and k0 + 1): the taps inside the input, kh-major, as everywhere.
+RELAYPASS_INLINE_COPIES void EdgeRow(int64_t width, const float* w, int64_t k0,
+                                     const float* __restrict r0, const float* __restrict r1,
+                                     float* __restrict out) {
+  const float* a = w + 3 * k0;
+  const float* b = a + 3;
+  out[0] = ((((0.0f + a[1] * r0[0]) + a[2] * r0[1]) + b[1] * r1[0]) + b[2] * r1[1]);
+  for (int64_t x = 1; x < width - 1; ++x) {
+    float acc = 0.0f;
+    acc += a[0] * r0[x - 1];
+    acc += a[1] * r0[x];
+    acc += a[2] * r0[x + 1];
+    acc += b[0] * r1[x - 1];
+    acc += b[1] * r1[x];
+    acc += b[2] * r1[x + 1];
+    out[x] = acc;
+  }
+  const int64_t e = width - 1;
+  out[e] = ((((0.0f + a[0] * r0[e - 1]) + a[1] * r0[e]) + b[0] * r1[e - 1]) + b[1] * r1[e]);
+}
+
+// One Same3x3 channel read in place (no copy into a padded plane). The rows with a whole 3 x 3
+// neighbourhood are one flat loop over the plane at its own pitch, where the taps are at fixed
+// distances; at the first and last column of a row that loop's neighbourhood wraps to the next
+// or previous row, so those elements are computed again from their six taps, and the first and
+// last rows by EdgeRow. No padding tap is added anywhere, so any weight (not only finite ones)
+// gives the definition's bits.
+void Same3x3Channel(const ConvGeometry& g, const float* src, const float* w, float* dst) {
+  const int64_t pitch = g.width, h = g.height;
+  // Flat indices [pitch + 1, (h - 1) * pitch - 1): rows 1 .. h - 2 but for the first and last
+  // element, so that every tap reads inside the plane.
+  const int64_t begin = pitch + 1, end = (h - 1) * pitch - 1;
+  const float* c = src + begin;
+  InteriorRow3x3(end - begin, w, c - pitch - 1, c - pitch, c - pitch + 1, c - 1, c, c + 1,
+                 c + pitch - 1, c + pitch, c + pitch + 1, dst + begin);
+  EdgeRow(pitch, w, 1, src, src + pitch, dst);
+  EdgeRow(pitch, w, 0, src + (h - 2) * pitch, src + (h - 1) * pitch, dst + (h - 1) * pitch);
+  const int64_t e = pitch - 1;
+  for (int64_t oh = 1; oh < h - 1; ++oh) {
+    const float* r = src + (oh - 1) * pitch;
+    float left = 0.0f, right = 0.0f;
+    for (int64_t kh = 0; kh < 3; ++kh, r += pitch) {
+      left += w[3 * kh + 1] * r[0];
+      left += w[3 * kh + 2] * r[1];
+      right += w[3 * kh] * r[e - 1];
+      right += w[3 * kh + 1] * r[e];
+    }
+    dst[oh * pitch] = left;
+    dst[oh * pitch + e] = right;
+  }
+}
+
+// Stride 2 both ways with padding 1 at the top and left (MobileNet's downsampling layers): the
+// input read in place by Half3x3Channel.
+bool Half3x3(const ConvGeometry& g) {
+  return Fast3x3(g) && g.stride_h == 2 && g.stride_w == 2 && g.pad_top == 1 && g.pad_left == 1 &&
+         g.height >= 3 && g.width >= 3;
+}
+
+// Output (oh, ow) of a stride-2, padding-1 channel by the definition: the taps inside the input,
+// kh-major.
+inline float CheckedOutputS2(const ConvGeometry& g, const float* src, const float* w, int64_t oh,
+                             int64_t ow) {
+  float acc = 0.0f;
+  for (int64_t kh = 0; kh < 3; ++kh) {
+    const int64_t ih = 2 * oh - 1 + kh;
+    if (ih < 0 || ih >= g.height) continue;
+    for (int64_t kw = 0; kw < 3; ++kw) {
+      const int64_t iw = 2 * ow - 1 + kw;
+      if (iw >= 0 && iw < g.width) acc += w[kh * 3 + kw] * src[ih * g.width + iw];
+    }
+  }
+  return acc;
+}
+
+// out[x] for x in [0, n): the nine taps over input rows r0, r1, r2 at columns 2x, 2x + 1, 2x + 2
+// (the rows already offset to the first output's leftmost tap), summed in order onto 0.
+RELAYPASS_AVX2_CLONES
+void StridedRow3x3(int64_t n, const float* w, const float* __restrict r0,
+                   const float* __restrict r1, const float* __restrict r2, float* __restrict out) {
+  const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
+              w7 = w[7], w8 = w[8];
+  for (int64_t x = 0; x < n; ++x) {
+    float acc = 0.0f;
+    acc += w0 * r0[2 * x];
+    acc += w1 * r0[2 * x + 1];
+    acc += w2 * r0[2 * x + 2];
+    acc += w3 * r1[2 * x];
+    acc += w4 * r1[2 * x + 1];
+    acc += w5 * r1[2 * x + 2];
+    acc += w6 * r2[2 * x];
+    acc += w7 * r2[2 * x + 1];
+    acc += w8 * r2[2 * x + 2];
+    out[x] = acc;
+  }
+}
+
+// One Half3x3 channel read in place (no de-interleaved copy): the outputs whose 3 x 3
+// neighbourhood lies inside the input by StridedRow3x3, row by row; the others (the first row and
+// column, and the last ones where the input's size is odd) by CheckedOutputS2. No padding tap is
+// added, so any weight gives the definition's bits.
+void Half3x3Channel(const ConvGeometry& g, const float* src, const float* w, float* dst) {
+  // Inside: 2 * oh + 1 < height and 2 * ow + 1 < width.
+  const int64_t oh_end = std::min(g.out_height, g.height / 2);
+  const int64_t ow_end = std::min(g.out_width, g.width / 2);
+  for (int64_t oh = 0; oh < g.out_height; ++oh) {
+    float* out = dst + oh * g.out_width;
+    if (oh == 0 || oh >= oh_end) {
+      for (int64_t ow = 0; ow < g.out_width; ++ow) out[ow] = CheckedOutputS2(g, src, w, oh, ow);
+      continue;
+    }
+    const float* r0 = src + (2 * oh - 1) * g.width + 1;  // column 2 * 1 - 1 of row 2 * oh - 1
+    out[0] = CheckedOutputS2(g, src, w, oh, 0);
+    StridedRow3x3(ow_end - 1, w, r0, r0 + g.width, r0 + 2 * g.width, out + 1);
+    for (int64_t ow = ow_end; ow < g.out_width; ++ow) out[ow] = CheckedOutputS2(g, src, w, oh, ow);
+  }
+}
+
 bool AllFinite(const float* w, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     if (!std::isfinite(w[i])) return false;
@@ -187,7 +315,9 @@ void DepthwiseConv(const ConvGeometry& g, const T* data, const T* weight, T* out
   const int64_t taps = g.kernel_h * g.kernel_w;
   const int64_t channels_per_grain =
       std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(out_plane * taps, 1));
-  const bool fast = std::is_same_v<T, float> && Fast3x3(g);
+  const bool same = std::is_same_v<T, float> && Same3x3(g);
+  const bool half = std::is_same_v<T, float> && Half3x3(g);
+  const bool fast = std::is_same_v<T, float> && Fast3x3(g) && !same && !half;
   // Fast3x3Channel's scratch rows: [even | odd] columns of the padded input (stride 2), or the
   // padded row (stride 1; halves[1] unused).
   const PaddedRowPlan halves[2] = {
@@ -201,7 +331,11 @@ void DepthwiseConv(const ConvGeometry& g, const T* data, const T* weight, T* out
       const T* w = weight + o * taps;
       T* dst = out + (n * g.out_channels + o) * out_plane;
       if constexpr (std::is_same_v<T, float>) {
-        if (fast && AllFinite(w, taps)) {
+        if (same) {
+          Same3x3Channel(g, src, w, dst);
+        } else if (half) {
+          Half3x3Channel(g, src, w, dst);
+        } else if (fast && AllFinite(w, taps)) {
           Fast3x3Channel(g, halves, src, w, dst, scratch.data());
         } else {
           GeneralChannel(g, src, w, dst, acc);

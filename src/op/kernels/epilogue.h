@@ -29,7 +29,15 @@ class Epilogue {
     const float* data;
     float lo, hi;
   };
+  // ops_ as one of the chains Apply runs in a single loop (epilogue.cc).
+  struct Chain {
+    bool matched = false, tensor = false;
+    int clamp = 0;  // 0 none, 1 relu, 2 clip
+  };
+  Chain MatchChain() const;
+
   std::vector<Op> ops_;
+  Chain chain_;
 };
 
 }  // namespace relaypass::op::kernels

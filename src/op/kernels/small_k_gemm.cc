@@ -70,12 +70,18 @@ void Panel(int64_t m, int64_t n, int64_t k, const float* a, const float* b, floa
 
 void SmallKGemm(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c,
                 const Epilogue* epilogue, int64_t first_channel, int64_t offset) {
-  const int64_t panels = (n + kPanel - 1) / kPanel;
+  // About kPanel columns a panel, an even number of panels (two threads get equal shares), each
+  // a whole number of 16-column blocks but for the last (784 columns: 208, 192, 192, 192).
+  int64_t panels = (n + kPanel - 1) / kPanel;
+  if (panels > 1 && panels % 2 == 1) ++panels;
+  const int64_t blocks = (n + 15) / 16;
+  panels = std::min(panels, blocks);
+  auto edge = [&](int64_t i) { return std::min(n, 16 * (i * blocks / panels)); };
   const int64_t per_grain = std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(m * kPanel, 1));
   support::ParallelFor(panels, per_grain, [&](int64_t first, int64_t last) {
     for (int64_t panel = first; panel < last; ++panel) {
-      const int64_t col = panel * kPanel;
-      const int64_t cols = std::min(kPanel, n - col);
+      const int64_t col = edge(panel);
+      const int64_t cols = edge(panel + 1) - col;
       Panel(m, n, k, a, b, c, col, cols);
       if (!epilogue) continue;
       for (int64_t i = 0; i < m; ++i) {
