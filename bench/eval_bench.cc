@@ -123,6 +123,7 @@ void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool opti
         relaypass::transform::PassContext({.opt_level = 3}));
     mod = relaypass::passes::DefaultPipeline()(mod);
   }
+  const int default_threads = relaypass::support::NumThreads();
   relaypass::support::SetNumThreads(threads);
   const ir::NDArray input = OrtBenchInput();
   Interpreter interp(mod);
@@ -136,7 +137,7 @@ void BM_EvaluateOnnx(benchmark::State& state, const std::string& path, bool opti
     best = std::min(best, seconds);
     state.SetIterationTime(seconds);
   }
-  relaypass::support::SetNumThreads(1);
+  relaypass::support::SetNumThreads(default_threads);
   state.counters["best_ms"] = best * 1e3;
   // Calls run as a convolution with its epilogue per inference (src/eval/fused_conv.h).
   state.counters["fused_convs"] = static_cast<double>(interp.stats().fused_conv_calls) /

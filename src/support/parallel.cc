@@ -14,9 +14,13 @@ namespace relaypass::support {
 
 namespace {
 
+// RELAYPASS_NUM_THREADS, else every core (as TVM's runtime and ONNX Runtime default, and as
+// OpenBLAS did for the evaluator's products before the evaluator split them itself).
 int ThreadsFromEnvironment() {
   const char* text = std::getenv("RELAYPASS_NUM_THREADS");
-  if (text == nullptr) return 1;
+  if (text == nullptr) {
+    return std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 256);
+  }
   const int n = std::atoi(text);
   return std::clamp(n, 1, 256);
 }

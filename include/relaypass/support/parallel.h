@@ -2,12 +2,13 @@
 // iterations over a small process-wide pool of worker threads and the calling thread.
 //
 // The pool's size is the evaluator's thread count: SetNumThreads(n), else the environment's
-// RELAYPASS_NUM_THREADS, else 1 (a library that spawns threads by default surprises callers who
-// run it inside their own pools). A call made while the pool is busy with another caller's range
-// (kernels evaluated from several threads at once) runs serially in its own thread: never a
-// deadlock, never nested parallelism. GEMMs use these threads too: the evaluator keeps OpenBLAS
-// at one thread and splits products itself (src/op/kernels/gemm.h). Between jobs the workers
-// spin for up to 200 us before they sleep (src/support/parallel.cc says why).
+// RELAYPASS_NUM_THREADS, else one per core (TVM's runtime and ONNX Runtime default to every
+// core too; a caller running the evaluator inside its own pool sets 1). A call made while the pool
+// is busy with another caller's range (kernels evaluated from several threads at once) runs
+// serially in its own thread: never a deadlock, never nested parallelism. GEMMs use these threads
+// too: the evaluator keeps OpenBLAS at one thread and splits products itself
+// (src/op/kernels/gemm.h). Between jobs the workers spin for up to 200 us before they sleep
+// (src/support/parallel.cc says why).
 #pragma once
 
 #include <cstdint>
