@@ -50,7 +50,8 @@ def main():
         if name not in best["old"]:
             continue
         old, new = best["old"][name], best["new"][name]
-        print("| %s | %.4g | %.4g | %.2f |" % (name, old, new, new / old))
+        ratio = "%.2f" % (new / old) if old > 0 else "n/a"
+        print("| %s | %.4g | %.4g | %s |" % (name, old, new, ratio))
     return 0
 
 
