@@ -88,8 +88,38 @@ size_t TypeHash(const Type& t) {
   return ChildHash(t);
 }
 
-// Iterative: types can nest as deep as a graph of tuples.
+namespace {
+
+// Whether x and y can be equal judging by themselves alone: the same node, or two tensor types
+// that are equal, or two tuple or function types whose parts must still be compared (`descend`).
+bool HeadsEqual(const TypeNode* x, const TypeNode* y, bool* descend) {
+  *descend = false;
+  if (x == y) return true;
+  if (!x || !y || x->kind != y->kind || x->hash != y->hash) return false;
+  switch (x->kind) {
+    case TypeKind::kTensor: {
+      auto* tx = static_cast<const TensorTypeNode*>(x);
+      auto* ty = static_cast<const TensorTypeNode*>(y);
+      return tx->dtype == ty->dtype && tx->shape == ty->shape;
+    }
+    case TypeKind::kTuple:
+    case TypeKind::kFunc:
+      *descend = true;
+      return true;
+    case TypeKind::kIncomplete:
+      return false;  // distinct unknowns
+  }
+  return false;
+}
+
+}  // namespace
+
+// Iterative: types can nest as deep as a graph of tuples. The common case (the same node, or two
+// tensor types) is decided without the work stack, which would allocate on every call.
 bool TypeEqual(const Type& a, const Type& b) {
+  bool descend = false;
+  if (!HeadsEqual(a.get(), b.get(), &descend)) return false;
+  if (!descend) return true;
   std::vector<std::pair<const TypeNode*, const TypeNode*>> stack = {{a.get(), b.get()}};
   auto push_list = [&](const std::vector<Type>& x, const std::vector<Type>& y) {
     if (x.size() != y.size()) return false;
@@ -99,30 +129,18 @@ bool TypeEqual(const Type& a, const Type& b) {
   while (!stack.empty()) {
     auto [x, y] = stack.back();
     stack.pop_back();
-    if (x == y) continue;
-    if (!x || !y || x->kind != y->kind || x->hash != y->hash) return false;
-    switch (x->kind) {
-      case TypeKind::kTensor: {
-        auto* tx = static_cast<const TensorTypeNode*>(x);
-        auto* ty = static_cast<const TensorTypeNode*>(y);
-        if (tx->dtype != ty->dtype || tx->shape != ty->shape) return false;
-        break;
+    if (!HeadsEqual(x, y, &descend)) return false;
+    if (!descend) continue;
+    if (x->kind == TypeKind::kTuple) {
+      if (!push_list(static_cast<const TupleTypeNode*>(x)->fields,
+                     static_cast<const TupleTypeNode*>(y)->fields)) {
+        return false;
       }
-      case TypeKind::kTuple:
-        if (!push_list(static_cast<const TupleTypeNode*>(x)->fields,
-                       static_cast<const TupleTypeNode*>(y)->fields)) {
-          return false;
-        }
-        break;
-      case TypeKind::kFunc: {
-        auto* fx = static_cast<const FuncTypeNode*>(x);
-        auto* fy = static_cast<const FuncTypeNode*>(y);
-        if (!push_list(fx->arg_types, fy->arg_types)) return false;
-        stack.emplace_back(fx->ret_type.get(), fy->ret_type.get());
-        break;
-      }
-      case TypeKind::kIncomplete:
-        return false;  // distinct unknowns
+    } else {
+      auto* fx = static_cast<const FuncTypeNode*>(x);
+      auto* fy = static_cast<const FuncTypeNode*>(y);
+      if (!push_list(fx->arg_types, fy->arg_types)) return false;
+      stack.emplace_back(fx->ret_type.get(), fy->ret_type.get());
     }
   }
   return true;

@@ -1,8 +1,8 @@
 #include "relaypass/op/layout.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
-#include <map>
 
 #include "relaypass/support/error.h"
 
@@ -21,11 +21,14 @@ Layout::Layout(const std::string& name) {
   };
   int64_t factor = 0;
   bool has_factor = false;
-  // A repeated axis fails at once, so a huge name (a 100 MB string from text) costs no memory.
-  bool seen[128] = {};
+  // A repeated axis fails at once, so a huge name (a 100 MB string from text) costs no memory
+  // beyond one axis per letter.
+  uint64_t seen = 0;  // bit i: 'A' + i seen; bit 32 + i: 'a' + i seen
+  axes_.reserve(std::min<size_t>(name.size(), 52));
   auto add = [&](char c, int64_t f) {
-    if (seen[static_cast<unsigned char>(c)]) fail(std::string("axis ") + c + " repeats");
-    seen[static_cast<unsigned char>(c)] = true;
+    const uint64_t bit = c >= 'a' ? uint64_t{1} << (32 + (c - 'a')) : uint64_t{1} << (c - 'A');
+    if (seen & bit) fail(std::string("axis ") + c + " repeats");
+    seen |= bit;
     axes_.push_back({c, f});
   };
   for (char c : name) {
@@ -46,12 +49,13 @@ Layout::Layout(const std::string& name) {
     }
   }
   if (has_factor) fail("a factor must be followed by a lowercase axis");
-  for (size_t i = 0; i < axes_.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (axes_[i].name == axes_[j].name) fail(std::string("axis ") + axes_[i].name + " repeats");
-    }
-    if (!axes_[i].is_primal() && !Contains(axes_[i].primal())) {
-      fail(std::string("sub-axis ") + axes_[i].name + " has no primal axis " + axes_[i].primal());
+  primal_mask_ = static_cast<uint32_t>(seen);
+  const auto sub_mask = static_cast<uint32_t>(seen >> 32);
+  if (sub_mask & ~primal_mask_) {
+    for (const LayoutAxis& a : axes_) {
+      if (!a.is_primal() && !(primal_mask_ & (1u << (a.primal() - 'A')))) {
+        fail(std::string("sub-axis ") + a.name + " has no primal axis " + a.primal());
+      }
     }
   }
 }
@@ -111,18 +115,9 @@ Layout Layout::Split(char axis, size_t pos, int64_t factor) const {
   return Layout(std::move(axes));
 }
 
-static std::string PrimalSet(const Layout& layout) {
-  std::string s;
-  for (const LayoutAxis& a : layout.axes()) {
-    if (a.is_primal()) s += a.name;
-  }
-  std::sort(s.begin(), s.end());
-  return s;
-}
-
 BijectiveLayout::BijectiveLayout(Layout src, Layout dst)
     : src_(std::move(src)), dst_(std::move(dst)) {
-  defined_ = src_.defined() && dst_.defined() && PrimalSet(src_) == PrimalSet(dst_);
+  defined_ = src_.defined() && dst_.defined() && src_.primal_mask() == dst_.primal_mask();
 }
 
 std::vector<ir::Dim> BijectiveLayout::ForwardShape(const std::vector<ir::Dim>& shape) const {
@@ -135,15 +130,17 @@ std::vector<ir::Dim> BijectiveLayout::BackwardShape(const std::vector<ir::Dim>& 
 
 std::vector<ir::Dim> BijectiveLayout::Convert(const Layout& from, const Layout& to,
                                               const std::vector<ir::Dim>& shape) {
-  if (!from.defined() || !to.defined() || PrimalSet(from) != PrimalSet(to)) {
+  if (!from.defined() || !to.defined() || from.primal_mask() != to.primal_mask()) {
     throw TypeError("cannot convert layout " + from.name() + " to " + to.name());
   }
   if (shape.size() != from.ndim()) {
     throw TypeError("shape of rank " + std::to_string(shape.size()) + " does not match layout " +
                     from.name());
   }
+  // The same layout without sub-axes (NCHW to NCHW): nothing to convert or check.
+  if (from.name() == to.name() && from.ndim() == from.ndim_primal()) return shape;
   // The full extent of each primal axis: primal dim times its sub-factor (`?` stays `?`).
-  std::map<char, ir::Dim> extent;
+  std::array<ir::Dim, 26> extent{};
   for (size_t i = 0; i < shape.size(); ++i) {
     const LayoutAxis& a = from[i];
     if (a.is_primal()) {
@@ -153,7 +150,7 @@ std::vector<ir::Dim> BijectiveLayout::Convert(const Layout& from, const Layout& 
         throw TypeError("converting shape dimension " + std::to_string(shape[i]) + " of layout " +
                         from.name() + " to " + to.name() + " overflows int64");
       }
-      extent[a.name] = full;
+      extent[a.name - 'A'] = full;
     } else if (shape[i] != ir::kAnyDim && shape[i] != a.factor) {
       throw TypeError("dimension " + std::to_string(i) + " of layout " + from.name() +
                       " is the sub-axis " + a.ToString() + " but has extent " +
@@ -167,7 +164,7 @@ std::vector<ir::Dim> BijectiveLayout::Convert(const Layout& from, const Layout& 
       out.push_back(a.factor);
       continue;
     }
-    ir::Dim full = extent[a.name];
+    ir::Dim full = extent[a.name - 'A'];
     int64_t f = to.FactorOf(a.name);
     if (full == ir::kAnyDim || f <= 0) {
       out.push_back(full);

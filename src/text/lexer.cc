@@ -62,21 +62,6 @@ Lexer::Lexer(const Source& source, Location start, size_t end)
       line_(start.line),
       column_(start.column) {}
 
-char Lexer::Peek(size_t ahead) const {
-  return pos_ + ahead < end_ ? text_[pos_ + ahead] : '\0';
-}
-
-void Lexer::Advance(size_t n) {
-  pos_ += n;
-  column_ += static_cast<int>(n);
-}
-
-void Lexer::NewLine(size_t width) {
-  pos_ += width;
-  ++line_;
-  column_ = 1;
-}
-
 void Lexer::Fail(const Location& loc, const std::string& message) const {
   source_.Fail(loc, message);
 }

@@ -22,11 +22,19 @@ class Lexer {
   Token Next();
 
  private:
-  char Peek(size_t ahead = 0) const;
+  // Defined here so that every caller inlines them (they run for each byte of the input).
+  char Peek(size_t ahead = 0) const { return pos_ + ahead < end_ ? text_[pos_ + ahead] : '\0'; }
   bool AtEnd() const { return pos_ >= end_; }
   Location Here() const { return {pos_, line_, column_}; }
-  void Advance(size_t n = 1);  // within one line
-  void NewLine(size_t width);  // consume a line break of `width` bytes
+  void Advance(size_t n = 1) {  // within one line
+    pos_ += n;
+    column_ += static_cast<int>(n);
+  }
+  void NewLine(size_t width) {  // consume a line break of `width` bytes
+    pos_ += width;
+    ++line_;
+    column_ = 1;
+  }
   [[noreturn]] void Fail(const Location& loc, const std::string& message) const;
 
   void SkipTrivia();  // whitespace and comments

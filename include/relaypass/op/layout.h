@@ -63,10 +63,15 @@ class Layout {
   }
   friend bool operator!=(const Layout& a, const Layout& b) { return !(a == b); }
 
+  // Bit i set: the primal axis 'A' + i is present. Two layouts convert into each other exactly
+  // when they are defined and these agree.
+  uint32_t primal_mask() const { return primal_mask_; }
+
  private:
   bool defined_ = false;
   std::string name_ = "__undef__";
   std::vector<LayoutAxis> axes_;
+  uint32_t primal_mask_ = 0;
 };
 
 // Shape conversion between two layouts with the same primal axes.
