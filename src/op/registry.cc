@@ -28,6 +28,14 @@ OpRegistry& OpRegistry::Global() {
   return registry;
 }
 
+namespace {
+const char kOpDefTag = 0;  // its address marks op::OpDef records (ir::OpDef::derived_tag)
+}  // namespace
+
+OpDef::OpDef() {
+  derived_tag = &kOpDefTag;
+}
+
 OpDef& OpRegistry::Register(const std::string& name) {
   auto def = std::make_unique<OpDef>();
   def->name = name;
@@ -41,7 +49,7 @@ const OpDef* OpRegistry::Find(const std::string& name) const {
 }
 
 const OpDef* Def(const ir::OpDef* def) {
-  return dynamic_cast<const OpDef*>(def);
+  return def && def->derived_tag == &kOpDefTag ? static_cast<const OpDef*>(def) : nullptr;
 }
 
 const OpDef* Def(const ir::OpNode* op) {

@@ -56,13 +56,6 @@ bool TooLargeToFold(const ir::Type& type) {
 
 class ConstantFolder : public ir::ExprMutator {
  public:
-  explicit ConstantFolder(const Expr& root) {
-    // Which let binds each let variable, so a use can be replaced by a folded value.
-    ir::post_order_visit(root, [&](const Expr& e) {
-      if (auto* let = e.as<ir::LetNode>()) let_of_.emplace(let->var.get(), let);
-    });
-  }
-
  protected:
   bool ShouldVisitChildren(const Expr& e) override {
     auto* fn = e.as<ir::FunctionNode>();
@@ -71,6 +64,7 @@ class ConstantFolder : public ir::ExprMutator {
 
   // The let's value is rewritten before its variable (see ExprMutator's visit order).
   Expr RewriteVar(const ir::VarNode* pre, const Expr& post) override {
+    if (lets_scanned_ < index().size()) FindLets();
     const ir::LetNode* const* let = let_of_.find(pre);
     if (!let) return post;
     Expr value = Lookup((*let)->value);
@@ -123,13 +117,28 @@ class ConstantFolder : public ir::ExprMutator {
   }
 
  private:
+  // Which let binds each let variable, so a use can be replaced by a folded value. Read at the
+  // first variable from the walk's own index (complete before any hook runs; nodes a later
+  // Mutate call adds are read at the next variable), which spares a second walk over the graph.
+  void FindLets() {
+    for (; lets_scanned_ < index().size(); ++lets_scanned_) {
+      const auto id = static_cast<ir::PostOrderIndex::Id>(lets_scanned_);
+      const ir::ExprNode* node = index().node(id);
+      if (node->kind == ir::ExprKind::kLet) {
+        auto* let = static_cast<const ir::LetNode*>(node);
+        let_of_.emplace(let->var.get(), let);
+      }
+    }
+  }
+
+  size_t lets_scanned_ = 0;  // index() entries read so far
   support::PointerMap<const ir::LetNode*> let_of_;
 };
 
 }  // namespace
 
 Expr FoldConstantExpr(const Expr& expr) {
-  return ConstantFolder(expr).Mutate(expr);
+  return ConstantFolder().Mutate(expr);
 }
 
 transform::Pass FoldConstant(bool /*fold_qnn*/) {

@@ -22,7 +22,11 @@ std::atomic<uint64_t> next_gensym_id{0};
 // The let bindings of every scope, in the order they were made (TVM's LetList per scope).
 class LetLists {
  public:
-  explicit LetLists(uint32_t num_scopes) : lists_(num_scopes) {}
+  // `num_nodes`: the graph's size, which bounds the number of bindings (reserved up front: the
+  // bindings hold references, and growing the vector step by step moves them all each time).
+  LetLists(uint32_t num_scopes, size_t num_nodes) : lists_(num_scopes) {
+    bindings_.reserve(num_nodes);
+  }
 
   void Push(uint32_t scope, ir::Var var, Expr value) {
     auto b = static_cast<uint32_t>(bindings_.size());
@@ -85,7 +89,7 @@ class Filler {
       : basic_block_(basic_block),
         scopes_(scopes),
         index_(scopes.index),
-        lets_(scopes.tree.size()),
+        lets_(scopes.tree.size(), scopes.scope.size()),
         memo_(scopes.scope.size()) {}
 
   Expr Run() {
@@ -278,12 +282,12 @@ uint64_t NextGenSymId() {
 }
 
 Expr ToANormalForm(const Expr& expr) {
-  ScopeAnalysis scopes = ScopeAnalysis::Run(expr);
+  ScopeAnalysis scopes = ScopeAnalysis::Run(expr, false);
   return Filler(scopes, false).Run();
 }
 
 Expr ToBasicBlockNormalForm(const Expr& expr) {
-  ScopeAnalysis scopes = ScopeAnalysis::Run(expr);
+  ScopeAnalysis scopes = ScopeAnalysis::Run(expr, true);
   return Filler(scopes, true).Run();
 }
 

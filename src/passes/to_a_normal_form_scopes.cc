@@ -34,7 +34,7 @@ uint32_t ScopeTree::LeastCommonAncestor(uint32_t a, uint32_t b) const {
   return a;
 }
 
-ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root) {
+ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root, bool find_lifted) {
   ScopeAnalysis a;
   a.root = a.index.Add(root);
   // Reverse post-order: every user of a node comes before it. The edges are TVM's dependency
@@ -45,15 +45,17 @@ ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root) {
   a.body_scope.assign(n, kNone);
   a.else_scope.assign(n, kNone);
   // The first user of each node, and the scope that user gives it.
-  std::vector<uint32_t> first_parent(n, kNone);
-  std::vector<uint32_t> first_scope(n, kNone);
-  ForEachEdgeInRecursiveOrder(a.index, a.root, [&](uint32_t parent, uint32_t, uint32_t child) {
-    if (first_parent[child] == kNone) first_parent[child] = parent;
-  });
+  std::vector<uint32_t> first_parent(find_lifted ? n : 0, kNone);
+  std::vector<uint32_t> first_scope(find_lifted ? n : 0, kNone);
+  if (find_lifted) {
+    ForEachEdgeInRecursiveOrder(a.index, a.root, [&](uint32_t parent, uint32_t, uint32_t child) {
+      if (first_parent[child] == kNone) first_parent[child] = parent;
+    });
+  }
   uint32_t current_parent = kNone;
   auto push = [&](uint32_t child, uint32_t scope) {
     if (child == kNone) return;
-    if (first_parent[child] == current_parent && first_scope[child] == kNone) {
+    if (find_lifted && first_parent[child] == current_parent && first_scope[child] == kNone) {
       first_scope[child] = scope;
     }
     uint32_t& s = a.scope[child];
@@ -85,6 +87,7 @@ ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root) {
         for (uint32_t c : children) push(c, s);
     }
   }
+  if (!find_lifted) return a;
   a.lifted.assign(n, 0);
   for (uint32_t id = 0; id < n; ++id) {
     a.lifted[id] = first_scope[id] != kNone && first_scope[id] != a.scope[id] &&

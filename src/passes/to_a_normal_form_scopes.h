@@ -38,7 +38,9 @@ class ScopeTree {
 struct ScopeAnalysis {
   static constexpr uint32_t kNone = UINT32_MAX;
 
-  static ScopeAnalysis Run(const ir::Expr& root);
+  // `find_lifted`: also compute `lifted` (ToBasicBlockNormalForm needs it, ToANormalForm does not;
+  // it costs one more walk over the graph).
+  static ScopeAnalysis Run(const ir::Expr& root, bool find_lifted);
 
   // Dense ids of all nodes reachable from the root, with their children's ids.
   ir::PostOrderIndex index;
@@ -51,7 +53,7 @@ struct ScopeAnalysis {
   std::vector<uint32_t> else_scope;
   // By id: 1 if the node's scope is not the scope its first user (in the order TVM's recursive
   // DependencyGraph creator reaches the edges) gives it: TVM's lifted expressions, the only
-  // ones ToBasicBlockNormalForm binds. Ops are never lifted.
+  // ones ToBasicBlockNormalForm binds. Ops are never lifted. Empty unless Run found them.
   std::vector<uint8_t> lifted;
   ScopeTree tree;
 };

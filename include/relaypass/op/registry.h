@@ -35,6 +35,7 @@ using Kernel = std::function<std::vector<ir::NDArray>(
 
 // The op layer's record: the IR core's OpDef plus what only the layers above the IR use.
 struct OpDef : ir::OpDef {
+  OpDef();
   InferCorrectLayout infer_layout;  // TVM's FInferCorrectLayout (src/op/layout_rules/)
   ConvertOpLayout convert_layout;   // TVM's FTVMConvertOpLayout, used by ConvertLayout
   Kernel kernel;                    // the evaluator's implementation (src/op/kernels/)
