@@ -81,6 +81,14 @@ bool IRModule::AllTypeInferred() const {
   return true;
 }
 
+bool IRModule::IsTypeInferred(const Function& func) const {
+  if (!AllTypeInferred()) return false;
+  for (const auto& [name, entry] : impl_->functions) {
+    if (entry.func.same_as(func)) return true;
+  }
+  return false;
+}
+
 void IRModule::MarkTypeInferred() {
   Detach();
   for (auto& [name, entry] : impl_->functions) entry.type_inferred = true;

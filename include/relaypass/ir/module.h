@@ -41,6 +41,9 @@ class IRModule {
   // makes a pipeline's many required InferType runs free).
   bool AllTypeInferred() const;
   void MarkTypeInferred();
+  // Whether `func` is one of this module's functions and the module is all InferType's output:
+  // checking `func` again would give it back as it is.
+  bool IsTypeInferred(const Function& func) const;
 
   // True if both handles share the same contents (cheap identity check).
   bool same_as(const IRModule& other) const { return impl_ == other.impl_; }

@@ -1,5 +1,9 @@
 #include "rewriter.h"
 
+#include <algorithm>
+#include <span>
+
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/post_order_index.h"
 #include "relaypass/ir/structural.h"
 #include "relaypass/ir/type_infer.h"
@@ -16,24 +20,66 @@ struct Group {
   Match match;
 };
 
-// One application of `rule` to `expr` (typed).
-ir::Expr ApplyRule(const ir::Expr& expr, const Rule& rule) {
+// The numbering of the expression the rules run on, shared by the rules as long as none of them
+// changes the expression (most rules match nothing: numbering the graph once per rule was most
+// of the pass on large graphs).
+struct IndexedExpr {
+  ir::Expr expr;
   ir::PostOrderIndex index;
-  const Id root = index.Add(expr);
-  const size_t n = index.size();
-  std::vector<uint32_t> uses(n, 0);
-  for (Id id = 0; id < n; ++id) {
-    for (Id c : index.children(id)) {
-      if (c != kNone) ++uses[c];
+  Id root = kNone;
+  std::vector<uint32_t> uses;            // by id: the edges into the node; filled on first need
+  std::vector<const ir::OpNode*> op_of;  // by id: the operator a call calls, else null
+
+  void Reset(const ir::Expr& e) {
+    if (expr.same_as(e)) return;
+    expr = e;
+    index = ir::PostOrderIndex();
+    root = index.Add(e);
+    uses.clear();
+    op_of.assign(index.size(), nullptr);
+    for (Id id = 0; id < index.size(); ++id) {
+      const ir::ExprNode* node = index.node(id);
+      if (node->kind == ir::ExprKind::kCall) {
+        op_of[id] = static_cast<const ir::CallNode*>(node)->op_node();
+      }
     }
   }
+  const std::vector<uint32_t>& Uses() {
+    if (uses.empty() && index.size() > 0) {
+      uses.assign(index.size(), 0);
+      for (Id id = 0; id < index.size(); ++id) {
+        for (Id c : index.children(id)) {
+          if (c != kNone) ++uses[c];
+        }
+      }
+    }
+    return uses;
+  }
+};
+
+// One application of `rule` to `indexed.expr` (typed).
+ir::Expr ApplyRule(IndexedExpr& indexed, const Rule& rule) {
+  const ir::PostOrderIndex& index = indexed.index;
+  const ir::Expr& expr = indexed.expr;
+  const Id root = indexed.root;
+  const size_t n = index.size();
+  // The rule's root operators (none registered: the rule cannot match).
+  std::vector<const ir::OpNode*> roots;
+  for (const std::string& name : rule.roots) {
+    if (ir::Op op = ir::OpRegistry::Global().GetOp(name)) roots.push_back(op.get());
+  }
+  if (!rule.roots.empty() && roots.empty()) return expr;
+  auto may_match = [&](Id id) {  // reads no node when the rule names its roots
+    if (rule.roots.empty()) return index.node(id)->kind == ir::ExprKind::kCall;
+    return std::find(roots.begin(), roots.end(), indexed.op_of[id]) != roots.end();
+  };
   std::vector<uint32_t> group_of(n, UINT32_MAX);
   std::vector<Group> groups;
   const std::vector<Id>& order = index.post_order();
   std::vector<Id> inner_ids;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Id id = *it;
-    if (group_of[id] != UINT32_MAX || index.node(id)->kind != ir::ExprKind::kCall) continue;
+    if (group_of[id] != UINT32_MAX || !may_match(id)) continue;
     Match match;
     if (!rule.match(ir::Expr(index.node(id)), match)) continue;
     // The inner nodes must be free and used only inside the match.
@@ -55,7 +101,7 @@ ir::Expr ApplyRule(const ir::Expr& expr, const Rule& rule) {
       };
       count(id);
       for (Id other : inner_ids) count(other);
-      if (inside != uses[inner]) {
+      if (inside != indexed.Uses()[inner]) {
         valid = false;
         break;
       }
@@ -67,12 +113,19 @@ ir::Expr ApplyRule(const ir::Expr& expr, const Rule& rule) {
     groups.push_back({id, std::move(match)});
   }
   if (groups.empty()) return expr;
+  // By id: the node's rewritten form, or null while it is unchanged (most nodes: a rule's
+  // callback often keeps what it matched), so unchanged parts cost no reference counting.
   std::vector<ir::Expr> results(n);
   for (Id id : order) {
-    const ir::Expr pre(index.node(id));
-    ir::Expr post = ir::RebuildOnChildren(pre, index.children(id), results);
     const uint32_t gid = group_of[id];
-    if (gid != UINT32_MAX && groups[gid].root == id) {
+    const bool match_root = gid != UINT32_MAX && groups[gid].root == id;
+    const std::span<const Id> children = index.children(id);
+    const bool child_changed = std::any_of(children.begin(), children.end(),
+                                           [&](Id c) { return c != kNone && results[c]; });
+    if (!match_root && !child_changed) continue;
+    const ir::Expr pre(index.node(id));
+    ir::Expr post = child_changed ? ir::RebuildOnChildren(pre, children, results) : pre;
+    if (match_root) {
       std::vector<ir::Expr> captures;
       for (const ir::Expr& c : groups[gid].match.captures) {
         const Id cid = index.find(c.get());
@@ -80,9 +133,9 @@ ir::Expr ApplyRule(const ir::Expr& expr, const Rule& rule) {
       }
       post = rule.rewrite(pre, post, captures);
     }
-    results[id] = std::move(post);
+    if (!post.same_as(pre)) results[id] = std::move(post);
   }
-  return results[root];
+  return results[root] ? results[root] : expr;
 }
 
 }  // namespace
@@ -90,7 +143,10 @@ ir::Expr ApplyRule(const ir::Expr& expr, const Rule& rule) {
 ir::Function RewriteWithRules(const ir::Function& func, const ir::IRModule& mod,
                               const std::vector<Rule>& rules, int tvm_callbacks) {
   ir::Expr current = func;
-  bool typed = false;
+  IndexedExpr indexed;
+  // InferType's own output needs no second check (the pass requires InferType, so this is the
+  // common case; checking a large graph again was a third of the pass).
+  bool typed = mod.IsTypeInferred(func);
   int count = 0;
   while (true) {
     const ir::Expr last = current;
@@ -99,7 +155,8 @@ ir::Function RewriteWithRules(const ir::Function& func, const ir::IRModule& mod,
         current = ir::InferExprTypes(current, mod);
         typed = true;
       }
-      ir::Expr next = ApplyRule(current, rule);
+      indexed.Reset(current);
+      ir::Expr next = ApplyRule(indexed, rule);
       if (!next.same_as(current)) {
         current = std::move(next);
         typed = false;

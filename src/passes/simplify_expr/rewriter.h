@@ -27,6 +27,9 @@ struct Match {
 
 struct Rule {
   std::string name;
+  /// The operators a match's root calls: the matcher runs only on calls of these (every node
+  /// otherwise; most rules match none of a graph's calls, and are skipped without reading them).
+  std::vector<std::string> roots;
   /// Matches the typed expression at `pre`; fills `match` and returns true on a match.
   std::function<bool(const ir::Expr& pre, Match& match)> match;
   /// The replacement of `post` (pre rebuilt on rewritten children); `captures` are the rewritten

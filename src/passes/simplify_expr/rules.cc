@@ -58,6 +58,7 @@ bool MatchBinary(const CallNode* call, F&& try_order) {
 // ----- SimplifyAdd: add(x, x) -> multiply(x, 2)
 Rule SimplifyAdd() {
   return {"SimplifyAdd",
+          {"add"},
           [](const Expr& pre, Match& m) {
             auto* call = OpCall(pre, "add");
             if (!call || call->args.size() != 2) return false;
@@ -74,6 +75,7 @@ Rule SimplifyAdd() {
 // ----- SimplifyRSqrt: divide(n, sqrt(x)) -> multiply(n, rsqrt(x))
 Rule SimplifyRSqrt() {
   return {"SimplifyRSqrt",
+          {"divide"},
           [](const Expr& pre, Match& m) {
             auto* call = OpCall(pre, "divide");
             if (!call || call->args.size() != 2) return false;
@@ -92,6 +94,7 @@ Rule SimplifyRSqrt() {
 // has x's type.
 Rule EliminateIdentity() {
   return {"EliminateIdentity",
+          {"add", "multiply", "subtract", "divide"},
           [](const Expr& pre, Match& m) {
             auto* call = pre.as<CallNode>();
             auto* op = call ? call->op_node() : nullptr;
@@ -129,6 +132,7 @@ Rule EliminateIdentity() {
 // ----- SimplifyReshape: reshape(reshape(x)) -> reshape(x, static result shape)
 Rule SimplifyReshape() {
   return {"SimplifyReshape",
+          {"reshape"},
           [](const Expr& pre, Match& m) {
             auto* outer = OpCall(pre, "reshape");
             if (!outer) return false;
@@ -181,6 +185,7 @@ bool RankChanging(const CallNode* call) {
 // layout_transform: not implemented).
 Rule SimplifyTranspose() {
   return {"SimplifyTranspose",
+          {"transpose", "layout_transform"},
           [](const Expr& pre, Match& m) {
             if (!IsTransposeLike(pre)) return false;
             auto* outer = pre.as<CallNode>();
@@ -210,6 +215,7 @@ Rule SimplifyTranspose() {
 // every axis in place -> its input.
 Rule SimplifyNoOpTranspose() {
   return {"SimplifyNoOpTranspose",
+          {"transpose", "layout_transform"},
           [](const Expr& pre, Match& m) {
             if (!IsTransposeLike(pre)) return false;
             m.captures = {pre.as<CallNode>()->args[0]};
@@ -235,6 +241,7 @@ Rule SimplifyNoOpTranspose() {
 // ----- SimplifySameCast: cast(x) to x's own dtype -> x
 Rule SimplifySameCast() {
   return {"SimplifySameCast",
+          {"cast"},
           [](const Expr& pre, Match& m) {
             auto* call = OpCall(pre, "cast");
             if (!call) return false;
@@ -281,6 +288,7 @@ bool IsWidenCast(DataType origin, DataType cast) {
 // ----- SimplifyConsecutiveCast: cast(cast(x)) -> cast(x) when the first cast widens
 Rule SimplifyConsecutiveCast() {
   return {"SimplifyConsecutiveCast",
+          {"cast"},
           [](const Expr& pre, Match& m) {
             auto* outer = OpCall(pre, "cast");
             if (!outer) return false;
@@ -327,6 +335,7 @@ bool CheckRange(DataType t, double lo, double hi, int mode) {
 // the clip's interval (adding one cast to the final dtype if needed).
 Rule SimplifyClipAndConsecutiveCast() {
   return {"SimplifyClipAndConsecutiveCast",
+          {"cast"},
           [](const Expr& pre, Match& m) {
             if (!OpCall(pre, "cast")) return false;
             Expr e = pre.as<CallNode>()->args[0];
@@ -369,6 +378,7 @@ Rule SimplifyClipAndConsecutiveCast() {
 // ----- SimplifyClip: clip whose interval holds every value of its dtype -> its input
 Rule SimplifyClip() {
   return {"SimplifyClip",
+          {"clip"},
           [](const Expr& pre, Match& m) {
             auto* call = OpCall(pre, "clip");
             if (!call) return false;
@@ -389,6 +399,7 @@ Rule SimplifyClip() {
 // ----- SwitchAddMultiply: (x + c1) * c2 -> x * c2 + (c1 * c2 folded)
 Rule SwitchAddMultiply() {
   return {"SwitchAddMultiply",
+          {"multiply"},
           [](const Expr& pre, Match& m) {
             auto* mul = OpCall(pre, "multiply");
             if (!mul) return false;
@@ -413,6 +424,7 @@ Rule SwitchAddMultiply() {
 // ----- SimplifyAdjacentMultiplyOrAdd: (x * c1) * c2 -> x * (c1 * c2), same for add
 Rule SimplifyAdjacentMultiplyOrAdd() {
   return {"SimplifyAdjacentMultiplyOrAdd",
+          {"multiply", "add"},
           [](const Expr& pre, Match& m) {
             for (const char* name : {"multiply", "add"}) {
               auto* outer = OpCall(pre, name);
