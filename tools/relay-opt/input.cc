@@ -1,12 +1,15 @@
 #include "input.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,6 +36,24 @@ struct FdCloser {
   }
 };
 
+// Grows `text` to `size` bytes (its first `filled` bytes kept). A new buffer of 2 MiB or more
+// asks for transparent huge pages first: on a virtual machine a 4 KiB page fault costs about
+// 15 us, so zero-filling 1 GiB in small pages takes seconds (measured: 4.0 s against 0.8 s).
+void GrowText(std::string& text, size_t filled, size_t size) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  if (size > text.capacity() && size >= kHuge) {
+    std::string bigger;
+    bigger.reserve(size);
+    const auto begin = reinterpret_cast<uintptr_t>(bigger.data());
+    const uintptr_t aligned = (begin + kHuge - 1) & ~uintptr_t{kHuge - 1};
+    const uintptr_t end = (begin + size) & ~uintptr_t{kHuge - 1};
+    if (end > aligned) madvise(reinterpret_cast<void*>(aligned), end - aligned, MADV_HUGEPAGE);
+    bigger.append(text.data(), filled);
+    text.swap(bigger);
+  }
+  text.resize(size);
+}
+
 }  // namespace
 
 std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits,
@@ -47,25 +68,33 @@ std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits,
                              " bytes, over the input size limit of " +
                              std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
     }
-    text.reserve(static_cast<size_t>(st.st_size) + kPiece);
+    GrowText(text, 0, static_cast<size_t>(st.st_size) + kPiece);
   }
+  // `filled` bytes of `text` hold input; the rest is room for the next read. The room grows
+  // geometrically (up to just past the limit), so that a pipe's small reads (64 KiB) do not
+  // each zero-fill a new piece.
+  size_t filled = 0;
   for (;;) {
-    const size_t old_size = text.size();
-    if (old_size > limits.max_bytes) {
+    if (filled > limits.max_bytes) {
       throw relaypass::Error(what + " is longer than the input size limit of " +
                              std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
     }
-    text.resize(old_size + kPiece);
+    if (text.size() - filled < kPiece) {
+      GrowText(text, filled,
+               std::max(filled + kPiece, std::min(2 * filled, limits.max_bytes + kPiece)));
+    }
+    const size_t want = text.size() - filled;
     ssize_t got;
     do {
-      got = read(fd, text.data() + old_size, kPiece);
+      got = read(fd, text.data() + filled, want);
     } while (got < 0 && errno == EINTR);
     if (got < 0) {
       const int error = errno;
       throw relaypass::Error("cannot read " + what + ": " + std::strerror(error));
     }
-    text.resize(old_size + static_cast<size_t>(got));
     if (got == 0) break;
+    const size_t old_size = filled;
+    filled += static_cast<size_t>(got);
     if (limits.text) {
       const void* nul = std::memchr(text.data() + old_size, '\0', static_cast<size_t>(got));
       if (nul) {
@@ -80,6 +109,7 @@ std::string ReadInput(int fd, const std::string& what, const ReadLimits& limits,
       }
     }
   }
+  text.resize(filled);
   if (text.size() > limits.max_bytes) {
     throw relaypass::Error(what + " is longer than the input size limit of " +
                            std::to_string(limits.max_bytes) + " bytes (--max-input-size)");
