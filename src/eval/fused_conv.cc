@@ -118,10 +118,20 @@ std::unique_ptr<FusedConv> MatchFusedConv(const ir::FunctionNode* fn) {
   }
   fused->conv = conv;
   fused->steps.assign(reversed.rbegin(), reversed.rend());
+  if (fused->weight.param < 0)
+    fused->prepacked = PrepackFusedConvWeight(*fused, fused->weight.constant);
   return fused;
 }
 
-Value RunFusedConv(const FusedConv& fused, const std::vector<Value>& args) {
+std::shared_ptr<const op::PrepackedConvWeight> PrepackFusedConvWeight(const FusedConv& fused,
+                                                                      const ir::NDArray& weight) {
+  ir::Shape data_shape;
+  if (!Float32Shape(fused.conv->args[0], &data_shape)) return nullptr;
+  return op::PrepackConv2DWeight(data_shape, weight, *fused.conv->attrs);
+}
+
+Value RunFusedConv(const FusedConv& fused, const std::vector<Value>& args,
+                   const op::PrepackedConvWeight* prepacked) {
   auto tensor = [&](const FusedConv::Operand& o) -> const ir::NDArray& {
     return o.param >= 0 ? args.at(static_cast<size_t>(o.param)).tensor() : o.constant;
   };
@@ -137,7 +147,8 @@ Value RunFusedConv(const FusedConv& fused, const std::vector<Value>& args) {
   }
   const std::vector<ir::NDArray> inputs = {tensor(fused.data), tensor(fused.weight)};
   return Value(WithCallContext(fused.conv, "nn.conv2d", [&] {
-    return op::Conv2DWithEpilogue(inputs, fused.conv->attrs, steps);
+    return op::Conv2DWithEpilogue(inputs, fused.conv->attrs, steps,
+                                  prepacked ? prepacked : fused.prepacked.get());
   }));
 }
 

@@ -27,13 +27,22 @@ struct FusedConv {
   const ir::CallNode* conv = nullptr;
   Operand data, weight;
   std::vector<Step> steps;  // in evaluation order
+  // A constant weight laid out for the kernel once, here (null if the kernel has no layout).
+  std::shared_ptr<const op::PrepackedConvWeight> prepacked;
 };
 
 // The fused form of `fn` if it is a typed primitive function of that shape (float32, static
 // shapes, NCHW / OIHW), else null.
 std::unique_ptr<FusedConv> MatchFusedConv(const ir::FunctionNode* fn);
 
-// `fused` applied to the function's arguments (tensors). Errors name the convolution's place.
-Value RunFusedConv(const FusedConv& fused, const std::vector<Value>& args);
+// `weight`, the value of fused.weight at a call site (a constant there), laid out for the kernel
+// (op::PrepackConv2DWeight); null if the kernel has no layout for it.
+std::shared_ptr<const op::PrepackedConvWeight> PrepackFusedConvWeight(const FusedConv& fused,
+                                                                      const ir::NDArray& weight);
+
+// `fused` applied to the function's arguments (tensors), with the weight prepacked if
+// `prepacked` is given. Errors name the convolution's place.
+Value RunFusedConv(const FusedConv& fused, const std::vector<Value>& args,
+                   const op::PrepackedConvWeight* prepacked = nullptr);
 
 }  // namespace relaypass::eval

@@ -73,8 +73,11 @@ struct Interpreter::Impl {
   ir::IRModule mod;
   support::PointerMap<std::unique_ptr<Plan>> plans;
   support::PointerMap<std::unique_ptr<FusedConv>> fused;  // null: not a fused convolution
-  FreeVarCache free_vars;                                 // of the function literals the plans met
-  std::vector<ir::Function> keep_alive;                   // the functions whose plans are cached
+  // Per call site of a fused convolution whose weight argument is a constant: the weight laid
+  // out for the kernel, once (null: no layout).
+  support::PointerMap<std::shared_ptr<const op::PrepackedConvWeight>> prepacked;
+  FreeVarCache free_vars;                // of the function literals the plans met
+  std::vector<ir::Function> keep_alive;  // the functions whose plans are cached
   std::vector<std::unique_ptr<Frame>> frames;
   uint64_t frame_slots = 0;  // the node slots of all frames (see kMaxFrameSlots)
   Interpreter::Stats stats;
@@ -127,6 +130,21 @@ struct Interpreter::Impl {
     const FusedConv* result = match.get();
     fused.emplace(fn, std::move(match));
     keep_alive.push_back(closure.func);
+    return result;
+  }
+
+  // The prepacked weight for `fused` called at `call`, where that argument is a constant.
+  const op::PrepackedConvWeight* PrepackedAt(const ir::CallNode* call, const FusedConv& fused) {
+    if (fused.weight.param < 0 || static_cast<size_t>(fused.weight.param) >= call->args.size()) {
+      return nullptr;
+    }
+    const auto* constant =
+        call->args[static_cast<size_t>(fused.weight.param)].as<ir::ConstantNode>();
+    if (!constant) return nullptr;
+    if (auto* cached = prepacked.find(call)) return cached->get();
+    auto packed = PrepackFusedConvWeight(fused, constant->data);
+    const op::PrepackedConvWeight* result = packed.get();
+    prepacked.emplace(call, std::move(packed));
     return result;
   }
 
@@ -332,7 +350,7 @@ struct Interpreter::Impl {
       ++stats.function_calls;
       ++stats.fused_conv_calls;
       stats.op_calls += fused->steps.size() + 1;  // as if evaluated op by op
-      f.Set(i, RunFusedConv(*fused, args));
+      f.Set(i, RunFusedConv(*fused, args, PrepackedAt(call, *fused)));
       f.work.pop_back();
       return;
     }

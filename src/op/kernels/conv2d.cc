@@ -11,13 +11,24 @@
 #include <vector>
 
 #include "conv_geometry.h"
+#include "conv_panels.h"
 #include "depthwise_conv.h"
 #include "epilogue.h"
 #include "gemm.h"
 #include "kernel_util.h"
 #include "kernels.h"
+#include "packed_sgemm.h"
 #include "relaypass/support/parallel.h"
 #include "small_k_gemm.h"
+
+namespace relaypass::op {
+
+// One packed matrix per group: [out_per_group, in_per_group * KH * KW].
+struct PrepackedConvWeight {
+  std::vector<kernels::PackedA> groups;
+};
+
+}  // namespace relaypass::op
 
 namespace relaypass::op::kernels {
 
@@ -171,11 +182,57 @@ void GemmWithEpilogue(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T
   }
 }
 
+// A 1x1 convolution whose patch matrix is its input as it is.
+bool IsPointwise(const ConvGeometry& g) {
+  return g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
+         g.pad_top == 0 && g.pad_left == 0 && g.out_height == g.height && g.out_width == g.width;
+}
+
+// Whether `w` was packed for this geometry.
+bool PrepackedFits(const PrepackedConvWeight& w, const ConvGeometry& g) {
+  if (static_cast<int64_t>(w.groups.size()) != g.groups) return false;
+  const int64_t k = g.in_per_group * g.kernel_h * g.kernel_w;
+  return std::all_of(w.groups.begin(), w.groups.end(), [&](const PackedA& a) {
+    return a.rows() == g.out_per_group && a.depth() == k;
+  });
+}
+
+// A float convolution (not depthwise) by the packed GEMM: each group's weight packed (or taken
+// prepacked), the patch matrix read straight from the input (conv_panels.h).
+void ConvByPackedGemm(const ConvGeometry& g, const float* x, const float* w, float* y,
+                      const Epilogue* epilogue, const PrepackedConvWeight* prepacked) {
+  const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
+  const int64_t k = g.in_per_group * g.kernel_h * g.kernel_w;
+  std::vector<PackedA> local;
+  if (!prepacked || !PrepackedFits(*prepacked, g)) {
+    prepacked = nullptr;
+    local.reserve(static_cast<size_t>(g.groups));
+    for (int64_t group = 0; group < g.groups; ++group) {
+      local.emplace_back(g.out_per_group, k, w + group * g.out_per_group * k, k);
+    }
+  }
+  const std::vector<PackedA>& packed = prepacked ? prepacked->groups : local;
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t group = 0; group < g.groups; ++group) {
+      const float* src = x + (n * g.channels + group * g.in_per_group) * plane;
+      const int64_t offset = (n * g.out_channels + group * g.out_per_group) * out_plane;
+      const PackedA& a = packed[static_cast<size_t>(group)];
+      if (IsPointwise(g)) {
+        PackedSgemm(a, MatrixPanelSource(src, plane), out_plane, y + offset, out_plane, epilogue,
+                    group * g.out_per_group, offset);
+      } else {
+        PackedSgemm(a, ConvPanelSource(g, src), out_plane, y + offset, out_plane, epilogue,
+                    group * g.out_per_group, offset);
+      }
+    }
+  }
+}
+
 // The convolution in NCHW / OIHW; `epilogue` (float only, else null) is applied to each output
 // element.
 template <typename T>
 NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry& g, DataType dtype,
-                 const Epilogue* epilogue) {
+                 const Epilogue* epilogue, const PrepackedConvWeight* prepacked = nullptr) {
   // The integer loops accumulate into zeros; depthwise and GEMM write every element.
   const bool direct = !std::is_floating_point_v<T> || (g.in_per_group == 1 && g.groups > 1);
   const Shape shape = {g.batch, g.out_channels, g.out_height, g.out_width};
@@ -198,9 +255,13 @@ NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry&
   if constexpr (std::is_floating_point_v<T>) {
     const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
     const int64_t k = g.in_per_group * g.kernel_h * g.kernel_w;
-    const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.stride_h == 1 &&
-                           g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
-                           g.out_height == g.height && g.out_width == g.width;
+    if constexpr (std::is_same_v<T, float>) {
+      if (PackedSgemmAvailable()) {
+        ConvByPackedGemm(g, x, w, y, epilogue, prepacked);
+        return out;
+      }
+    }
+    const bool pointwise = IsPointwise(g);
     // Im2Col writes every element: no zero fill.
     std::unique_ptr<T[]> col(pointwise ? nullptr : new T[static_cast<size_t>(k * out_plane)]);
     for (int64_t n = 0; n < g.batch; ++n) {
@@ -268,7 +329,8 @@ bool Conv2DEpilogueSupported(const ir::AttrsNode& a) {
 }
 
 ir::NDArray Conv2DWithEpilogue(const std::vector<ir::NDArray>& in, const ir::Attrs& attrs,
-                               const std::vector<EpilogueStep>& steps) {
+                               const std::vector<EpilogueStep>& steps,
+                               const PrepackedConvWeight* prepacked) {
   using namespace kernels;  // NOLINT
   CheckInputs(in, 2, "nn.conv2d");
   const ir::AttrsNode& a = AttrsOf(attrs, "nn.conv2d");
@@ -280,7 +342,31 @@ ir::NDArray Conv2DWithEpilogue(const std::vector<ir::NDArray>& in, const ir::Att
   const Epilogue epilogue(steps, g.out_channels,
                           g.batch * g.out_channels * g.out_height * g.out_width);
   return ConvNCHW<float>(in[0], in[1], g, DataType::Float32(),
-                         epilogue.empty() ? nullptr : &epilogue);
+                         epilogue.empty() ? nullptr : &epilogue, prepacked);
+}
+
+std::shared_ptr<const PrepackedConvWeight> PrepackConv2DWeight(const ir::Shape& data_shape,
+                                                               const ir::NDArray& weight,
+                                                               const ir::AttrsNode& a) {
+  using namespace kernels;  // NOLINT
+  if (!PackedSgemmAvailable() || !Conv2DEpilogueSupported(a) || data_shape.size() != 4 ||
+      weight.dtype() != DataType::Float32() || weight.ndim() != 4) {
+    return nullptr;
+  }
+  const Shape& ws = weight.shape();
+  const int64_t groups = a.get_int("groups"), channels = data_shape[1];
+  const int64_t k = ws[1] * ws[2] * ws[3];
+  // Depthwise convolutions have a kernel of their own.
+  const bool depthwise = groups > 1 && groups == channels && groups == ws[0];
+  if (groups < 1 || depthwise || ws[0] % groups != 0 || channels != ws[1] * groups) {
+    return nullptr;
+  }
+  auto packed = std::make_shared<PrepackedConvWeight>();
+  const int64_t rows = ws[0] / groups;
+  for (int64_t group = 0; group < groups; ++group) {
+    packed->groups.emplace_back(rows, k, weight.data<float>() + group * rows * k, k);
+  }
+  return packed;
 }
 
 }  // namespace relaypass::op

@@ -11,3 +11,14 @@
 #else
 #define RELAYPASS_AVX2_CLONES
 #endif
+
+// RELAYPASS_AVX512_TARGET: a function compiled for AVX-512F alone, called only where
+// PackedSgemmAvailable() (packed_sgemm.h) said the processor has it. RELAYPASS_HAVE_AVX512_TARGET
+// is 0 where such functions cannot be compiled (then PackedSgemmAvailable() is false).
+#if defined(__GNUC__) && defined(__x86_64__)
+#define RELAYPASS_HAVE_AVX512_TARGET 1
+#define RELAYPASS_AVX512_TARGET __attribute__((target("avx512f")))
+#else
+#define RELAYPASS_HAVE_AVX512_TARGET 0
+#define RELAYPASS_AVX512_TARGET
+#endif
