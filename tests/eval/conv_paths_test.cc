@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "../../src/op/kernels/gemm.h"
+#include "../../src/op/kernels/packed_sgemm.h"
 #include "../../src/op/kernels/small_k_gemm.h"
 #include "relaypass/op/conv2d_epilogue.h"
 #include "relaypass/support/parallel.h"
@@ -137,13 +138,19 @@ TEST(ConvPathsTest, NonFiniteWeightsSkipPaddingTaps) {
 }
 
 // A 1x1 convolution with more than kSmallGemmMaxK input channels, plain and with a fused
-// epilogue, against one sgemm call on the input (no im2col copy, the GEMM not split).
+// epilogue, against one GEMM call on the input (no im2col copy): the packed GEMM where the
+// processor has AVX-512, else one sgemm call (the GEMM not split).
 TEST(ConvPathsTest, PointwiseIsOneGemmOnTheInput) {
   ASSERT_GT(64, op::kernels::kSmallGemmMaxK);
   const NDArray x = Random({1, 64, 28, 28}, 5), w = Random({48, 64, 1, 1}, 6);
   NDArray expected = NDArray::Empty({1, 48, 28, 28}, DataType::Float32());
-  op::kernels::Gemm(false, 48, 28 * 28, 64, w.data<float>(), 64, x.data<float>(), 28 * 28,
-                    expected.mutable_data<float>(), 28 * 28);
+  if (op::kernels::PackedSgemmAvailable()) {
+    op::kernels::PackedSgemm(48, 28 * 28, 64, w.data<float>(), 64, x.data<float>(), 28 * 28,
+                             expected.mutable_data<float>(), 28 * 28, nullptr, 0, 0);
+  } else {
+    op::kernels::Gemm(false, 48, 28 * 28, 64, w.data<float>(), 64, x.data<float>(), 28 * 28,
+                      expected.mutable_data<float>(), 28 * 28);
+  }
   ExpectBitwiseEqual(EvalOp(relay::nn::conv2d(C(x), C(w))), expected);
   ir::Call call = relay::nn::conv2d(C(x), C(w)).downcast<ir::CallNode>();
   op::EpilogueStep relu;
@@ -158,6 +165,8 @@ TEST(ConvPathsTest, PointwiseIsOneGemmOnTheInput) {
 // Products with at most kSmallGemmMaxK input channels (small_k_gemm.h), through 1x1 and 3x3
 // convolutions, against the definition summed in float in the kernel's order (0, then + w * x
 // per input channel and tap): sizes with row and column tails, several panels, 1 and 2 threads.
+// Where the processor has AVX-512 these take the packed GEMM (packed_sgemm.h), whose order is the
+// same with each step one fused multiply-add (k is below its 256-deep blocks).
 TEST(ConvPathsTest, SmallKGemmMatchesTheDefinitionBitwise) {
   struct SmallCase {
     Shape data, weight;
@@ -177,6 +186,7 @@ TEST(ConvPathsTest, SmallKGemmMatchesTheDefinitionBitwise) {
     const int64_t sh = c.args.strides[0], sw = c.args.strides[1], pad = c.args.padding[0];
     const int64_t oh = (h + 2 * pad - kh) / sh + 1, ow = (wd + 2 * pad - kw) / sw + 1;
     ASSERT_LE(ch * kh * kw, op::kernels::kSmallGemmMaxK);
+    const bool fused = op::kernels::PackedSgemmAvailable();
     const Shape shape = {1, o, oh, ow};
     NDArray expected = NDArray::Empty(shape, DataType::Float32());
     for (int64_t oc = 0; oc < o; ++oc)
@@ -190,7 +200,8 @@ TEST(ConvPathsTest, SmallKGemmMatchesTheDefinitionBitwise) {
                 const float v = iy < 0 || iy >= h || ix < 0 || ix >= wd
                                     ? 0.0f
                                     : x.data<float>()[Offset(c.data, {0, ic, iy, ix})];
-                acc += w.data<float>()[((oc * ch + ic) * kh + r) * kw + s] * v;
+                const float wv = w.data<float>()[((oc * ch + ic) * kh + r) * kw + s];
+                acc = fused ? std::fma(wv, v, acc) : acc + wv * v;
               }
           expected.mutable_data<float>()[Offset(shape, {0, oc, y, xx})] = acc;
         }

@@ -79,7 +79,8 @@ TEST(GemmBlocksTest, SameBitsAtAnyThreadCount) {
   }
 }
 
-// Convolutions on the OpenBLAS path (more than kSmallGemmMaxK input channels, several blocks)
+// Convolutions on the GEMM path (more than kSmallGemmMaxK input channels, several blocks; the
+// packed GEMM where the processor has AVX-512, else OpenBLAS)
 // with a fused bias and clip: the same bits at 1 and 2 threads.
 TEST(GemmBlocksTest, FusedConvolutionSameBitsAtAnyThreadCount) {
   const NDArray x = Random({1, 144, 56, 56}, 11), w = Random({24, 144, 1, 1}, 12);

@@ -1,8 +1,10 @@
 #include "packed_sgemm.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "kernel_util.h"
 #include "relaypass/support/parallel.h"
@@ -113,18 +115,19 @@ RELAYPASS_AVX512_TARGET void PackRows(const float* b, int64_t ldb, int64_t kc, i
   }
 }
 
-// C[0, rows) x [0, 32) (masked by m0 / m1) = (or +=) packed A sliver * packed B sliver.
+// C[0, kRows) x [0, 32) (masked by m0 / m1) = (or +=) packed A sliver * packed B sliver. A
+// sliver holds kMR rows; a block of fewer rows (the last of a matrix) uses its first kRows.
+template <int kRows>
 RELAYPASS_AVX512_TARGET void MicroKernel(int64_t kc, const float* ap, const float* bp, float* c,
-                                         int64_t ldc, int64_t rows, __mmask16 m0, __mmask16 m1,
-                                         bool accumulate) {
-  __m512 acc[kMR][2];
+                                         int64_t ldc, __mmask16 m0, __mmask16 m1, bool accumulate) {
+  __m512 acc[kRows][2];
 #pragma GCC unroll 14
-  for (int i = 0; i < kMR; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+  for (int i = 0; i < kRows; ++i) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
   for (int64_t p = 0; p < kc; ++p) {
     const __m512 b0 = _mm512_load_ps(bp);
     const __m512 b1 = _mm512_load_ps(bp + 16);
 #pragma GCC unroll 14
-    for (int i = 0; i < kMR; ++i) {
+    for (int i = 0; i < kRows; ++i) {
       const __m512 x = _mm512_set1_ps(ap[i]);
       acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
       acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
@@ -133,8 +136,7 @@ RELAYPASS_AVX512_TARGET void MicroKernel(int64_t kc, const float* ap, const floa
     bp += kNR;
   }
 #pragma GCC unroll 14
-  for (int i = 0; i < kMR; ++i) {
-    if (i >= rows) break;
+  for (int i = 0; i < kRows; ++i) {
     float* row = c + i * ldc;
     __m512 v0 = acc[i][0], v1 = acc[i][1];
     if (accumulate) {
@@ -145,6 +147,17 @@ RELAYPASS_AVX512_TARGET void MicroKernel(int64_t kc, const float* ap, const floa
     _mm512_mask_storeu_ps(row + 16, m1, v1);
   }
 }
+
+using MicroKernelFn = void (*)(int64_t, const float*, const float*, float*, int64_t, __mmask16,
+                               __mmask16, bool);
+
+// The kernel for blocks of `rows` rows, 1 to kMR.
+template <size_t... I>
+constexpr std::array<MicroKernelFn, kMR> KernelTable(std::index_sequence<I...>) {
+  return {&MicroKernel<static_cast<int>(I) + 1>...};
+}
+constexpr std::array<MicroKernelFn, kMR> kKernels =
+    KernelTable(std::make_index_sequence<static_cast<size_t>(kMR)>());
 
 struct Problem {
   const PackedA& a;
@@ -174,9 +187,9 @@ RELAYPASS_AVX512_TARGET void Block(const Problem& q, int64_t r0, int64_t r1, int
           const __mmask16 m0 = static_cast<__mmask16>(w >= 16 ? 0xFFFF : (1u << w) - 1);
           const __mmask16 m1 = static_cast<__mmask16>(w <= 16 ? 0 : (1u << (w - 16)) - 1);
           for (int64_t ip = 0; ip < mc; ip += kMR) {
-            MicroKernel(kc, q.a.Sliver(k0, (i0 + ip) / kMR), bp + jp * kc,
-                        q.c + (i0 + ip) * q.ldc + j0 + jp, q.ldc, std::min(kMR, mc - ip), m0, m1,
-                        k0 > 0);
+            kKernels[static_cast<size_t>(std::min(kMR, mc - ip) - 1)](
+                kc, q.a.Sliver(k0, (i0 + ip) / kMR), bp + jp * kc,
+                q.c + (i0 + ip) * q.ldc + j0 + jp, q.ldc, m0, m1, k0 > 0);
           }
         }
         if (q.epilogue && k0 + kc == k) {

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernel_util.h"
 #include "kernels.h"
+#include "relaypass/support/parallel.h"
 
 namespace relaypass::op::kernels {
 
@@ -94,7 +96,7 @@ NDArray Pool2D(const NDArray& data, const PoolSpec& s, bool is_max) {
   T* y = out.mutable_data<T>();
   std::vector<int64_t> count_w(s.w.out);
   for (int64_t ow = 0; ow < s.w.out; ++ow) count_w[ow] = AvgCount(s.w, ow, s.count_include_pad);
-  ForEachChannel(data.shape(), out_shape, s.h_axis, s.w_axis, [&](int64_t ib, int64_t ob) {
+  auto channel = [&](int64_t ib, int64_t ob) {
     for (int64_t oh = 0; oh < s.h.out; ++oh) {
       const int64_t h0 = oh * s.h.stride - s.h.pad_before;
       const int64_t count_h = AvgCount(s.h, oh, s.count_include_pad);
@@ -119,6 +121,17 @@ NDArray Pool2D(const NDArray& data, const PoolSpec& s, bool is_max) {
         }
         y[ob + oh * osh + ow * osw] = acc;
       }
+    }
+  };
+  // Each channel's (input, output) offsets, then the channels split over threads.
+  std::vector<std::pair<int64_t, int64_t>> bases;
+  ForEachChannel(data.shape(), out_shape, s.h_axis, s.w_axis,
+                 [&](int64_t ib, int64_t ob) { bases.emplace_back(ib, ob); });
+  const int64_t per_channel = std::max<int64_t>(1, s.h.out * s.w.out * s.h.kernel * s.w.kernel);
+  const int64_t grain = std::max<int64_t>(1, kParallelGrain / per_channel);
+  support::ParallelFor(static_cast<int64_t>(bases.size()), grain, [&](int64_t first, int64_t last) {
+    for (int64_t t = first; t < last; ++t) {
+      channel(bases[static_cast<size_t>(t)].first, bases[static_cast<size_t>(t)].second);
     }
   });
   return out;
