@@ -17,7 +17,8 @@ namespace {
 
 #if RELAYPASS_HAVE_AVX512_TARGET
 // out[0, n) = in[0], in[stride], ... (stride 1 and 2 in vectors, others one by one).
-RELAYPASS_AVX512_TARGET void CopyStrided(const float* in, int64_t stride, int64_t n, float* out) {
+RELAYPASS_AVX512_TARGET inline void CopyStrided(const float* in, int64_t stride, int64_t n,
+                                                float* out) {
   if (stride == 1) {
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, _mm512_loadu_ps(in + i));
@@ -79,7 +80,8 @@ ConvPanelSource::ConvPanelSource(const ConvGeometry& g, const float* src) : g_(g
   planes_ = base;
 }
 
-void ConvPanelSource::PatchRow(int64_t p, int64_t j0, int64_t nc, float* row) const {
+RELAYPASS_AVX512_TARGET void ConvPanelSource::PatchRow(int64_t p, int64_t j0, int64_t nc,
+                                                       float* row) const {
   const int64_t kw = p % g_.kernel_w, kh = p / g_.kernel_w % g_.kernel_h;
   const int64_t ci = p / (g_.kernel_w * g_.kernel_h);
   // tap[oh * stride_h * padded_w + ow * stride_w] is the input output (oh, ow) reads.
@@ -94,7 +96,8 @@ void ConvPanelSource::PatchRow(int64_t p, int64_t j0, int64_t nc, float* row) co
   }
 }
 
-void ConvPanelSource::Pack(int64_t k0, int64_t kc, int64_t j0, int64_t nc, float* dst) const {
+RELAYPASS_AVX512_TARGET void ConvPanelSource::Pack(int64_t k0, int64_t kc, int64_t j0, int64_t nc,
+                                                   float* dst) const {
   constexpr int64_t kWidth = kPanelWidth, kRow = 512;
   // One patch row at a time into `row` (in L1), then its 32-column pieces into the panels.
   alignas(64) float row[kRow + kWidth];

@@ -82,6 +82,15 @@ int64_t AvgCount(const Window& win, int64_t o, bool count_include_pad) {
   return (end - (start + win.dilation * jumps)) / win.dilation + 1;
 }
 
+// The taps [lo, hi) of output position `o` whose input position lies inside [0, in).
+void InsideTaps(const Window& win, int64_t o, int64_t* lo, int64_t* hi) {
+  const int64_t start = o * win.stride - win.pad_before;
+  *lo = start >= 0 ? 0 : (-start + win.dilation - 1) / win.dilation;
+  const int64_t last = win.in - 1 - start;  // the largest offset inside
+  *hi = last < 0 ? 0 : std::min(win.kernel, last / win.dilation + 1);
+  if (*hi < *lo) *hi = *lo;
+}
+
 template <typename T>
 NDArray Pool2D(const NDArray& data, const PoolSpec& s, bool is_max) {
   Shape out_shape = data.shape();
@@ -94,22 +103,26 @@ NDArray Pool2D(const NDArray& data, const PoolSpec& s, bool is_max) {
   const int64_t osh = out_strides[s.h_axis], osw = out_strides[s.w_axis];
   const T* x = data.data<T>();
   T* y = out.mutable_data<T>();
-  std::vector<int64_t> count_w(s.w.out);
-  for (int64_t ow = 0; ow < s.w.out; ++ow) count_w[ow] = AvgCount(s.w, ow, s.count_include_pad);
+  std::vector<int64_t> count_w(s.w.out), kw_lo(s.w.out), kw_hi(s.w.out);
+  for (int64_t ow = 0; ow < s.w.out; ++ow) {
+    count_w[ow] = AvgCount(s.w, ow, s.count_include_pad);
+    InsideTaps(s.w, ow, &kw_lo[ow], &kw_hi[ow]);
+  }
+  // The taps inside the input, in the order (kh, kw) of the definition: padding taps are skipped.
   auto channel = [&](int64_t ib, int64_t ob) {
     for (int64_t oh = 0; oh < s.h.out; ++oh) {
       const int64_t h0 = oh * s.h.stride - s.h.pad_before;
       const int64_t count_h = AvgCount(s.h, oh, s.count_include_pad);
+      int64_t kh_lo, kh_hi;
+      InsideTaps(s.h, oh, &kh_lo, &kh_hi);
       for (int64_t ow = 0; ow < s.w.out; ++ow) {
-        const int64_t w0 = ow * s.w.stride - s.w.pad_before;
+        // Integer offsets: with padding, base alone may point before the tensor.
+        const int64_t base = ib + (ow * s.w.stride - s.w.pad_before) * isw;
         T acc = is_max ? std::numeric_limits<T>::lowest() : T(0);
-        for (int64_t kh = 0; kh < s.h.kernel; ++kh) {
-          const int64_t ih = h0 + kh * s.h.dilation;
-          if (ih < 0 || ih >= s.h.in) continue;
-          for (int64_t kw = 0; kw < s.w.kernel; ++kw) {
-            const int64_t iw = w0 + kw * s.w.dilation;
-            if (iw < 0 || iw >= s.w.in) continue;
-            const T v = x[ib + ih * ish + iw * isw];
+        for (int64_t kh = kh_lo; kh < kh_hi; ++kh) {
+          const int64_t row = base + (h0 + kh * s.h.dilation) * ish;
+          for (int64_t kw = kw_lo[ow]; kw < kw_hi[ow]; ++kw) {
+            const T v = x[row + kw * s.w.dilation * isw];
             acc = is_max ? std::max(acc, v) : static_cast<T>(acc + v);
           }
         }
