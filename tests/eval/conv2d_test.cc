@@ -112,6 +112,12 @@ const ConvCase kCases[] = {
     {{1, 4, 6, 5}, {4, 2, 3, 3}, {1, 1}, {1, 1, 1, 1}, {2, 1}, 4},      // depthwise, multiplier 2
     {{1, 16, 5, 5}, {8, 16, 1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1},    // pointwise
     {{1, 3, 224, 224}, {8, 3, 7, 7}, {2, 2}, {3, 3, 3, 3}, {1, 1}, 1},  // resnet's stem, fewer O
+    // Where the processor has AVX-512, the packed GEMM (packed_sgemm.h, conv_panels.h): several
+    // 256-deep blocks and 512-column blocks, rows past a 14-row block, stride 3 (copied one by
+    // one), stride 2 with asymmetric padding wider than the kernel's reach.
+    {{1, 40, 31, 29}, {17, 40, 3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1},
+    {{1, 30, 20, 23}, {15, 30, 3, 3}, {3, 3}, {0, 2, 1, 0}, {1, 1}, 1},
+    {{1, 33, 18, 19}, {29, 33, 3, 3}, {2, 2}, {0, 3, 2, 1}, {1, 2}, 1},
 };
 
 TEST(Conv2DTest, MatchesNaiveLoops) {

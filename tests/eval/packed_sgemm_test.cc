@@ -95,7 +95,7 @@ TEST(PackedSgemmEpilogue, BiasAndReluOnTheFinishedSum) {
   const Case c{29, 70, 600, 0, 0, 0};
   const std::vector<float> a = Random(c.m * c.k, 3), b = Random(c.k * c.n, 4);
   const std::vector<float> bias = Random(c.m + 5, 5);
-  NDArray bias_array = NDArray::Empty({c.m + 5}, DataType::Float32());
+  ir::NDArray bias_array = ir::NDArray::Empty({c.m + 5}, ir::DataType::Float32());
   std::memcpy(bias_array.mutable_data<float>(), bias.data(), bias.size() * sizeof(float));
   std::vector<op::EpilogueStep> steps(2);
   steps[0].kind = op::EpilogueStep::Kind::kAddChannel;
