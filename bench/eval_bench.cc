@@ -168,7 +168,8 @@ void RegisterOnnx(const std::string& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  relaypass::support::TuneAllocatorForLargeGraphs();  // as relay-opt does
+  relaypass::support::TuneAllocatorForLargeGraphs();  // as relay-opt does,
+  relaypass::support::AdviseHeapHugePages();          // and relay-opt --run
   benchmark::Initialize(&argc, argv);
   // --onnx-dir=DIR: also the ONNX models DIR/resnet-50.onnx and DIR/mobilenet-v2.onnx (written
   // by onnx_bench), compared with ONNX Runtime in the report.

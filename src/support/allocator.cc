@@ -18,10 +18,11 @@ void TuneAllocatorForLargeGraphs() {
   // from them landed scattered. Without, a pass over a 1M-node chain took 35-55 % less time
   // (docs/performance.md). tcache still serves the small, hot allocations.
   mallopt(M_MXFAST, 0);
-  AdviseHeapHugePages();
 }
 
-void AdviseHeapHugePages() {
+namespace {
+
+void AdviseHugePagesForFreshHeap() {
   // Not under an address-space limit (the limits tests run relay-opt under one): the heap is
   // grown here by kHeap of address space, most of it never touched.
   constexpr size_t kHeap = size_t{256} << 20, kHugePage = size_t{2} << 20;
@@ -36,6 +37,16 @@ void AdviseHeapHugePages() {
   const uintptr_t last = (begin + kHeap) / kHugePage * kHugePage;
   if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
   std::free(block);
+}
+
+}  // namespace
+
+void AdviseHeapHugePages() {
+  static const bool advised = [] {
+    AdviseHugePagesForFreshHeap();
+    return true;
+  }();
+  (void)advised;
 }
 
 }  // namespace relaypass::support

@@ -9,6 +9,7 @@
 #include "relaypass/eval/allclose.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/eval/random.h"
+#include "relaypass/support/allocator.h"
 #include "relaypass/support/error.h"
 #include "relaypass/support/memory_budget.h"
 #include "relaypass/tools/npy.h"
@@ -119,6 +120,7 @@ std::vector<eval::Value> MakeInputs(const ir::IRModule& mod, const Options& o) {
 
 std::string RunAndReport(const ir::IRModule& mod, const std::vector<eval::Value>& inputs,
                          const Options& o) {
+  relaypass::support::AdviseHeapHugePages();
   eval::Interpreter interpreter(mod);
   const std::vector<ir::NDArray> outputs = eval::FlattenTensors(interpreter.RunMain(inputs));
   std::string report;
