@@ -4,6 +4,7 @@
 // count_include_pad by the taps inside the padded input (ceil_mode's extra row excluded).
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -103,37 +104,55 @@ NDArray Pool2D(const NDArray& data, const PoolSpec& s, bool is_max) {
   const int64_t osh = out_strides[s.h_axis], osw = out_strides[s.w_axis];
   const T* x = data.data<T>();
   T* y = out.mutable_data<T>();
-  std::vector<int64_t> count_w(s.w.out), kw_lo(s.w.out), kw_hi(s.w.out);
+  std::vector<int64_t> count_w(s.w.out);
+  // For each column tap kw, the outputs [ow_first, ow_last) whose tap lies inside the input (a
+  // run: the tap's input column grows with ow).
+  std::vector<int64_t> ow_first(s.w.kernel, 0), ow_last(s.w.kernel, 0);
   for (int64_t ow = 0; ow < s.w.out; ++ow) {
     count_w[ow] = AvgCount(s.w, ow, s.count_include_pad);
-    InsideTaps(s.w, ow, &kw_lo[ow], &kw_hi[ow]);
+    int64_t lo, hi;
+    InsideTaps(s.w, ow, &lo, &hi);
+    for (int64_t kw = lo; kw < hi; ++kw) {
+      if (ow_last[kw] == 0) ow_first[kw] = ow;
+      ow_last[kw] = ow + 1;
+    }
   }
-  // The taps inside the input, in the order (kh, kw) of the definition: padding taps are skipped.
-  auto channel = [&](int64_t ib, int64_t ob) {
+  const int64_t step = s.w.stride * isw;
+  // An output row at a time, tap after tap over the whole row: each output still takes its
+  // inside taps in the order (kh, kw) of the definition (the same bits as one output at a time),
+  // but the inner loop is a run of loads the compiler can vectorize, not a window per output.
+  auto channel = [&](int64_t ib, int64_t ob, T* acc) {
     for (int64_t oh = 0; oh < s.h.out; ++oh) {
       const int64_t h0 = oh * s.h.stride - s.h.pad_before;
-      const int64_t count_h = AvgCount(s.h, oh, s.count_include_pad);
       int64_t kh_lo, kh_hi;
       InsideTaps(s.h, oh, &kh_lo, &kh_hi);
-      for (int64_t ow = 0; ow < s.w.out; ++ow) {
-        // Integer offsets: with padding, base alone may point before the tensor.
-        const int64_t base = ib + (ow * s.w.stride - s.w.pad_before) * isw;
-        T acc = is_max ? std::numeric_limits<T>::lowest() : T(0);
-        for (int64_t kh = kh_lo; kh < kh_hi; ++kh) {
-          const int64_t row = base + (h0 + kh * s.h.dilation) * ish;
-          for (int64_t kw = kw_lo[ow]; kw < kw_hi[ow]; ++kw) {
-            const T v = x[row + kw * s.w.dilation * isw];
-            acc = is_max ? std::max(acc, v) : static_cast<T>(acc + v);
+      std::fill(acc, acc + s.w.out, is_max ? std::numeric_limits<T>::lowest() : T(0));
+      for (int64_t kh = kh_lo; kh < kh_hi; ++kh) {
+        const int64_t row = ib + (h0 + kh * s.h.dilation) * ish;
+        for (int64_t kw = 0; kw < s.w.kernel; ++kw) {
+          // Integer offsets: for ow = 0 the tap may lie before the tensor.
+          const int64_t tap = row + (kw * s.w.dilation - s.w.pad_before) * isw;
+          if (is_max) {
+            for (int64_t ow = ow_first[kw]; ow < ow_last[kw]; ++ow) {
+              acc[ow] = std::max(acc[ow], x[tap + ow * step]);
+            }
+          } else {
+            for (int64_t ow = ow_first[kw]; ow < ow_last[kw]; ++ow) {
+              acc[ow] = static_cast<T>(acc[ow] + x[tap + ow * step]);
+            }
           }
         }
-        if (!is_max) {
+      }
+      if (!is_max) {
+        const int64_t count_h = AvgCount(s.h, oh, s.count_include_pad);
+        for (int64_t ow = 0; ow < s.w.out; ++ow) {
           int64_t count = count_h * count_w[ow];
           if (!s.count_include_pad) count = std::max<int64_t>(count, 1);
           if constexpr (!std::is_floating_point_v<T>) count = std::max<int64_t>(count, 1);
-          acc = static_cast<T>(acc / static_cast<T>(count));
+          acc[ow] = static_cast<T>(acc[ow] / static_cast<T>(count));
         }
-        y[ob + oh * osh + ow * osw] = acc;
       }
+      for (int64_t ow = 0; ow < s.w.out; ++ow) y[ob + oh * osh + ow * osw] = acc[ow];
     }
   };
   // Each channel's (input, output) offsets, then the channels split over threads.
@@ -143,8 +162,10 @@ NDArray Pool2D(const NDArray& data, const PoolSpec& s, bool is_max) {
   const int64_t per_channel = std::max<int64_t>(1, s.h.out * s.w.out * s.h.kernel * s.w.kernel);
   const int64_t grain = std::max<int64_t>(1, kParallelGrain / per_channel);
   support::ParallelFor(static_cast<int64_t>(bases.size()), grain, [&](int64_t first, int64_t last) {
+    // Not std::vector: T may be bool.
+    const auto acc = std::make_unique<T[]>(static_cast<size_t>(s.w.out));
     for (int64_t t = first; t < last; ++t) {
-      channel(bases[static_cast<size_t>(t)].first, bases[static_cast<size_t>(t)].second);
+      channel(bases[static_cast<size_t>(t)].first, bases[static_cast<size_t>(t)].second, acc.get());
     }
   });
   return out;
