@@ -17,6 +17,7 @@
 #include "relaypass/passes/simplify_inference.h"
 #include "relaypass/pattern/match.h"
 #include "relaypass/relay.h"
+#include "relaypass/support/allocator.h"
 #include "relaypass/workloads/workloads.h"
 
 namespace {
@@ -87,4 +88,15 @@ BENCHMARK(PatternPartition)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(ByocChain)->Name("byoc/chain")->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 BENCHMARK(ByocResnet50)->Name("byoc/resnet-50")->Unit(benchmark::kMillisecond);
-BENCHMARK_MAIN();
+
+// The allocator tuned as in relay-opt and passes_bench: in an untuned process glibc's fastbins and
+// fresh-memory faults made most of the time of byoc/chain (a pass over a million-node chain pays
+// them for every node it allocates).
+int main(int argc, char** argv) {
+  relaypass::support::TuneAllocatorForLargeGraphs();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

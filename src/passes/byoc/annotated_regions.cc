@@ -1,10 +1,38 @@
 #include "annotated_regions.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "relaypass/ir/visitor.h"
 #include "relaypass/passes/byoc.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::passes::byoc {
+
+void EntrySequence::Join(EntrySequence& later) {
+  if (size() <= later.size()) {
+    // Put this sequence's entries in front of later's, last first, and take later's storage.
+    for (auto it = back_.rbegin(); it != back_.rend(); ++it) later.front_.push_back(*it);
+    for (const ir::Expr& e : front_) later.front_.push_back(e);
+    std::swap(front_, later.front_);
+    std::swap(back_, later.back_);
+  } else {
+    later.ForEach([&](const ir::Expr& e) { back_.push_back(e); });
+  }
+  later.front_.clear();
+  later.back_.clear();
+}
+
+AnnotatedRegion& AnnotatedRegionSet::region(int id) {
+  if (id < 0 || static_cast<size_t>(id) >= live_.size() || !live_[id]) {
+    throw std::out_of_range("no annotated region " + std::to_string(id));
+  }
+  return regions_[id];
+}
+
+const AnnotatedRegion& AnnotatedRegionSet::region(int id) const {
+  return const_cast<AnnotatedRegionSet*>(this)->region(id);
+}
 
 int AnnotatedRegionSet::Find(int id) const {
   while (parent_[id] != id) {
@@ -21,14 +49,17 @@ int AnnotatedRegionSet::RegionOf(const ir::ExprNode* node) const {
 
 std::vector<int> AnnotatedRegionSet::ids() const {
   std::vector<int> out;
-  for (const auto& [id, region] : regions_) out.push_back(id);
+  for (size_t id = 0; id < live_.size(); ++id) {
+    if (live_[id]) out.push_back(static_cast<int>(id));
+  }
   return out;
 }
 
 int AnnotatedRegionSet::NewRegion(const std::string& target) {
   const int id = static_cast<int>(parent_.size());
   parent_.push_back(id);
-  regions_[id] = AnnotatedRegion{id, target, {}, {}};
+  regions_.push_back(AnnotatedRegion{id, target, {}, {}});
+  live_.push_back(true);
   return id;
 }
 
@@ -43,17 +74,17 @@ void AnnotatedRegionSet::AddNode(const ir::ExprNode* node, int region) {
 
 std::vector<ir::Expr> AnnotatedRegionSet::Ins(int id) const {
   std::vector<ir::Expr> out;
-  for (const ir::Expr& e : regions_.at(id).ins) {
+  region(id).ins.ForEach([&](const ir::Expr& e) {
     if (!internal_.count(e.get())) out.push_back(e);
-  }
+  });
   return out;
 }
 
 std::vector<ir::Expr> AnnotatedRegionSet::Outs(int id) const {
   std::vector<ir::Expr> out;
-  for (const ir::Expr& e : regions_.at(id).outs) {
+  region(id).outs.ForEach([&](const ir::Expr& e) {
     if (!internal_.count(e.get())) out.push_back(e);
-  }
+  });
   return out;
 }
 
@@ -61,8 +92,8 @@ void AnnotatedRegionSet::Merge(int src, int dest) {
   src = Find(src);
   dest = Find(dest);
   if (src == dest) return;
-  AnnotatedRegion& d = regions_.at(dest);
-  AnnotatedRegion& s = regions_.at(src);
+  AnnotatedRegion& d = region(dest);
+  AnnotatedRegion& s = region(src);
   // TVM: a begin of the merged region whose argument is a node of src (an end of src) is internal
   // now, and so is that end. Such a begin is dest's (src's own were made internal when their
   // producer joined src), so either side finds them: walk the smaller one.
@@ -71,35 +102,27 @@ void AnnotatedRegionSet::Merge(int src, int dest) {
     internal_.insert(end);
   };
   if (s.outs.size() <= d.ins.size()) {
-    for (const ir::Expr& end : s.outs) {
-      if (internal_.count(end.get())) continue;
+    s.outs.ForEach([&](const ir::Expr& end) {
+      if (internal_.count(end.get())) return;
       auto it = consumers_.find(end.get());
-      if (it == consumers_.end()) continue;
+      if (it == consumers_.end()) return;
       for (const ir::ExprNode* begin : it->second) {
         const int r = RegionOf(begin);
         if (r == src || r == dest) make_internal(begin, end.get());
       }
-    }
+    });
   } else {
-    for (const ir::Expr& begin : d.ins) {
-      if (internal_.count(begin.get())) continue;
+    d.ins.ForEach([&](const ir::Expr& begin) {
+      if (internal_.count(begin.get())) return;
       const ir::ExprNode* arg = begin.as<ir::CallNode>()->args[0].get();
       if (RegionOf(arg) == src) make_internal(begin.get(), arg);
-    }
+    });
   }
-  // dest's entries, then src's: append the smaller side to the larger.
-  auto join = [](std::deque<ir::Expr>& first, std::deque<ir::Expr>& second) {
-    if (first.size() <= second.size()) {
-      second.insert(second.begin(), first.begin(), first.end());
-      first.swap(second);
-    } else {
-      first.insert(first.end(), second.begin(), second.end());
-    }
-    second.clear();
-  };
-  join(d.ins, s.ins);
-  join(d.outs, s.outs);
-  regions_.erase(src);
+  // dest's entries, then src's.
+  d.ins.Join(s.ins);
+  d.outs.Join(s.outs);
+  s.target.clear();
+  live_[src] = false;
   parent_[src] = dest;
 }
 
@@ -134,7 +157,7 @@ AnnotatedRegionSet AnnotatedRegionSet::Create(const ir::Expr& expr) {
           const int id = set.NewRegion(*begin);
           set.node_region_[e.get()] = id;
           set.consumers_[call->args[0].get()].push_back(e.get());
-          set.regions_.at(id).ins.push_back(e);
+          set.region(id).ins.push_back(e);
         } else if (CompilerEndTarget(e)) {
           int id = set.RegionOf(call->args[0].get());
           if (id < 0) {
@@ -145,7 +168,7 @@ AnnotatedRegionSet AnnotatedRegionSet::Create(const ir::Expr& expr) {
             set.node_region_[call->args[0].get()] = id;
           }
           set.node_region_[e.get()] = id;
-          set.regions_.at(id).outs.push_back(e);
+          set.region(id).outs.push_back(e);
         } else {
           set.AddToArgRegion(e.get(), call->args);
         }

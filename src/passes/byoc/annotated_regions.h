@@ -6,8 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,14 +15,36 @@
 
 namespace relaypass::passes::byoc {
 
+// A sequence grown at both ends: the entries put at the front (kept reversed), then those put
+// at the back. Two vectors rather than a std::deque, which allocates two blocks (~600 bytes) as
+// soon as it is made: a chain annotated op by op has a region, and two of these, per node.
+class EntrySequence {
+ public:
+  void push_back(const ir::Expr& e) { back_.push_back(e); }
+  size_t size() const { return front_.size() + back_.size(); }
+  // Calls f on every entry, first to last.
+  template <typename F>
+  void ForEach(F&& f) const {
+    for (auto it = front_.rbegin(); it != front_.rend(); ++it) f(*it);
+    for (const ir::Expr& e : back_) f(e);
+  }
+  // This sequence becomes its entries followed by `later`'s, and `later` is left empty; the
+  // smaller of the two is the one copied.
+  void Join(EntrySequence& later);
+
+ private:
+  std::vector<ir::Expr> front_;  // reversed
+  std::vector<ir::Expr> back_;
+};
+
 // A region's inputs and outputs as merges leave them: annotations that a merge made internal stay
-// in the deques (merging appends the smaller side, so a chain of merges stays linear) and are
+// in the sequences (merging copies the smaller side, so a chain of merges stays linear) and are
 // skipped by AnnotatedRegionSet::Ins / Outs.
 struct AnnotatedRegion {
   int id = 0;
   std::string target;
-  std::deque<ir::Expr> ins;   // compiler_begin calls
-  std::deque<ir::Expr> outs;  // compiler_end calls
+  EntrySequence ins;   // compiler_begin calls
+  EntrySequence outs;  // compiler_end calls
 };
 
 class AnnotatedRegionSet {
@@ -35,8 +55,9 @@ class AnnotatedRegionSet {
 
   // The id of the region `node` belongs to, or -1.
   int RegionOf(const ir::ExprNode* node) const;
-  AnnotatedRegion& region(int id) { return regions_.at(id); }
-  const AnnotatedRegion& region(int id) const { return regions_.at(id); }
+  // The live region `id` (throws std::out_of_range for another id).
+  AnnotatedRegion& region(int id);
+  const AnnotatedRegion& region(int id) const;
   // The region's compiler_begin (resp. compiler_end) calls, in TVM's order.
   std::vector<ir::Expr> Ins(int id) const;
   std::vector<ir::Expr> Outs(int id) const;
@@ -54,7 +75,8 @@ class AnnotatedRegionSet {
   void AddToArgRegion(const ir::ExprNode* node, const std::vector<ir::Expr>& args);
 
   ir::Expr root_;
-  std::map<int, AnnotatedRegion> regions_;
+  std::vector<AnnotatedRegion> regions_;  // by id; a region merged away is left empty
+  std::vector<bool> live_;                // by id
   std::unordered_map<const ir::ExprNode*, int> node_region_;  // a region id before merges
   mutable std::vector<int> parent_;                           // union-find over region ids
   std::unordered_set<const ir::ExprNode*> internal_;          // annotations merges made internal
