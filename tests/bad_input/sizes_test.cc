@@ -204,40 +204,47 @@ TEST(SizesTest, RelayOptReportsSizesItCannotHave) {
       // The examples: a SIGSEGV, and a tensor that "ran" as an empty one.
       {kHead + "def @main(%x: Tensor[(6148914691236517206, 3), float32]) { transpose(%x, axes=[1, "
                "0]) }\n",
-       "--run", "tensor of shape (6148914691236517206, 3) float32: its size overflows int64"},
+       "--run --random-inputs",
+       "tensor of shape (6148914691236517206, 3) float32: its size overflows int64"},
       {kHead + "def @main(%x: Tensor[(4294967296, 4294967296, 16), float32]) { transpose(%x, "
                "axes=[2, 1, 0]) }\n",
-       "--run", "tensor of shape (4294967296, 4294967296, 16) float32: its size overflows int64"},
+       "--run --random-inputs",
+       "tensor of shape (4294967296, 4294967296, 16) float32: its size overflows int64"},
       // Fits in int64 but not in memory: 2^34 float32s are 64 GiB.
-      {kHead + "def @main(%x: Tensor[(4294967296, 4), float32]) { nn.relu(%x) }\n", "--run",
+      {kHead + "def @main(%x: Tensor[(4294967296, 4), float32]) { nn.relu(%x) }\n",
+       "--run --random-inputs",
        "(4294967296, 4) float32 needs 64.0 GiB (68719476736 bytes), over the memory budget"},
       // --verify-each evaluates main once FoldConstant changed it (folding add(1f, 1f)).
       {kHead + "def @main(%x: Tensor[(4294967296, 4), float32]) { add(%x, add(1f, 1f)) }\n",
        "--pipeline=FoldConstant --verify-each", "over the memory budget"},
       // An op's result: the input is small, zeros' result is not.
       {kHead + "def @main() { zeros(shape=[4294967296, 4294967296, 16], dtype=\"float32\") }\n",
-       "--run", "zeros: tensor of shape (4294967296, 4294967296, 16) float32: its size"},
-      {kHead + "def @main() { zeros(shape=[65536, 65536, 16], dtype=\"float32\") }\n", "--run",
+       "--run --random-inputs",
+       "zeros: tensor of shape (4294967296, 4294967296, 16) float32: its size"},
+      {kHead + "def @main() { zeros(shape=[65536, 65536, 16], dtype=\"float32\") }\n",
+       "--run --random-inputs",
        "zeros: tensor of shape (65536, 65536, 16) float32 needs 256.0 GiB"},
       // Kernels that did per-output-row work before allocating their output (session 6: both
       // hung building 2^32 sampling taps): the output's size is checked first.
       {kHead +
            "def @main(%x: Tensor[(1, 1, 2, 2), float32]) { image.resize2d(%x, size=[4294967296, "
            "4294967296], roi=[0f, 0f, 0f, 0f]) }\n",
-       "--run", "image.resize2d: tensor of shape (1, 1, 4294967296, 4294967296)"},
+       "--run --random-inputs", "image.resize2d: tensor of shape (1, 1, 4294967296, 4294967296)"},
       {kHead + "def @main(%x: Tensor[(1, 1, 2, 2), float32]) { nn.upsampling(%x, scale_h=1e18f, "
                "scale_w=1e18f) }\n",
-       "--run", "its size overflows int64"},
+       "--run --random-inputs", "its size overflows int64"},
       // An attribute near INT64_MAX added to a rank wrapped around and passed the check
       // (SIGSEGV in the kernel).
       {kHead + "def @main(%x: Tensor[(4), float32], %i: Tensor[(1, 2), int32]) { gather_nd(%x, %i, "
                "batch_dims=9223372036854775807) }\n",
-       "--run", "gather_nd: index rank 1 and batch_dims 9223372036854775807 exceed data"},
+       "--run --random-inputs",
+       "gather_nd: index rank 1 and batch_dims 9223372036854775807 exceed data"},
       // The budget, from the option (with a suffix) and from the config key.
       {kHead + "def @main(%x: Tensor[(1024, 1024), float32]) { nn.relu(%x) }\n",
-       "--run --memory-budget=6M", "nn.relu: tensor of shape (1024, 1024) float32 needs 4.0 MiB"},
+       "--run --random-inputs --memory-budget=6M",
+       "nn.relu: tensor of shape (1024, 1024) float32 needs 4.0 MiB"},
       {kHead + "def @main(%x: Tensor[(1024, 1024), float32]) { nn.relu(%x) }\n",
-       "--run --config relay.memory_budget=1048576",
+       "--run --random-inputs --config relay.memory_budget=1048576",
        "random input for parameter %x: tensor of shape (1024, 1024) float32 needs 4.0 MiB"},
       {kHead + "def @main(%x: Tensor[(4), float32]) { %x }\n", "--run --memory-budget=4Q",
        "--memory-budget: expected a positive byte count such as 4G, 512M or 1000000, got '4Q'"},
@@ -253,7 +260,7 @@ TEST(SizesTest, RelayOptReportsSizesItCannotHave) {
   // Within a budget it runs.
   const ToolRun ok =
       RunLimited(kHead + "def @main(%x: Tensor[(1024, 1024), float32]) { nn.relu(%x) }\n",
-                 "--run --memory-budget=16M --emit=none");
+                 "--run --random-inputs --memory-budget=16M --emit=none");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_TRUE(Contains(ok.out, "output[0]: shape=(1024, 1024)")) << ok.out;
 }

@@ -245,13 +245,16 @@ TEST(CliOutputTest, OutputFileAndDotFile) {
 // --- running ------------------------------------------------------------------------------
 
 TEST(CliRunTest, RunReportsEachOutput) {
-  const ToolResult r = RunTool({"--workload=chain-4", "--run", "--emit=none"});
+  const ToolResult r = RunTool({"--workload=chain-4", "--run", "--random-inputs", "--emit=none"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const std::regex line(
       R"(output\[0\]: shape=\(1, 16\) dtype=float32 min=\S+ max=\S+ mean=\S+ checksum=[0-9a-f]{16}\n)");
   EXPECT_TRUE(std::regex_match(r.out, line)) << r.out;
-  EXPECT_EQ(RunTool({"--workload=chain-4", "--run", "--emit=none"}).out, r.out) << "seeded";
-  EXPECT_NE(RunTool({"--workload=chain-4", "--run", "--emit=none", "--seed=7"}).out, r.out);
+  EXPECT_EQ(RunTool({"--workload=chain-4", "--run", "--random-inputs", "--emit=none"}).out, r.out)
+      << "seeded";
+  EXPECT_NE(
+      RunTool({"--workload=chain-4", "--run", "--random-inputs", "--emit=none", "--seed=7"}).out,
+      r.out);
 }
 
 TEST(CliRunTest, InputsAndOutputAreNpy) {
@@ -279,8 +282,9 @@ TEST(CliRunTest, InputsAndOutputAreNpy) {
 
 TEST(CliRunTest, RunAfterPassesUsesTheSameInputs) {
   SKIP_UNLESS_REGISTERED("FoldConstant");
-  const ToolResult before = RunTool({"--run", "--emit=none"});
-  const ToolResult after = RunTool({"--run", "--emit=none", "--passes=FoldConstant"});
+  const ToolResult before = RunTool({"--run", "--random-inputs", "--emit=none"});
+  const ToolResult after =
+      RunTool({"--run", "--random-inputs", "--emit=none", "--passes=FoldConstant"});
   EXPECT_EQ(before.exit_code, 0) << before.err;
   EXPECT_EQ(before.out.substr(0, before.out.find(" min=")),
             "output[0]: shape=(1, 64, 54, 54) dtype=float32");

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <utility>
 #include <vector>
 
 #include "relaypass/frontend/onnx.h"
@@ -186,7 +187,11 @@ std::pair<std::string, std::vector<int64_t>> ParseInputShape(const std::string& 
   return {spec.substr(0, eq), dims};
 }
 
-ir::IRModule LoadOnnx(const Options& o) {
+LoadedModule FromOnnx(relaypass::frontend::OnnxModel model) {
+  return {std::move(model.mod), std::move(model.params)};
+}
+
+LoadedModule LoadOnnx(const Options& o) {
   relaypass::frontend::OnnxOptions options;
   for (const std::string& spec : o.input_shapes) options.shape.insert(ParseInputShape(spec));
   options.freeze_params = o.bind_params;
@@ -196,40 +201,39 @@ ir::IRModule LoadOnnx(const Options& o) {
   struct stat st {};
   if (o.input != "-" && stat(o.input.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
       static_cast<uint64_t>(st.st_size) <= o.max_input_size) {
-    return relaypass::frontend::FromOnnxFile(o.input, options).mod;
+    return FromOnnx(relaypass::frontend::FromOnnxFile(o.input, options));
   }
   const ReadLimits limits{.max_bytes = o.max_input_size, .text = false};
-  return relaypass::frontend::FromOnnxBytes(ReadText(o.input, limits), options,
-                                            o.input == "-" ? "<stdin>" : o.input)
-      .mod;
+  return FromOnnx(relaypass::frontend::FromOnnxBytes(ReadText(o.input, limits), options,
+                                                     o.input == "-" ? "<stdin>" : o.input));
 }
 
 }  // namespace
 
-ir::IRModule LoadModule(const Options& o) {
+LoadedModule LoadModule(const Options& o) {
   if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
   const ReadLimits limits{.max_bytes = o.max_input_size, .text = true};
   if (!o.input.empty()) {
     size_t nul = std::string::npos;
     const std::string text = ReadText(o.input, limits, &nul);
-    return ParseReadText(text, o.input == "-" ? "<stdin>" : o.input, nul);
+    return {ParseReadText(text, o.input == "-" ? "<stdin>" : o.input, nul), {}};
   }
   // `cat model.relay | relay-opt`, as opt reads a pipe.
   if (!o.workload_given && !o.bind_params && !isatty(STDIN_FILENO)) {
     size_t nul = std::string::npos;
     const std::string text = ReadInput(STDIN_FILENO, "stdin", limits, &nul);
-    if (!text.empty()) return ParseReadText(text, "<stdin>", nul);
+    if (!text.empty()) return {ParseReadText(text, "<stdin>", nul), {}};
   }
   relaypass::workloads::WorkloadOptions options;
   options.layout = o.layout;
   options.batch_size = o.batch_size;
   relaypass::workloads::Workload workload = relaypass::workloads::GetWorkload(o.workload, options);
-  if (!o.bind_params || workload.params.empty()) return workload.mod;
+  if (!o.bind_params || workload.params.empty()) return {workload.mod, workload.params};
   const ir::Function main = workload.mod.Lookup("main");
   ir::IRModule mod = workload.mod;
   mod.Add("main", ir::BindParamsByName(main, workload.params));
   // A typed workload stays typed: the new constants get their types too.
-  return main->checked_type ? ir::InferTypes(mod) : mod;
+  return {main->checked_type ? ir::InferTypes(mod) : mod, {}};
 }
 
 }  // namespace relay_opt

@@ -3,10 +3,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "options.h"
 #include "relaypass/ir/module.h"
+#include "relaypass/ir/ndarray.h"
 
 namespace relay_opt {
 
@@ -33,11 +35,19 @@ std::string ReadText(const std::string& path, const ReadLimits& limits = {},
 /// Relay text parsed and type-checked; errors carry `source_name:LINE:COL`.
 relaypass::ir::IRModule ParseModuleText(const std::string& text, const std::string& source_name);
 
+/// What LoadModule reads: the module and the values the model itself gives main's parameters
+/// that are not bound as constants (an ONNX model's initializers, a workload's parameters
+/// without --bind-params), by parameter name.
+struct LoadedModule {
+  relaypass::ir::IRModule mod;
+  std::map<std::string, relaypass::ir::NDArray> params;
+};
+
 /// The module named by the options: INPUT parsed (and type-checked) as Relay text ("-" is
 /// stdin); without INPUT, stdin when it is not a terminal and neither --workload nor
 /// --bind-params was given (an empty stdin, such as /dev/null, falls back to the default
 /// workload); otherwise --workload (with --layout and --batch-size, its parameters bound as
 /// constants with --bind-params). Errors are relaypass::Error with the source location.
-relaypass::ir::IRModule LoadModule(const Options& options);
+LoadedModule LoadModule(const Options& options);
 
 }  // namespace relay_opt

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <new>
 #include <optional>
+#include <utility>
 
 #include "debug.h"
 #include "input.h"
@@ -90,12 +91,20 @@ struct Output {
 
 // The passes on `mod`, then the emitted form and the --run report. With --reproducer, a crash
 // or a failing pass writes the reproducer file.
-Output Process(const Options& o, const PassPlan& plan, ir::IRModule mod) {
-  // Inputs come from the module as read, so --run's numbers compare across pipelines.
+Output Process(const Options& o, const PassPlan& plan, LoadedModule loaded) {
+  ir::IRModule mod = std::move(loaded.mod);
+  // Inputs come from the module as read, so --run's numbers compare across pipelines; the
+  // model's own weights are main's arguments wherever --input gives none.
   std::vector<relaypass::eval::Value> inputs;
-  if (o.run || !o.inputs.empty()) inputs = MakeInputs(mod, o);
+  std::string random_note;  // printed once the run succeeded (errors come first on stderr)
+  const bool has_values = !o.inputs.empty() || !loaded.params.empty();
+  if (o.run) {
+    inputs = MakeInputs(mod, loaded.params, o, InputsFor::kRun, &random_note);
+  } else if (o.verify_each && has_values) {
+    inputs = MakeInputs(mod, loaded.params, o, InputsFor::kVerify);
+  }
   const std::vector<relaypass::eval::Value> verify_inputs =
-      o.inputs.empty() ? std::vector<relaypass::eval::Value>{} : inputs;
+      has_values || o.random_inputs ? inputs : std::vector<relaypass::eval::Value>{};
   if (o.reproducer.empty()) {
     mod = RunPasses(o, plan, mod, verify_inputs);
   } else {
@@ -118,6 +127,7 @@ Output Process(const Options& o, const PassPlan& plan, ir::IRModule mod) {
   Output out;
   out.emitted = Emit(mod, o);
   out.report = o.run ? RunAndReport(mod, inputs, o) : "";
+  std::cerr << random_note;
   out.mod = mod;
   return out;
 }
@@ -131,7 +141,7 @@ int RunSplit(const Options& o, const PassPlan& plan) {
   bool failed = false;
   for (size_t i = 0; i < chunks.size(); ++i) {
     try {
-      const Output out = Process(o, plan, ParseModuleText(chunks[i].text, name));
+      const Output out = Process(o, plan, {ParseModuleText(chunks[i].text, name), {}});
       if (i) joined += std::string(relaypass::tools::kSplitMarker) + "\n";
       joined += out.emitted + out.report;
     } catch (const relaypass::Error& e) {
@@ -162,18 +172,20 @@ int Run(const Options& o) {
   ApplyMemoryBudget(o, plan);
   if (o.dump_pass_pipeline) std::cerr << DumpPassPipeline(o, plan);
   if (o.split_input_file) return RunSplit(o, plan);
-  ir::IRModule mod = LoadModule(o);
+  LoadedModule loaded = LoadModule(o);
 
   Output out;
   if (o.reduce) {
-    out.mod = Reduce(o, plan, mod);
+    out.mod = Reduce(o, plan, loaded.mod);
     out.emitted = relaypass::text::AsText(out.mod);  // what reads back, constants included
   } else if (o.bisect_verify) {
-    BisectVerify(o, plan, mod,
-                 o.inputs.empty() ? std::vector<relaypass::eval::Value>{} : MakeInputs(mod, o));
+    const bool has_values = !o.inputs.empty() || !loaded.params.empty();
+    BisectVerify(o, plan, loaded.mod,
+                 has_values ? MakeInputs(loaded.mod, loaded.params, o, InputsFor::kVerify)
+                            : std::vector<relaypass::eval::Value>{});
     return 0;
   } else {
-    out = Process(o, plan, mod);
+    out = Process(o, plan, std::move(loaded));
   }
   if (!o.dot_file.empty()) {
     WriteFile(o.dot_file, relaypass::tools::ToDot(out.mod, {.graph_name = GraphName(o)}));

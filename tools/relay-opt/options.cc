@@ -146,11 +146,15 @@ void DefineOptions(CLI::App& app, Options& o) {
                            "min/max/mean and checksum");
   Repeatable(app.add_option("--input", o.inputs,
                             "main's parameter NAME for --run and --verify-each (repeatable; the "
-                            "others are seeded random)"))
+                            "others take the model's weights: an ONNX model's initializers, a "
+                            "workload's parameters)"))
       ->type_name("NAME=FILE.npy");
   app.add_option("--output", o.output_npy, "write --run's first output as NumPy .npy")
       ->needs(run)
       ->type_name("FILE.npy");
+  app.add_flag("--random-inputs", o.random_inputs,
+               "--run: give main's parameters that have no value from the model or --input "
+               "seeded random values (said on stderr; the result is then not the model's answer)");
   app.add_option("--seed", o.seed, "seed of the random inputs")
       ->check(ExactInteger<uint64_t>())
       ->type_name("N")
@@ -233,6 +237,7 @@ void CheckOptions(const Options& o) {
     throw relaypass::Error(
         "--input applies to --run, --verify-each and --bisect-verify; give one of them");
   }
+  if (o.random_inputs && !o.run) throw relaypass::Error("--random-inputs applies to --run");
   if (!o.print_changed.empty() && o.print_changed != "changed" && o.print_changed != "diff") {
     throw relaypass::Error("--print-changed: expected no value or 'diff', got '" + o.print_changed +
                            "'");

@@ -60,6 +60,9 @@ struct Options {
   std::vector<std::string> inputs;  // NAME=FILE.npy
   std::string output_npy;
   uint64_t seed = 0;
+  // --run may fill parameters without a value (from the model or --input) with seeded random
+  // values; without it they are an error (a model's answer never comes from invented weights).
+  bool random_inputs = false;
   std::string memory_budget;  // --memory-budget=BYTES ("" : the available memory)
 
   // Debugging a pipeline (docs/cli.md, "Debugging").

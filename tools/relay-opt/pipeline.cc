@@ -329,6 +329,7 @@ std::vector<std::string> ReplayArguments(const Options& o, const PassPlan& plan)
                    std::filesystem::absolute(input.substr(eq + 1)).string());
   }
   if (o.run) args.push_back("--run");
+  if (o.random_inputs) args.push_back("--random-inputs");
   if (o.opt_bisect_limit >= 0) {
     args.push_back("--opt-bisect-limit=" + std::to_string(o.opt_bisect_limit));
   }

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <optional>
+#include <utility>
 
 #include "relaypass/eval/allclose.h"
 #include "relaypass/eval/interpreter.h"
@@ -79,10 +81,11 @@ void ApplyMemoryBudget(const Options& o, const PassPlan& plan) {
   }
 }
 
-std::vector<eval::Value> MakeInputs(const ir::IRModule& mod, const Options& o) {
-  if (!mod.Contains("main")) throw Error("--run: the module has no main function");
-  const ir::Function main = mod.Lookup("main");
-  std::vector<eval::Value> inputs = eval::RandomInputs(main, o.seed);
+namespace {
+
+// The --input files by parameter index, each checked against its parameter's type.
+std::map<size_t, ir::NDArray> ReadInputFiles(const ir::Function& main, const Options& o) {
+  std::map<size_t, ir::NDArray> files;
   for (const std::string& entry : o.inputs) {
     const size_t eq = entry.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -113,8 +116,48 @@ std::vector<eval::Value> MakeInputs(const ir::IRModule& mod, const Options& o) {
                     array.dtype().ToString() + ", but %" + name + " is " + ir::TypeToString(type));
       }
     }
-    inputs[index] = eval::Value(std::move(array));
+    files[index] = std::move(array);
   }
+  return files;
+}
+
+}  // namespace
+
+std::vector<eval::Value> MakeInputs(const ir::IRModule& mod,
+                                    const std::map<std::string, ir::NDArray>& model_values,
+                                    const Options& o, InputsFor purpose, std::string* random_note) {
+  if (!mod.Contains("main")) throw Error("--run: the module has no main function");
+  const ir::Function main = mod.Lookup("main");
+  std::map<size_t, ir::NDArray> files = ReadInputFiles(main, o);
+  std::vector<eval::Value> inputs(main->params.size());
+  std::vector<size_t> missing;
+  for (size_t i = 0; i < main->params.size(); ++i) {
+    if (auto file = files.find(i); file != files.end()) {
+      inputs[i] = eval::Value(std::move(file->second));
+    } else if (auto value = model_values.find(main->params[i]->name_hint);
+               value != model_values.end()) {
+      inputs[i] = eval::Value(value->second);
+    } else {
+      missing.push_back(i);
+    }
+  }
+  if (missing.empty()) return inputs;
+  std::string names;
+  for (size_t i : missing) names += (names.empty() ? "%" : ", %") + main->params[i]->name_hint;
+  if (purpose == InputsFor::kRun && !o.random_inputs) {
+    throw Error("--run: main's parameter" + std::string(missing.size() == 1 ? " " : "s ") + names +
+                (missing.size() == 1 ? " has" : " have") +
+                " no value from the model: give each with --input=NAME=FILE.npy, or "
+                "--random-inputs for seeded random values (which are not the model's answer)");
+  }
+  if (purpose == InputsFor::kRun && random_note) {
+    *random_note =
+        "relay-opt: note: --random-inputs: seeded random values (--seed=" + std::to_string(o.seed) +
+        ") for " + names + "; the outputs are not the model's answer\n";
+  }
+  // Drawn for every parameter, so a parameter's values depend on --seed and its position only.
+  std::vector<eval::Value> random = eval::RandomInputs(main, o.seed);
+  for (size_t i : missing) inputs[i] = std::move(random[i]);
   return inputs;
 }
 
