@@ -44,3 +44,4 @@ def load_param_dict(param_bytes):
     from .._errors import OpNotImplemented
 
     raise OpNotImplemented("relay.load_param_dict is not available in relaypass")
+from . import backend  # noqa: F401
