@@ -95,9 +95,11 @@ void BindLayoutHooks(py::module_& m);
 void BindBenchSupport(py::module_& m);
 void BindFrontend(py::module_& m);
 void BindPatterns(py::module_& m);
+void BindBackend(py::module_& m);
 
 }  // namespace relaypass::python
 
+#include "relaypass/eval/value.h"
 #include "relaypass/ir/attrs.h"
 
 namespace relaypass::python {
@@ -106,6 +108,10 @@ py::object AttrValueToPy(const ir::AttrValue& value);
 // A Python value as an attribute value (tuples and lists become arrays; objects with a
 // `.value`, such as TVM's IntImm, give their value).
 ir::AttrValue AttrValueFromPy(py::handle value);
+// An evaluator value as Python: an NDArray, or a tuple of values (a closure is an error).
+py::object ValueToPy(const eval::Value& value);
+// NDArrays, and tuples or lists of them, as an evaluator value (a TypeError otherwise).
+eval::Value ValueFromPy(py::handle value);
 // A function's attribute dictionary as a Python dict, or None when it is empty (as TVM).
 py::object DictAttrsToPy(const ir::DictAttrs& attrs);
 ir::DictAttrs DictAttrsFromPy(const py::object& attrs);

@@ -24,6 +24,22 @@
 namespace relaypass::python {
 namespace {
 
+py::tuple WorkloadToPy(const workloads::Workload& w) {
+  py::dict params;
+  for (const auto& [name, array] : w.params) params[py::str(name)] = array;
+  return py::make_tuple(w.mod, params);
+}
+
+std::vector<int64_t> ImageShape(const py::object& shape) {
+  if (shape.is_none()) return {};
+  return shape.cast<std::vector<int64_t>>();
+}
+
+// `with Target(...)`: the scopes entered on this thread, innermost last.
+thread_local std::vector<passes::TargetScope*> target_scopes;
+
+}  // namespace
+
 py::object ValueToPy(const eval::Value& value) {
   if (value.is_tensor()) return py::cast(value.tensor());
   if (value.is_tuple()) {
@@ -43,22 +59,6 @@ eval::Value ValueFromPy(py::handle value) {
   }
   throw py::type_error("evaluator arguments are NDArrays or tuples of them");
 }
-
-py::tuple WorkloadToPy(const workloads::Workload& w) {
-  py::dict params;
-  for (const auto& [name, array] : w.params) params[py::str(name)] = array;
-  return py::make_tuple(w.mod, params);
-}
-
-std::vector<int64_t> ImageShape(const py::object& shape) {
-  if (shape.is_none()) return {};
-  return shape.cast<std::vector<int64_t>>();
-}
-
-// `with Target(...)`: the scopes entered on this thread, innermost last.
-thread_local std::vector<passes::TargetScope*> target_scopes;
-
-}  // namespace
 
 void BindEvaluator(py::module_& m) {
   m.def("run_main", [](const ir::IRModule& mod, const py::list& args) {

@@ -139,8 +139,23 @@ void BindNDArray(py::module_& m) {
       .def_property_readonly("ndim", &ir::NDArray::ndim)
       .def("numpy", &ToNumpy)
       .def("asnumpy", &ToNumpy)
-      .def("same_as", [](const ir::NDArray& a, const ir::NDArray& b) {
-        return a.raw_data() == b.raw_data() && a.shape() == b.shape() && a.dtype() == b.dtype();
+      .def("same_as",
+           [](const ir::NDArray& a, const ir::NDArray& b) {
+             return a.raw_data() == b.raw_data() && a.shape() == b.shape() &&
+                    a.dtype() == b.dtype();
+           })
+      // TVM's NDArray.copyfrom on an array of the same shape and dtype: the bytes are copied
+      // into this array's storage (every holder of it sees the new values, as in TVM).
+      .def("_copy_bytes_from", [](ir::NDArray& a, const ir::NDArray& source) {
+        if (a.shape() != source.shape() || a.dtype() != source.dtype()) {
+          throw py::value_error("array shape do not match the shape of NDArray " +
+                                ShapeTuple(source.shape()).attr("__repr__")().cast<std::string>() +
+                                " vs " +
+                                ShapeTuple(a.shape()).attr("__repr__")().cast<std::string>());
+        }
+        if (a.raw_data() != source.raw_data() && a.nbytes() > 0) {
+          std::memcpy(a.mutable_raw_data(), source.raw_data(), a.nbytes());
+        }
       });
 }
 

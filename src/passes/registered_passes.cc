@@ -22,6 +22,7 @@
 #include "relaypass/passes/fold_scale_axis.h"
 #include "relaypass/passes/fuse_ops.h"
 #include "relaypass/passes/inline.h"
+#include "relaypass/passes/label_ops.h"
 #include "relaypass/passes/lambda_lift.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/plan_devices.h"
@@ -74,6 +75,7 @@ void RegisterAllPasses(PassRegistry& registry) {
   passes::RegisterSimplifyFCTranspose(registry);
   passes::RegisterEtaExpand(registry);
   passes::RegisterInline(registry);
+  passes::RegisterLabelOps(registry);
   passes::RegisterDynamicToStatic(registry);
   passes::RegisterLambdaLift(registry);
   passes::RegisterToMixedPrecision(registry);
