@@ -95,6 +95,7 @@ void BindLayoutHooks(py::module_& m);
 void BindBenchSupport(py::module_& m);
 void BindFrontend(py::module_& m);
 void BindPatterns(py::module_& m);
+void BindRuntimeFiles(py::module_& m);
 
 }  // namespace relaypass::python
 

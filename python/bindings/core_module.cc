@@ -21,4 +21,5 @@ PYBIND11_MODULE(_core, m) {
   BindBenchSupport(m);
   BindFrontend(m);
   BindPatterns(m);
+  BindRuntimeFiles(m);
 }
