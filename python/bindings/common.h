@@ -96,6 +96,7 @@ void BindBenchSupport(py::module_& m);
 void BindFrontend(py::module_& m);
 void BindPatterns(py::module_& m);
 void BindBackend(py::module_& m);
+void BindRuntimeFiles(py::module_& m);
 
 }  // namespace relaypass::python
 

@@ -22,4 +22,5 @@ PYBIND11_MODULE(_core, m) {
   BindFrontend(m);
   BindPatterns(m);
   BindBackend(m);
+  BindRuntimeFiles(m);
 }

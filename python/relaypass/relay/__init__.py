@@ -39,9 +39,5 @@ def astext(obj, show_meta_data=True, annotate=None):
     """The text of a module or expression."""
     return obj.astext(show_meta_data)
 
-
-def load_param_dict(param_bytes):
-    from .._errors import OpNotImplemented
-
-    raise OpNotImplemented("relay.load_param_dict is not available in relaypass")
+from .param_dict import save_param_dict, load_param_dict  # noqa: F401,E402
 from . import backend  # noqa: F401
