@@ -84,6 +84,14 @@ void BindBackend(py::module_& m) {
       },
       py::arg("mod"), py::arg("params"), py::arg("mod_name"));
 
+  m.def(
+      "rebuild_graph",
+      [](const ir::IRModule& optimized, const std::string& mod_name) {
+        py::gil_scoped_release release;
+        return std::make_shared<backend::BuiltModule>(backend::FromOptimized(optimized, mod_name));
+      },
+      py::arg("optimized"), py::arg("mod_name"));
+
   py::class_<runtime::GraphExecutor>(m, "GraphExecutor")
       .def(py::init([](const backend::BuiltModule& built) {
              py::gil_scoped_release release;

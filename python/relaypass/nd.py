@@ -1,21 +1,46 @@
-"""tvm.nd: tensors. ``NDArray.numpy()`` is a read-only view of the tensor's buffer (no copy);
-``.numpy().copy()`` gives a writable array."""
+"""tvm.nd: tensors and devices. ``NDArray.numpy()`` is a read-only view of the tensor's buffer
+(no copy); ``.numpy().copy()`` gives a writable array. ``copyfrom`` writes into the array's own
+buffer, as TVM's does."""
 import numpy as _np
 
 from . import _core
+from ._errors import TVMError
 
 NDArray = _core.NDArray
 
+# DLPack's device type codes (TVM's Device.device_type).
+_DEVICE_TYPES = {"cpu": 1, "llvm": 1, "c": 1, "stackvm": 1, "cuda": 2, "gpu": 2, "cl": 4,
+                 "opencl": 4, "vulkan": 7, "metal": 8, "vpi": 9, "rocm": 10, "ext_dev": 12,
+                 "hexagon": 16, "webgpu": 15}
+_DEVICE_NAMES = {1: "cpu", 2: "cuda", 4: "opencl", 7: "vulkan", 8: "metal", 9: "vpi", 10: "rocm",
+                 12: "ext_dev", 15: "webgpu", 16: "hexagon"}
+
 
 class Device:
-    """A device; relaypass runs on the CPU only (tvm.cpu(0))."""
+    """A device (TVM's tvm.runtime.Device): ``device_type`` is DLPack's code (1 for the CPU).
+    relaypass runs on the CPU only."""
 
-    def __init__(self, device_type="cpu", device_id=0):
-        self.device_type = device_type
-        self.device_id = device_id
+    kDLCPU = 1
+
+    def __init__(self, device_type=1, device_id=0):
+        if isinstance(device_type, str):
+            device_type = _DEVICE_TYPES.get(device_type.split()[0], -1)
+        self.device_type = int(device_type)
+        self.device_id = int(device_id)
+
+    @property
+    def exist(self):
+        return self.device_type == 1
+
+    def sync(self):
+        """Waits for the device's work: the evaluator's calls have returned when they finish."""
+
+    @property
+    def max_threads_per_block(self):
+        return None
 
     def __repr__(self):
-        return "{}({})".format(self.device_type, self.device_id)
+        return "{}({})".format(_DEVICE_NAMES.get(self.device_type, str(self.device_type)), self.device_id)
 
     def __eq__(self, other):
         return isinstance(other, Device) and (self.device_type, self.device_id) == (
@@ -23,43 +48,115 @@ class Device:
             other.device_id,
         )
 
+    def __ne__(self, other):
+        return not self == other
+
     def __hash__(self):
         return hash((self.device_type, self.device_id))
 
 
 def cpu(dev_id=0):
     """The CPU device (tvm.cpu)."""
-    return Device("cpu", dev_id)
+    return Device(1, dev_id)
 
 
 def device(dev_type, dev_id=0):
-    """tvm.device: only "cpu" and "llvm" are available."""
-    if str(dev_type).split()[0] not in ("cpu", "llvm", "c"):
-        from ._errors import TVMError
-
+    """tvm.device: only the CPU ("cpu", "llvm", "c" or 1) is available."""
+    code = _DEVICE_TYPES.get(str(dev_type).split()[0], -1) if isinstance(dev_type, str) else dev_type
+    if code != 1:
         raise TVMError("relaypass runs on the CPU only; device '{}' is not available".format(dev_type))
-    return Device("cpu", dev_id)
+    return Device(1, dev_id)
+
+
+def _check_device(dev):
+    if dev is not None and isinstance(dev, Device) and dev.device_type != 1:
+        raise TVMError("relaypass runs on the CPU only; device {} is not available".format(dev))
 
 
 def array(arr, device=None, mem_scope=None):
     """A new NDArray holding a copy of ``arr`` (a NumPy array, a list or an NDArray)."""
+    _check_device(device)
     if isinstance(arr, NDArray):
-        return NDArray(arr.numpy())
+        return NDArray(arr.numpy().copy())
     if not isinstance(arr, _np.ndarray):
         arr = _np.array(arr)
-    return NDArray(arr)
+    return NDArray(_np.ascontiguousarray(arr))
 
 
 def empty(shape, dtype="float32", device=None, mem_scope=None):
-    """A zero-filled NDArray."""
+    """A new NDArray of ``shape`` and ``dtype`` (zero-filled)."""
+    _check_device(device)
+    shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
     return NDArray(_np.zeros(shape, dtype=dtype))
+
+
+def _copyfrom(self, source_array):
+    """Copies ``source_array`` (an NDArray, or anything NumPy converts, cast to this array's
+    dtype as TVM does) into this array; shapes must match."""
+    if isinstance(source_array, NDArray):
+        self._copy_bytes_from(source_array)
+        return self
+    if not isinstance(source_array, _np.ndarray):
+        try:
+            source_array = _np.array(source_array, dtype=self.dtype)
+        except Exception as err:
+            raise TypeError(
+                "array must be an array_like data, type {} is not supported".format(
+                    type(source_array))
+            ) from err
+    if tuple(source_array.shape) != tuple(self.shape):
+        raise ValueError(
+            "array shape do not match the shape of NDArray {0} vs {1}".format(
+                source_array.shape, self.shape)
+        )
+    self._copy_bytes_from(NDArray(_np.ascontiguousarray(source_array, dtype=self.dtype)))
+    return self
+
+
+def _copyto(self, target, mem_scope=None):
+    """A copy on ``target`` (a Device) or into ``target`` (an NDArray)."""
+    if isinstance(target, NDArray):
+        return target.copyfrom(self)
+    if isinstance(target, Device):
+        _check_device(target)
+        return array(self)
+    raise ValueError("Unsupported target type %s" % str(type(target)))
 
 
 def _ndarray_repr(self):
     return "<tvm.nd.NDArray shape={}, cpu(0)>\n{}".format(self.shape, repr(self.numpy()))
 
 
+def _dlpack(self, stream=None):
+    # NumPy exports only writable arrays: a copy holds the values.
+    return self.numpy().copy().__dlpack__()
+
+
+def from_dlpack(dltensor):
+    """tvm.nd.from_dlpack: an NDArray holding a copy of a DLPack tensor (a capsule or any object
+    with __dlpack__, such as a torch tensor)."""
+    if hasattr(dltensor, "__dlpack__"):
+        return array(_np.from_dlpack(dltensor))
+
+    class _Capsule:
+        def __init__(self, capsule):
+            self.capsule = capsule
+
+        def __dlpack__(self, stream=None):
+            return self.capsule
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    return array(_np.from_dlpack(_Capsule(dltensor)))
+
+
 NDArray.__repr__ = _ndarray_repr
 NDArray.__str__ = lambda self: str(self.numpy())
 NDArray.device = property(lambda self: cpu(0))
-NDArray.copyto = lambda self, target: array(self) if isinstance(target, Device) else NotImplemented
+NDArray.copyfrom = _copyfrom
+NDArray.copyto = _copyto
+NDArray.to_dlpack = _dlpack
+NDArray.__dlpack__ = _dlpack
+NDArray.__dlpack_device__ = lambda self: (1, 0)
+NDArray.__array__ = lambda self, dtype=None: (self.numpy() if dtype is None else self.numpy().astype(dtype))

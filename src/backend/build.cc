@@ -49,4 +49,12 @@ BuiltModule Build(const ir::IRModule& mod, const ParamMap& params, const std::st
   return built;
 }
 
+BuiltModule FromOptimized(const ir::IRModule& optimized, const std::string& mod_name) {
+  BuiltModule built;
+  built.mod = optimized;
+  built.graph = GraphCodegen(optimized, mod_name);
+  built.mod_name = mod_name;
+  return built;
+}
+
 }  // namespace relaypass::backend

@@ -33,4 +33,8 @@ struct BuiltModule {
 BuiltModule Build(const ir::IRModule& mod, const ParamMap& params,
                   const std::string& mod_name = "default");
 
+/// A module Optimize already optimized (one read back from an exported file) with its graph:
+/// GraphCodegen only.
+BuiltModule FromOptimized(const ir::IRModule& optimized, const std::string& mod_name = "default");
+
 }  // namespace relaypass::backend

@@ -1,4 +1,7 @@
-"""tvm.contrib: test data lookup (download, which never uses the network) and temporary
-directories (utils); nothing else of TVM's contrib."""
+"""tvm.contrib: the graph executor (graph_executor, and its older name graph_runtime), test data
+lookup (download, which never uses the network) and temporary directories (utils); nothing else
+of TVM's contrib."""
 from . import download  # noqa: F401
 from . import utils  # noqa: F401
+from . import graph_executor  # noqa: F401
+from . import graph_runtime  # noqa: F401

@@ -1,18 +1,176 @@
-"""relay.build_module: bind_params_by_name and the evaluator (create_executor). Compiling to
-machine code (relay.build) is not part of relaypass."""
+"""relay.build_module: relay.build, relay.optimize, create_executor and bind_params_by_name, as
+TVM v0.13's, on relaypass's evaluator.
+
+relay.build optimizes the module as TVM's BuildModule does (the relay.optimize passes at the
+PassContext's opt_level, FuseOps, LabelOps) and keeps it as Relay: the result runs on the
+evaluator through tvm.contrib.graph_executor, and its graph JSON and parameters are TVM's
+(docs/python.md says where they differ). Only CPU targets ("llvm", "c") run: any other target
+is an error that names it.
+"""
+import warnings
+
 import numpy as _np
 
 from .. import _core
 from .. import nd as _nd
-from .._errors import OpNotImplemented
+from .._errors import TVMError
 from ..ir import IRModule
 from .expr import Function
+from .backend.executor import Executor
+from .backend.runtime import Runtime
+from .backend.executor_factory import GraphExecutorFactoryModule
+
+# The target kinds relaypass runs (on its CPU evaluator).
+_CPU_KINDS = ("llvm", "c")
 
 
 def _as_ndarray(value):
     if isinstance(value, _nd.NDArray):
         return value
     return _nd.array(_np.asarray(value))
+
+
+def _params_dict(params):
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise TypeError("params must be a dict of str to NDArray, got {}".format(type(params).__name__))
+    out = {}
+    for name, value in params.items():
+        if not isinstance(name, str):
+            raise TypeError("params names must be str, got {!r}".format(name))
+        out[name] = _as_ndarray(value)
+    return out
+
+
+def _target_kind(target):
+    if target is None:
+        return "llvm"
+    if isinstance(target, dict):
+        if len(target) != 1:
+            raise TVMError(
+                "relaypass runs one target (the CPU); got the heterogeneous targets {}".format(
+                    ", ".join(str(t) for t in target.values()))
+            )
+        target = next(iter(target.values()))
+    text = target if isinstance(target, str) else str(target)
+    kind = getattr(target, "kind", None)
+    kind = getattr(kind, "name", kind) if not isinstance(target, str) else None
+    return kind if isinstance(kind, str) else text.split()[0] if text.split() else ""
+
+
+def _check_target(target, target_host=None):
+    for t in (target, target_host):
+        if t is None:
+            continue
+        kind = _target_kind(t)
+        if kind not in _CPU_KINDS:
+            raise TVMError(
+                "target '{}' is not available: relaypass runs Relay on its CPU evaluator "
+                "(targets {})".format(t, ", ".join("'%s'" % k for k in _CPU_KINDS))
+            )
+
+
+def _as_module(ir_mod):
+    if isinstance(ir_mod, Function):
+        warnings.warn(
+            "Please use input parameter mod (tvm.IRModule) instead of deprecated parameter "
+            "mod (tvm.relay.function.Function)",
+            DeprecationWarning,
+        )
+        return IRModule.from_expr(ir_mod)
+    if not isinstance(ir_mod, IRModule):
+        raise ValueError("Type of input parameter mod must be tvm.IRModule")
+    return ir_mod
+
+
+def _target_scope(target):
+    from ..target import Target
+
+    if target is None:
+        target = "llvm"
+    if isinstance(target, dict):
+        target = next(iter(target.values()))
+    return Target(target) if isinstance(target, str) else target
+
+
+def bind_params_by_name(func, params):
+    """Parameters of ``func`` named in ``params`` become constants (TVM's function)."""
+    return _core.bind_params_by_name(func, {k: _as_ndarray(v) for k, v in params.items()})
+
+
+def optimize(mod, target=None, params=None):
+    """relay.optimize: ``(optimized module, params)`` as TVM's BuildModule optimizes (the
+    current PassContext's opt_level, required and disabled passes)."""
+    if not isinstance(mod, (IRModule, Function)):
+        raise ValueError("Type of input parameter mod must be tvm.IRModule")
+    mod = _as_module(mod)
+    _check_target(target)
+    with _target_scope(target):
+        optimized = _core.optimize(mod, _params_dict(params))
+    return optimized, {}
+
+
+def build(ir_mod, target=None, target_host=None, executor=Executor("graph"),
+          runtime=Runtime("cpp"), workspace_memory_pools=None, constant_memory_pools=None,
+          params=None, mod_name="default"):
+    """relay.build: a GraphExecutorFactoryModule (``lib["default"](dev)`` makes the executor;
+    ``graph_json, lib, params = relay.build(...)`` still works, with TVM's DeprecationWarning).
+    """
+    ir_mod = _as_module(ir_mod)
+    if target_host is not None:
+        warnings.warn(
+            "target_host parameter is going to be deprecated. Please pass in "
+            "tvm.target.Target(target, host=target_host) instead."
+        )
+    _check_target(target, target_host)
+    if not isinstance(mod_name, str) or not mod_name:
+        raise ValueError("mod_name must be a non-empty str")
+    if not isinstance(executor, Executor):
+        raise TypeError("executor must be a tvm.relay.backend.Executor")
+    if not isinstance(runtime, Runtime):
+        raise TypeError("runtime must be a tvm.relay.backend.Runtime")
+    if executor.name != "graph":
+        raise TVMError(
+            "relay.build with Executor(\"{}\") is not available: relaypass builds for the graph "
+            "executor (Executor(\"graph\")) and the VM (relay.vm.compile)".format(executor.name)
+        )
+    with _target_scope(target):
+        built = _core.build_graph(ir_mod, _params_dict(params), mod_name)
+    return GraphExecutorFactoryModule(ir_mod, target, executor, runtime, built)
+
+
+class Executor_:  # noqa: N801 (the base of the executors create_executor returns)
+    """TVM's relay.backend.interpreter.Executor: ``evaluate(expr=None, binds=None)`` gives a
+    function of main's parameters (positional or by name)."""
+
+    def __init__(self, mod, params=None):
+        self.mod = mod if mod is not None else IRModule()
+        self.params = dict(params or {})
+
+    def _main(self, expr):
+        mod = self.mod if expr is None else IRModule.from_expr(expr)
+        if self.params:
+            mod = IRModule.from_expr(mod["main"]) if expr is None else mod
+            mod["main"] = bind_params_by_name(mod["main"], self.params)
+        return mod
+
+    def evaluate(self, expr=None, binds=None):
+        raise NotImplementedError
+
+
+def _arguments(names, args, kwargs):
+    values = list(args)
+    if len(values) > len(names):
+        raise ValueError("main takes {} arguments, got {}".format(len(names), len(values)))
+    for name in names[len(values):]:
+        if name not in kwargs:
+            raise ValueError("missing argument '{}' of main".format(name))
+        values.append(kwargs[name])
+    unknown = set(kwargs) - set(names)
+    if unknown:
+        raise ValueError("main has no parameter named {}".format(", ".join(sorted(unknown))))
+    return values
 
 
 def _check_argument(param, array):
@@ -31,54 +189,110 @@ def _check_argument(param, array):
         )
 
 
-def bind_params_by_name(func, params):
-    """Parameters of ``func`` named in ``params`` become constants (TVM's function)."""
-    return _core.bind_params_by_name(func, {k: _as_ndarray(v) for k, v in params.items()})
+def _to_value(value):
+    if isinstance(value, (tuple, list)):
+        return [_to_value(v) for v in value]
+    from ..runtime.container import ADT
+    from .expr import Constant
+
+    if isinstance(value, ADT):
+        return [_to_value(v) for v in value]
+    if isinstance(value, Constant):
+        return value.data
+    return _as_ndarray(value)
 
 
-class Executor:
-    """What create_executor returns: ``evaluate()`` gives a function that runs ``main`` on the
-    evaluator (CPU kernels) and returns NDArrays (a tuple of them for a tuple result)."""
-
-    def __init__(self, mod, params=None):
-        self.mod = mod
-        self.params = params or {}
+class Interpreter(Executor_):
+    """create_executor("debug"): main interpreted as written (no optimization), on one evaluator
+    made once per evaluate()."""
 
     def evaluate(self, expr=None, binds=None):
         if expr is not None and not isinstance(expr, Function):
-            return _core.evaluate_expr(expr, self.mod if self.mod is not None else IRModule())
-        mod = self.mod if expr is None else IRModule.from_expr(expr)
-        if self.params:
-            mod = IRModule.from_expr(mod["main"]) if expr is None else mod
-            mod["main"] = bind_params_by_name(mod["main"], self.params)
+            return _core.evaluate_expr(expr, self.mod)
+        mod = self._main(expr)
         main = mod["main"]
         names = [p.name_hint for p in main.params]
+        runner = _core.ModuleRunner(mod)
 
         def run(*args, **kwargs):
-            values = list(args)
-            if len(values) > len(names):
-                raise ValueError("main takes {} arguments, got {}".format(len(names), len(values)))
-            for name in names[len(values):]:
-                if name not in kwargs:
-                    raise ValueError("missing argument '{}' of main".format(name))
-                values.append(kwargs[name])
-            arrays = [_as_ndarray(v) for v in values]
-            for param, array in zip(main.params, arrays):
-                _check_argument(param, array)
-            return _core.run_main(mod, arrays)
+            values = [_to_value(v) for v in _arguments(names, args, kwargs)]
+            for param, value in zip(main.params, values):
+                if isinstance(value, _nd.NDArray):
+                    _check_argument(param, value)
+            return runner.run_main(values)
+
+        return run
+
+
+class GraphExecutor(Executor_):
+    """create_executor("graph"): relay.build at the PassContext's opt_level, run on the graph
+    executor (built once per evaluate())."""
+
+    def __init__(self, mod, device=None, target="llvm", params=None):
+        super().__init__(mod, params)
+        self.target = target
+
+    def evaluate(self, expr=None, binds=None):
+        from ..contrib.graph_executor import GraphModule
+
+        mod = self.mod if expr is None else IRModule.from_expr(expr)
+        factory = build(mod, target=self.target, params=self.params)
+        gmod = GraphModule(factory["default"](None))
+        names = [p.name_hint for p in mod["main"].params]
+
+        def run(*args, **kwargs):
+            values = _arguments(names, args, kwargs)
+            for name, value in zip(names, values):
+                if name in self.params:
+                    continue  # bound at build
+                gmod.set_input(name, value)
+            gmod.run()
+            outputs = [gmod.get_output(i) for i in range(gmod.get_num_outputs())]
+            return outputs[0] if len(outputs) == 1 and not _returns_tuple(mod) else tuple(outputs)
+
+        return run
+
+
+def _returns_tuple(mod):
+    ret = mod["main"].checked_type.ret_type if mod["main"].checked_type else None
+    return isinstance(ret, _core.TupleType)
+
+
+class VMExecutor(Executor_):
+    """create_executor("vm"): relay.vm.compile at the PassContext's opt_level, run on the VM."""
+
+    def __init__(self, mod, device=None, target="llvm", params=None):
+        super().__init__(mod, params)
+        self.device = device
+        self.target = target
+
+    def evaluate(self, expr=None, binds=None):
+        from . import vm as _vm
+        from ..runtime.vm import VirtualMachine
+
+        mod = self.mod if expr is None else IRModule.from_expr(expr)
+        exe = _vm.compile(mod, target=self.target, params=self.params)
+        machine = VirtualMachine(exe, self.device)
+        names = [p.name_hint for p in mod["main"].params if p.name_hint not in self.params]
+
+        def run(*args, **kwargs):
+            return machine.run(*_arguments(names, args, kwargs))
 
         return run
 
 
 def create_executor(kind="debug", mod=None, device=None, target="llvm", params=None):
-    """An executor for ``mod`` (every kind runs relaypass's evaluator on the CPU)."""
+    """An executor of ``mod`` (TVM's relay.create_executor): "debug" interprets main as written;
+    "graph" and "aot" build it with relay.build, "vm" with relay.vm.compile, at the current
+    PassContext's opt_level. Every kind runs on relaypass's CPU evaluator."""
     if mod is None:
         mod = IRModule()
-    return Executor(mod, params)
-
-
-def build(*args, **kwargs):
-    raise OpNotImplemented(
-        "relay.build is not available: relaypass optimizes and evaluates Relay, it does not "
-        "compile it to machine code"
-    )
+    if target is not None:
+        _check_target(target)
+    if kind == "debug":
+        return Interpreter(mod, params)
+    if kind in ("graph", "aot"):
+        return GraphExecutor(mod, device, target, params)
+    if kind == "vm":
+        return VMExecutor(mod, device, target, params)
+    raise RuntimeError("unknown execution strategy: {0}".format(kind))

@@ -1,8 +1,7 @@
-"""tvm.runtime: the pieces relaypass has (NDArray, devices, the Object base names, parameter
-files)."""
-from .nd import NDArray, Device, cpu, device  # noqa: F401
-from . import nd as ndarray  # noqa: F401
-from . import _core as _core
+"""tvm.runtime.params: parameter files in TVM's byte format (docs/artifact.md)."""
+from .. import _core
+from .. import nd as ndarray
+from ..nd import NDArray
 
 
 def _to_ndarray(params):

@@ -1,0 +1,154 @@
+"""tvm.relay.backend.executor_factory: what relay.build returns (TVM v0.13's
+GraphExecutorFactoryModule), and the runtime modules around it.
+
+``factory["default"](dev)`` (or ``factory.module["default"](dev)``) makes a graph executor
+module, which ``tvm.contrib.graph_executor.GraphModule`` wraps. ``export_library(path)`` writes
+the optimized module, its parameters and the graph JSON to one file (docs/artifact.md);
+``tvm.runtime.load_module(path)`` reads it back as a module with the same ``["default"]``.
+"""
+import warnings
+
+from ... import _core
+from ...ir import IRModule
+from ...parser import parse as _parse
+from ...runtime.module import Module
+
+# The artifact's sections (docs/artifact.md).
+_KIND = "relaypass.graph_executor_factory"
+
+
+def _graph_executor_module(built):
+    from ...contrib.graph_executor import _executor_module
+
+    return _executor_module(_core.GraphExecutor(built), built)
+
+
+def _write_artifact(built, path):
+    # The optimized module as Relay text with its metadata section (main's constants, the
+    # graph's parameters, among them): what reads back and runs without rebuilding.
+    sections = {
+        "kind": _KIND,
+        "module": built.mod.astext(True),
+        "graph_json": built.graph_json,
+        "mod_name": built.mod_name,
+    }
+    _core.write_artifact_file(path, sections)
+
+
+def _factory_runtime_module(built):
+    """The runtime module of the factory: "default" (or the module name) makes an executor."""
+    functions = {
+        built.mod_name: lambda *devs: _graph_executor_module(built),
+        "get_graph_json": lambda: built.graph_json,
+        "get_params": lambda: dict(built.params),
+        "_export": lambda path: _write_artifact(built, path),
+    }
+    lib = Module("relaypass", {"_export": lambda path: _write_artifact(built, path)})
+    factory = Module("GraphExecutorFactory", functions, [lib])
+    factory._default_name = built.mod_name
+    lib._factory = factory  # graph_executor.create(graph, lib, dev) finds the build through it
+    return factory
+
+
+def load_factory_module(path):
+    """tvm.runtime.load_module for a file export_library wrote."""
+    from ..._errors import TVMError
+
+    sections = _core.read_artifact_file(path)
+    kind = sections.get("kind", b"").decode("utf-8", "replace")
+    if kind != _KIND:
+        raise TVMError(
+            "{}: not a module relaypass exported (kind '{}'; expected '{}')".format(path, kind, _KIND)
+        )
+    for name in ("module", "graph_json", "mod_name"):
+        if name not in sections:
+            raise TVMError("{}: the artifact has no '{}' section".format(path, name))
+    mod = _parse(sections["module"].decode("utf-8"))
+    mod_name = sections["mod_name"].decode("utf-8")
+    # The module as exported is already optimized: rebuilt with opt_level 0 it only gets its
+    # graph JSON again (the same names and storage), which must match the file's.
+    built = _core.rebuild_graph(mod, mod_name)
+    if built.graph_json != sections["graph_json"].decode("utf-8"):
+        raise TVMError("{}: its graph JSON does not match its module (a damaged file?)".format(path))
+    return _factory_runtime_module(built)
+
+
+class ExecutorFactoryModule:
+    """Base of what relay.build returns (tvm.relay.backend.executor_factory)."""
+
+    def get_executor_config(self):
+        raise NotImplementedError
+
+    def get_params(self):
+        raise NotImplementedError
+
+    def get_lib(self):
+        raise NotImplementedError
+
+    def __getitem__(self, item):
+        return self.module.__getitem__(item)
+
+    def __iter__(self):
+        warnings.warn(
+            "legacy graph executor behavior of producing json / lib / params will be "
+            "removed in the next release."
+            " Please see documents of tvm.contrib.graph_executor.GraphModule for the "
+            " new recommended usage.",
+            DeprecationWarning,
+            2,
+        )
+        return self
+
+    def __next__(self):
+        if self.iter_cnt > 2:
+            raise StopIteration
+        objs = [self.get_executor_config(), self.lib, self.params]
+        obj = objs[self.iter_cnt]
+        self.iter_cnt += 1
+        return obj
+
+
+class GraphExecutorFactoryModule(ExecutorFactoryModule):
+    """relay.build's result for the graph executor."""
+
+    def __init__(self, ir_mod, target, executor, runtime, built, function_metadata=None):
+        self.ir_mod = ir_mod
+        self.target = target
+        self.executor = executor
+        self.runtime = runtime
+        self._built = built
+        self.graph_json = built.graph_json
+        self.params = dict(built.params)
+        self.libmod_name = built.mod_name
+        self.module = _factory_runtime_module(built)
+        self.lib = self.module.imported_modules[0]
+        self.function_metadata = function_metadata or {}
+        self.iter_cnt = 0
+
+    # The optimized module relaypass runs (TVM's factory has no such field; relaypass's tools
+    # and tests read it).
+    @property
+    def optimized_mod(self):
+        return self._built.mod
+
+    def export_library(self, file_name, fcompile=None, addons=None, **kwargs):
+        self.module.export_library(file_name, fcompile, addons, **kwargs)
+
+    def get_devices(self):
+        return []
+
+    def get_graph_json(self):
+        return self.graph_json
+
+    def get_executor_config(self):
+        return self.graph_json
+
+    def get_lib(self):
+        return self.lib
+
+    def get_params(self):
+        return self.params
+
+
+def _as_irmodule(mod):
+    return mod if isinstance(mod, IRModule) else IRModule.from_expr(mod)

@@ -1,0 +1,21 @@
+"""tvm.runtime: NDArrays and devices, parameter files, modules (what relay.build returns and
+load_module reads), the VM, and containers."""
+from ..nd import NDArray, Device, cpu, device  # noqa: F401
+from .. import nd as ndarray  # noqa: F401
+from .. import nd  # noqa: F401
+from . import params  # noqa: F401
+from .params import (  # noqa: F401
+    save_param_dict,
+    load_param_dict,
+    save_param_dict_to_file,
+    load_param_dict_from_file,
+)
+from . import module  # noqa: F401
+from .module import Module, BenchmarkResult, load_module  # noqa: F401
+from . import container  # noqa: F401
+from . import vm  # noqa: F401
+
+
+def enabled(target):
+    """tvm.runtime.enabled: whether relaypass runs ``target`` (the CPU: "llvm", "cpu", "c")."""
+    return str(target).split()[0] in ("llvm", "cpu", "c", "stackvm")
