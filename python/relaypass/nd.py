@@ -73,6 +73,12 @@ def _check_device(dev):
         raise TVMError("relaypass runs on the CPU only; device {} is not available".format(dev))
 
 
+def _contiguous(arr, dtype=None):
+    """``arr`` (converted to ``dtype``) in C order; 0-d stays 0-d (np.ascontiguousarray makes
+    it 1-d)."""
+    return _np.array(arr, dtype=dtype, order="C", copy=False)
+
+
 def array(arr, device=None, mem_scope=None):
     """A new NDArray holding a copy of ``arr`` (a NumPy array, a list or an NDArray)."""
     _check_device(device)
@@ -80,7 +86,7 @@ def array(arr, device=None, mem_scope=None):
         return NDArray(arr.numpy().copy())
     if not isinstance(arr, _np.ndarray):
         arr = _np.array(arr)
-    return NDArray(_np.ascontiguousarray(arr))
+    return NDArray(_contiguous(arr))
 
 
 def empty(shape, dtype="float32", device=None, mem_scope=None):
@@ -109,7 +115,7 @@ def _copyfrom(self, source_array):
             "array shape do not match the shape of NDArray {0} vs {1}".format(
                 source_array.shape, self.shape)
         )
-    self._copy_bytes_from(NDArray(_np.ascontiguousarray(source_array, dtype=self.dtype)))
+    self._copy_bytes_from(NDArray(_contiguous(source_array, self.dtype)))
     return self
 
 

@@ -40,7 +40,7 @@ def _input_array(value, name, shape, dtype):
             "array shape do not match the shape of NDArray {} vs {} (input '{}')".format(
                 _shape_text(array.shape), _shape_text(shape), name)
         )
-    return _nd.NDArray(np.ascontiguousarray(array, dtype=dtype))
+    return _nd.NDArray(np.array(array, dtype=dtype, order="C", copy=False))
 
 
 class _Executor:

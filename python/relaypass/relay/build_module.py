@@ -247,15 +247,21 @@ class GraphExecutor(Executor_):
                     continue  # bound at build
                 gmod.set_input(name, value)
             gmod.run()
-            outputs = [gmod.get_output(i) for i in range(gmod.get_num_outputs())]
-            return outputs[0] if len(outputs) == 1 and not _returns_tuple(mod) else tuple(outputs)
+            outputs = iter([gmod.get_output(i) for i in range(gmod.get_num_outputs())])
+            return _unflatten(outputs, ret_type)
 
+        ret_type = factory.optimized_mod["main"].checked_type.ret_type
         return run
 
 
-def _returns_tuple(mod):
-    ret = mod["main"].checked_type.ret_type if mod["main"].checked_type else None
-    return isinstance(ret, _core.TupleType)
+def _unflatten(flat, ret_type):
+    """The graph's flat outputs in the shape of main's result type (TVM's _unflatten): a tuple
+    is an ADT."""
+    from ..runtime.container import tuple_object
+
+    if isinstance(ret_type, _core.TupleType):
+        return tuple_object([_unflatten(flat, field) for field in ret_type.fields])
+    return next(flat)
 
 
 class VMExecutor(Executor_):
