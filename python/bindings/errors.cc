@@ -56,6 +56,8 @@ void BindErrors(py::module_& m) {
       SetError("PassError", e.what());
     } catch (const InternalError& e) {
       SetError("InternalError", e.what());
+    } catch (const relaypass::ValueError& e) {
+      SetError("TVMValueError", e.what());
     } catch (const Error& e) {
       SetError("TVMError", e.what());
     } catch (const std::bad_alloc&) {

@@ -139,6 +139,27 @@ void BindLayoutHooks(py::module_& m) {
   py::class_<passes::Target>(m, "Target")
       .def(py::init<const std::string&>(), py::arg("target"))
       .def_property_readonly("kind", [](const passes::Target& t) { return t.kind(); })
+      .def_property_readonly("keys", &passes::Target::keys)
+      .def_property_readonly("device_type", &passes::Target::device_type)
+      .def_property_readonly("attrs", &passes::Target::attrs)
+      .def("attr_type",
+           [](const passes::Target& t, const std::string& k) -> py::object {
+             std::optional<passes::TargetAttrType> type = t.AttrType(k);
+             if (!type) return py::none();
+             switch (*type) {
+               case passes::TargetAttrType::kString:
+                 return py::str("str");
+               case passes::TargetAttrType::kBool:
+                 return py::str("bool");
+               case passes::TargetAttrType::kInteger:
+                 return py::str("int");
+               case passes::TargetAttrType::kStringArray:
+                 return py::str("array");
+             }
+             return py::none();
+           })
+      .def_static("list_kinds", &passes::Target::ListKinds)
+      .def_static("list_kind_options", &passes::Target::ListKindOptions)
       .def("get_attr", [](const passes::Target& t, const std::string& k) { return t.GetAttr(k); })
       .def("__str__", &passes::Target::str)
       .def("__repr__", &passes::Target::str)

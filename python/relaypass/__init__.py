@@ -18,6 +18,6 @@ from . import parser
 from . import relay
 from . import runtime
 from . import contrib
-from ._unsupported import te, tir, topi, autotvm, auto_scheduler, meta_schedule
+from ._unsupported import te, tir, topi, autotvm, auto_scheduler, meta_schedule, rpc
 
 __version__ = "0.13.0"  # the TVM version whose API and behaviour relaypass follows

@@ -28,6 +28,10 @@ class InternalError(TVMError):
     """Misuse of the API (a precondition the caller broke)."""
 
 
+class TVMValueError(TVMError, ValueError):
+    """A value the API does not take (an unknown target option): a ValueError, as TVM's."""
+
+
 class OpError(TVMError):
     """Base class of operator errors (tvm.error.OpError)."""
 

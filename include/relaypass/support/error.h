@@ -53,5 +53,11 @@ class InternalError : public Error {
  public:
   using Error::Error;
 };
+// A value given to the API is not one it takes (a target string with an unknown option): Python's
+// ValueError, as TVM raises it.
+class ValueError : public Error {
+ public:
+  using Error::Error;
+};
 
 }  // namespace relaypass

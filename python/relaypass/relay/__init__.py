@@ -16,6 +16,7 @@ from .expr import (  # noqa: F401
     const,
     var,
 )
+from .expr import Any  # noqa: F401
 from .expr import TensorType, TupleType, FuncType, IncompleteType, Type  # noqa: F401
 from . import function  # noqa: F401
 from . import op  # noqa: F401
@@ -41,3 +42,8 @@ def astext(obj, show_meta_data=True, annotate=None):
 
 from .param_dict import save_param_dict, load_param_dict  # noqa: F401,E402
 from . import backend  # noqa: F401
+from . import ty  # noqa: F401
+from . import scope_builder  # noqa: F401
+from .scope_builder import ScopeBuilder  # noqa: F401
+from . import vm  # noqa: F401
+from .build_module import optimize, bind_params_by_name  # noqa: F401,E402

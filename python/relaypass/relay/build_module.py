@@ -207,6 +207,17 @@ class Interpreter(Executor_):
     made once per evaluate()."""
 
     def evaluate(self, expr=None, binds=None):
+        from .expr import GlobalVar, Let, Expr, const
+
+        if binds:
+            # As TVM: each bound variable is let-bound to its value around the expression.
+            for var, value in binds.items():
+                value = value if isinstance(value, Expr) else const(_to_value(value))
+                expr = Let(var, value, expr)
+        if isinstance(expr, GlobalVar):
+            mod = IRModule(dict(self.mod.functions))
+            mod["main"] = self.mod[expr]
+            return Interpreter(mod, self.params).evaluate()
         if expr is not None and not isinstance(expr, Function):
             return _core.evaluate_expr(expr, self.mod)
         mod = self._main(expr)

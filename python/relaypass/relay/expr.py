@@ -146,3 +146,24 @@ def bind(expr, binds):
         body = _Binder().visit(expr.body)
         return Function(params, body, expr.ret_type, None, expr.attrs)
     return _Binder().visit(expr)
+
+
+class Any:
+    """relay.Any(): a dimension known only at run time (printed `?`). Shapes take it where they
+    take an int; relaypass holds it as the dimension -1."""
+
+    def __index__(self):
+        return -1
+
+    __int__ = __index__
+
+    def __repr__(self):
+        return "?"
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return isinstance(other, Any) or other == -1
+
+    def __hash__(self):
+        return hash(-1)

@@ -6,6 +6,9 @@ from . import executor  # noqa: F401
 from . import runtime  # noqa: F401
 from .executor import Executor  # noqa: F401
 from .runtime import Runtime  # noqa: F401
+from . import executor_factory  # noqa: F401
+from . import graph_executor_codegen  # noqa: F401
+from . import _backend  # noqa: F401
 
 
 def __getattr__(name):

@@ -1,0 +1,14 @@
+"""tvm.target: Target (TVM's kinds, options and string form) and its helpers."""
+from . import target  # noqa: F401
+from .target import (  # noqa: F401
+    Target,
+    TargetKind,
+    create,
+    cuda,
+    rocm,
+    mali,
+    intel_graphics,
+    arm_cpu,
+    rasp,
+    bifrost,
+)
