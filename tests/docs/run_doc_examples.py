@@ -53,6 +53,16 @@ def make_x_npy(path):
         f.write(struct.pack("<16f", *[(i - 8) / 4.0 for i in range(16)]))
 
 
+def make_image_npy(path):
+    """image.npy for docs/cli.md's ONNX command's --input: float32 (1, 3, 224, 224)."""
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 224, 224), }"
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    count = 3 * 224 * 224
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%df" % count, *[((i * 13) % 17 - 8) / 8.0 for i in range(count)]))
+
+
 def make_model_onnx(path):
     """model.onnx for docs/cli.md's ONNX command: input `input` (N, 3, 224, 224) with a dynamic
     batch, Conv (initializer weights) + Relu + GlobalAveragePool."""
@@ -73,7 +83,7 @@ def make_model_onnx(path):
     onnx.save(model, path)
 
 
-MAKE_INPUTS = {"x.npy": make_x_npy, "model.onnx": make_model_onnx}
+MAKE_INPUTS = {"x.npy": make_x_npy, "image.npy": make_image_npy, "model.onnx": make_model_onnx}
 
 
 def blocks(text):

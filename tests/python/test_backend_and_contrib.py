@@ -128,8 +128,8 @@ def test_runtime_errors():
 def test_relay_backend_names():
     assert relay.backend.Executor is Executor and relay.backend.Runtime is Runtime
     # the code generators are not there; using one says so
-    with pytest.raises(tvm.error.OpNotImplemented, match="graph_executor_codegen"):
-        relay.backend.graph_executor_codegen.GraphExecutorCodegen(None, None)
+    with pytest.raises(tvm.error.OpNotImplemented, match="te_compiler"):
+        relay.backend.te_compiler.get()
 
 
 # ---- download (contrib/download.py) ----

@@ -249,13 +249,12 @@ class GraphExecutor(Executor_):
         mod = self.mod if expr is None else IRModule.from_expr(expr)
         factory = build(mod, target=self.target, params=self.params)
         gmod = GraphModule(factory["default"](None))
-        names = [p.name_hint for p in mod["main"].params]
+        # Parameters given in params are bound at build: the function takes the others.
+        names = [p.name_hint for p in mod["main"].params if p.name_hint not in self.params]
 
         def run(*args, **kwargs):
             values = _arguments(names, args, kwargs)
             for name, value in zip(names, values):
-                if name in self.params:
-                    continue  # bound at build
                 gmod.set_input(name, value)
             gmod.run()
             outputs = iter([gmod.get_output(i) for i in range(gmod.get_num_outputs())])

@@ -63,12 +63,17 @@ def load_factory_module(path):
     for name in ("module", "graph_json", "mod_name"):
         if name not in sections:
             raise TVMError("{}: the artifact has no '{}' section".format(path, name))
-    mod = _parse(sections["module"].decode("utf-8"))
-    mod_name = sections["mod_name"].decode("utf-8")
+    try:
+        text = sections["module"].decode("utf-8")
+        mod_name = sections["mod_name"].decode("utf-8")
+        graph_json = sections["graph_json"].decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise TVMError("{}: a section is not UTF-8 text (a damaged file?): {}".format(path, err)) from None
+    mod = _parse(text)
     # The module as exported is already optimized: rebuilt with opt_level 0 it only gets its
     # graph JSON again (the same names and storage), which must match the file's.
     built = _core.rebuild_graph(mod, mod_name)
-    if built.graph_json != sections["graph_json"].decode("utf-8"):
+    if built.graph_json != graph_json:
         raise TVMError("{}: its graph JSON does not match its module (a damaged file?)".format(path))
     return _factory_runtime_module(built)
 
