@@ -10,6 +10,7 @@
 #include "relaypass/backend/build.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/runtime/graph_executor.h"
+#include "relaypass/runtime/module_file.h"
 
 namespace relaypass::python {
 namespace {
@@ -91,6 +92,21 @@ void BindBackend(py::module_& m) {
         return std::make_shared<backend::BuiltModule>(backend::FromOptimized(optimized, mod_name));
       },
       py::arg("optimized"), py::arg("mod_name"));
+
+  m.def(
+      "export_built_module",
+      [](const backend::BuiltModule& built, const std::string& path) {
+        py::gil_scoped_release release;
+        runtime::ExportBuiltModule(built, path);
+      },
+      py::arg("built"), py::arg("path"));
+  m.def(
+      "load_built_module",
+      [](const std::string& path) {
+        py::gil_scoped_release release;
+        return std::make_shared<backend::BuiltModule>(runtime::LoadBuiltModule(path));
+      },
+      py::arg("path"));
 
   py::class_<runtime::GraphExecutor>(m, "GraphExecutor")
       .def(py::init([](const backend::BuiltModule& built) {

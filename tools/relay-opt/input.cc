@@ -19,6 +19,7 @@
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/type_infer.h"
+#include "relaypass/runtime/module_file.h"
 #include "relaypass/support/error.h"
 #include "relaypass/text/parser.h"
 #include "relaypass/workloads/workloads.h"
@@ -212,6 +213,10 @@ LoadedModule LoadOnnx(const Options& o) {
 
 LoadedModule LoadModule(const Options& o) {
   if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
+  // A file export_library (or --export-library) wrote: its optimized module, constants included.
+  if (!o.input.empty() && o.input != "-" && relaypass::runtime::IsArtifactFile(o.input)) {
+    return {relaypass::runtime::LoadBuiltModule(o.input).mod, {}};
+  }
   const ReadLimits limits{.max_bytes = o.max_input_size, .text = true};
   if (!o.input.empty()) {
     size_t nul = std::string::npos;

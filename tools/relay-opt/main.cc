@@ -20,6 +20,8 @@
 #include "listing.h"
 #include "options.h"
 #include "pipeline.h"
+#include "relaypass/backend/build.h"
+#include "relaypass/runtime/module_file.h"
 #include "relaypass/support/allocator.h"
 #include "relaypass/support/error.h"
 #include "relaypass/support/memory_budget.h"
@@ -123,6 +125,12 @@ Output Process(const Options& o, const PassPlan& plan, LoadedModule loaded) {
       throw;
     }
     relaypass::tools::InstallCrashReproducer("", "");
+  }
+  if (!o.export_library.empty()) {
+    // relay.build on the result: the pipeline of relay.optimize at -O, the weights bound.
+    transform::PassContextScope scope(MakeContext(o, plan, {}));
+    relaypass::runtime::ExportBuiltModule(relaypass::backend::Build(mod, loaded.params),
+                                          o.export_library);
   }
   Output out;
   out.emitted = Emit(mod, o);

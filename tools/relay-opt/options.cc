@@ -139,6 +139,11 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("FILE");
   app.add_option("--dot", o.dot_file, "also write the Graphviz picture of the result to FILE")
       ->type_name("FILE");
+  app.add_option("--export-library", o.export_library,
+                 "build the result as relay.build does at -O (the model's weights bound) and write "
+                 "what tvm.runtime.load_module reads to FILE (docs/artifact.md); relay-opt FILE "
+                 "--run runs it")
+      ->type_name("FILE");
 
   // Running the result.
   auto* run = app.add_flag("--run", o.run,

@@ -52,8 +52,9 @@ struct Options {
 
   // Output.
   std::string emit = "text";
-  std::string output_file;  // -o
-  std::string dot_file;     // --dot
+  std::string output_file;     // -o
+  std::string dot_file;        // --dot
+  std::string export_library;  // --export-library=FILE: relay.build's result as an artifact
 
   // Running the result.
   bool run = false;

@@ -10,11 +10,7 @@ import warnings
 
 from ... import _core
 from ...ir import IRModule
-from ...parser import parse as _parse
 from ...runtime.module import Module
-
-# The artifact's sections (docs/artifact.md).
-_KIND = "relaypass.graph_executor_factory"
 
 
 def _graph_executor_module(built):
@@ -24,15 +20,7 @@ def _graph_executor_module(built):
 
 
 def _write_artifact(built, path):
-    # The optimized module as Relay text with its metadata section (main's constants, the
-    # graph's parameters, among them): what reads back and runs without rebuilding.
-    sections = {
-        "kind": _KIND,
-        "module": built.mod.astext(True),
-        "graph_json": built.graph_json,
-        "mod_name": built.mod_name,
-    }
-    _core.write_artifact_file(path, sections)
+    _core.export_built_module(built, path)
 
 
 def _factory_runtime_module(built):
@@ -51,31 +39,8 @@ def _factory_runtime_module(built):
 
 
 def load_factory_module(path):
-    """tvm.runtime.load_module for a file export_library wrote."""
-    from ..._errors import TVMError
-
-    sections = _core.read_artifact_file(path)
-    kind = sections.get("kind", b"").decode("utf-8", "replace")
-    if kind != _KIND:
-        raise TVMError(
-            "{}: not a module relaypass exported (kind '{}'; expected '{}')".format(path, kind, _KIND)
-        )
-    for name in ("module", "graph_json", "mod_name"):
-        if name not in sections:
-            raise TVMError("{}: the artifact has no '{}' section".format(path, name))
-    try:
-        text = sections["module"].decode("utf-8")
-        mod_name = sections["mod_name"].decode("utf-8")
-        graph_json = sections["graph_json"].decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise TVMError("{}: a section is not UTF-8 text (a damaged file?): {}".format(path, err)) from None
-    mod = _parse(text)
-    # The module as exported is already optimized: rebuilt with opt_level 0 it only gets its
-    # graph JSON again (the same names and storage), which must match the file's.
-    built = _core.rebuild_graph(mod, mod_name)
-    if built.graph_json != graph_json:
-        raise TVMError("{}: its graph JSON does not match its module (a damaged file?)".format(path))
-    return _factory_runtime_module(built)
+    """tvm.runtime.load_module for a file export_library wrote (relaypass/runtime/module_file.h)."""
+    return _factory_runtime_module(_core.load_built_module(path))
 
 
 class ExecutorFactoryModule:
