@@ -173,6 +173,32 @@ def _arguments(names, args, kwargs):
     return values
 
 
+def _coerce_argument(param, value):
+    """``value`` for ``param``: a NumPy array (or list, scalar) converted to the declared dtype
+    where NumPy casts within the same kind (as the graph executor's set_input); then checked by
+    _check_argument. NDArrays, tuples and closures go as they are."""
+    declared = param.type_annotation
+    if isinstance(value, _nd.NDArray) or not isinstance(declared, _core.TensorType):
+        return value
+    if isinstance(value, (tuple, list)) and not isinstance(value, _np.ndarray):
+        try:
+            value = _np.asarray(value)
+        except Exception:  # a ragged list: the evaluator's own tuple handling decides
+            return value
+    if isinstance(value, (_np.ndarray, _np.generic, int, float, bool)):
+        array = _np.asarray(value)
+        target = _np.dtype(declared.dtype) if declared.dtype != "bool" else _np.dtype(bool)
+        if array.dtype != target:
+            if not _np.can_cast(array.dtype, target, "same_kind"):
+                raise TypeError(
+                    "argument '{}' is {}, got an array of dtype {} (which does not convert to it "
+                    "without changing kind)".format(param.name_hint, declared, array.dtype)
+                )
+            array = array.astype(target)
+        return _nd.array(array)
+    return value
+
+
 def _check_argument(param, array):
     """An argument must have the shape and dtype its parameter declares (as TVM's executors
     check): the evaluator itself trusts its inputs."""
@@ -226,7 +252,8 @@ class Interpreter(Executor_):
         runner = _core.ModuleRunner(mod)
 
         def run(*args, **kwargs):
-            values = [_to_value(v) for v in _arguments(names, args, kwargs)]
+            values = _arguments(names, args, kwargs)
+            values = [_to_value(_coerce_argument(p, v)) for p, v in zip(main.params, values)]
             for param, value in zip(main.params, values):
                 if isinstance(value, _nd.NDArray):
                     _check_argument(param, value)

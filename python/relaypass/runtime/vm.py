@@ -102,7 +102,15 @@ class VirtualMachine:
             if name not in kwargs:
                 raise TypeError("missing argument '{}' of {}".format(name, func_name))
             values.append(kwargs[name])
-        return [_to_value(v) for v in values]
+        from ..relay.build_module import _coerce_argument, _check_argument
+
+        out = []
+        for param, value in zip(func.params, values):
+            value = _to_value(_coerce_argument(param, value))
+            if isinstance(value, _nd.NDArray):
+                _check_argument(param, value)  # the evaluator trusts its inputs
+            out.append(value)
+        return out
 
     def set_input(self, func_name, *args, **kwargs):
         self._inputs[func_name] = self._arguments(func_name, args, kwargs)
