@@ -213,3 +213,18 @@ def test_download_testdata_and_tempdir_as_tvm():
     path = tmp.relpath("a.txt")
     open(path, "w").write("x")
     assert tmp.listdir() == ["a.txt"]
+
+
+def test_aot_build_runs_behind_aot_module():
+    from relaypass.relay.backend import Executor, Runtime
+
+    mod, params = _dense_relu()
+    with tvm.transform.PassContext(opt_level=3):
+        lib = relay.build(mod, "llvm", executor=Executor("aot"), runtime=Runtime("cpp"),
+                          params=params)
+    m = tvm.runtime.executor.AotModule(lib["default"](tvm.cpu()))
+    x = np.full((2, 8), 0.25, "float32")
+    m.set_input("x", x)
+    m.run()
+    np.testing.assert_allclose(m.get_output(0).numpy(), _numpy_dense_relu(x, params), rtol=1e-5)
+    assert m.get_input_name(0) == "x" and m.get_num_outputs() == 1

@@ -136,11 +136,12 @@ class _Executor:
         return [self.ex.get_output(i) for i in range(self.ex.num_outputs)]
 
 
-def _executor_module(executor, built):
-    """The runtime module of one graph executor (TVM's GraphExecutor module)."""
+def _executor_module(executor, built, type_key="GraphExecutor"):
+    """The runtime module of one executor (TVM's GraphExecutor module, or the AotExecutor one,
+    which relaypass runs the same way)."""
     e = _Executor(executor, built)
     return Module(
-        "GraphExecutor",
+        type_key,
         {
             "set_input": e.set_input,
             "set_input_zero_copy": e.set_input_zero_copy,
@@ -150,6 +151,7 @@ def _executor_module(executor, built):
             "get_num_outputs": lambda: executor.num_outputs,
             "get_num_inputs": lambda: executor.num_inputs,
             "get_input_index": executor.input_index,
+            "get_input_name": executor.input_name,
             "get_input_info": e.get_input_info,
             "load_params": e.load_params,
             "share_params": e.share_params,

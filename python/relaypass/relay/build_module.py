@@ -18,7 +18,7 @@ from ..ir import IRModule
 from .expr import Function
 from .backend.executor import Executor
 from .backend.runtime import Runtime
-from .backend.executor_factory import GraphExecutorFactoryModule
+from .backend.executor_factory import AOTExecutorFactoryModule, GraphExecutorFactoryModule
 
 # The target kinds relaypass runs (on its CPU evaluator).
 _CPU_KINDS = ("llvm", "c")
@@ -130,13 +130,10 @@ def build(ir_mod, target=None, target_host=None, executor=Executor("graph"),
         raise TypeError("executor must be a tvm.relay.backend.Executor")
     if not isinstance(runtime, Runtime):
         raise TypeError("runtime must be a tvm.relay.backend.Runtime")
-    if executor.name != "graph":
-        raise TVMError(
-            "relay.build with Executor(\"{}\") is not available: relaypass builds for the graph "
-            "executor (Executor(\"graph\")) and the VM (relay.vm.compile)".format(executor.name)
-        )
     with _target_scope(target):
         built = _core.build_graph(ir_mod, _params_dict(params), mod_name)
+    if executor.name == "aot":
+        return AOTExecutorFactoryModule(ir_mod, target, executor, runtime, built)
     return GraphExecutorFactoryModule(ir_mod, target, executor, runtime, built)
 
 

@@ -14,6 +14,7 @@ from . import module  # noqa: F401
 from .module import Module, BenchmarkResult, load_module  # noqa: F401
 from . import container  # noqa: F401
 from . import vm  # noqa: F401
+from . import executor  # noqa: F401
 
 
 def enabled(target):

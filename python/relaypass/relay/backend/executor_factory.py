@@ -13,20 +13,21 @@ from ...ir import IRModule
 from ...runtime.module import Module
 
 
-def _graph_executor_module(built):
+def _graph_executor_module(built, type_key="GraphExecutor"):
     from ...contrib.graph_executor import _executor_module
 
-    return _executor_module(_core.GraphExecutor(built), built)
+    return _executor_module(_core.GraphExecutor(built), built, type_key)
 
 
 def _write_artifact(built, path):
     _core.export_built_module(built, path)
 
 
-def _factory_runtime_module(built):
+def _factory_runtime_module(built, executor_kind="graph"):
     """The runtime module of the factory: "default" (or the module name) makes an executor."""
+    type_key = "AotExecutor" if executor_kind == "aot" else "GraphExecutor"
     functions = {
-        built.mod_name: lambda *devs: _graph_executor_module(built),
+        built.mod_name: lambda *devs: _graph_executor_module(built, type_key),
         "get_graph_json": lambda: built.graph_json,
         "get_params": lambda: dict(built.params),
         "_export": lambda path: _write_artifact(built, path),
@@ -90,7 +91,7 @@ class GraphExecutorFactoryModule(ExecutorFactoryModule):
         self.graph_json = built.graph_json
         self.params = dict(built.params)
         self.libmod_name = built.mod_name
-        self.module = _factory_runtime_module(built)
+        self.module = _factory_runtime_module(built, getattr(executor, "name", "graph"))
         self.lib = self.module.imported_modules[0]
         self.function_metadata = function_metadata or {}
         self.iter_cnt = 0
@@ -118,6 +119,14 @@ class GraphExecutorFactoryModule(ExecutorFactoryModule):
 
     def get_params(self):
         return self.params
+
+
+class AOTExecutorFactoryModule(GraphExecutorFactoryModule):
+    """relay.build's result for Executor("aot"): the same optimized module, run on the
+    evaluator behind tvm.runtime.executor.AotModule (relaypass generates no AOT code)."""
+
+    def get_executor_config(self):
+        return None
 
 
 def _as_irmodule(mod):

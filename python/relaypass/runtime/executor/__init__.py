@@ -1,0 +1,2 @@
+"""tvm.runtime.executor: the AOT executor's Python wrapper (AotModule)."""
+from .aot_executor import AotModule  # noqa: F401
