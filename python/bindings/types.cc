@@ -45,6 +45,10 @@ ir::NDArray FromNumpy(const py::array& input, const std::string& dtype_text) {
   if (!dtype_text.empty() && dtype_text != name) {
     src = src.attr("astype")(NumpyName(dtype));
   }
+  // Bytes in the machine's order, as TVM converts: a big-endian array is swapped, not copied raw.
+  if (!src.dtype().attr("isnative").cast<bool>()) {
+    src = src.attr("astype")(src.dtype().attr("newbyteorder")("="));
+  }
   src = py::array::ensure(src, py::array::c_style);
   if (!src) throw py::error_already_set();
   ir::Shape shape(src.shape(), src.shape() + src.ndim());

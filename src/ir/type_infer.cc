@@ -2,6 +2,7 @@
 // op type relations solved to a fixpoint, then a rebuild that attaches the checked types.
 #include "relaypass/ir/type_infer.h"
 
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -137,6 +138,22 @@ class ModuleInferencer {
       const Function& typed = mod_.Lookup(gv->name_hint);
       if (typed->checked_type && IsComplete(typed->checked_type)) return typed->checked_type;
     }
+    // A function calling itself while it is inferred, with its parameters annotated but not
+    // its return type: the call's result is a hole its inferencer unifies with the body's type
+    // (as TVM infers such a function); other recursion needs the full signature (InferGlobal).
+    if (in_progress_.count(gv->name_hint) && !inferring_.empty() &&
+        inferring_.back().name == gv->name_hint) {
+      const Function& f = mod_.Lookup(gv->name_hint);
+      bool params_annotated = true;
+      for (const Var& p : f->params) {
+        params_annotated = params_annotated && p->type_annotation && IsComplete(p->type_annotation);
+      }
+      if (params_annotated && !HasFullSignature(f)) {
+        std::vector<Type> args;
+        for (const Var& p : f->params) args.push_back(p->type_annotation);
+        return FuncType(std::move(args), inferring_.back().return_hole());
+      }
+    }
     Function f = InferGlobal(gv->name_hint);
     if (f->checked_type) return f->checked_type;
     std::vector<Type> args;
@@ -144,7 +161,15 @@ class ModuleInferencer {
     return FuncType(std::move(args), f->ret_type);
   }
 
+  // The global function a FunctionInferencer is inferring, and the hole of its return type
+  // made when the function first calls itself (return_hole).
+  struct Inferring {
+    std::string name;
+    std::function<Type()> return_hole;
+  };
+
   const IRModule& mod_;
+  std::vector<Inferring> inferring_;
   bool standalone_ = false;  // InferStandalone: typing one expression against the module
   std::unordered_map<std::string, Function> done_;
   std::unordered_set<std::string> in_progress_;
@@ -155,11 +180,30 @@ class ModuleInferencer::FunctionInferencer {
   explicit FunctionInferencer(ModuleInferencer& module) : module_(module) {}
 
   // One walk numbers the nodes; the three passes below work on arrays indexed by those numbers.
-  Expr Infer(const Expr& root) {
+  // `global_name` names the global function `root` is (for its calls of itself).
+  Expr Infer(const Expr& root, const std::string& global_name = "") {
     const PostOrderIndex::Id root_id = index_.Add(root);
     terms_.resize(index_.size());
+    Type self_return;  // the hole of root's return type, if root calls itself
+    if (!global_name.empty()) {
+      module_.inferring_.push_back({global_name, [this, &self_return]() {
+                                      if (!self_return) self_return = solver_.NewHole();
+                                      return self_return;
+                                    }});
+    }
+    struct Pop {
+      ModuleInferencer& m;
+      bool active;
+      ~Pop() {
+        if (active) m.inferring_.pop_back();
+      }
+    } pop{module_, !global_name.empty()};
     for (PostOrderIndex::Id id : index_.post_order()) {
       terms_[id] = Generate(Expr(index_.node(id)), index_.children(id));
+    }
+    if (self_return) {
+      const auto* fn_type = terms_[root_id].as<FuncTypeNode>();
+      Unify(self_return, fn_type->ret_type, root.get(), "the return type of @" + global_name);
     }
     Solve();
     return Attach(root_id);
@@ -467,7 +511,7 @@ Function ModuleInferencer::InferGlobal(const std::string& name) {
     }
     const std::string fn_name = std::move(stack.back().name);
     stack.pop_back();
-    Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(fn_name));
+    Expr inferred = FunctionInferencer(*this).Infer(mod_.Lookup(fn_name), fn_name);
     in_progress_.erase(fn_name);
     done_[fn_name] = inferred.downcast<FunctionNode>();
   }

@@ -3,6 +3,7 @@
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/op/registry.h"
 #include "relaypass/relay.h"
+#include "relaypass/text/parser.h"
 #include "relaypass/workloads/workloads.h"
 
 namespace relaypass::ir {
@@ -208,6 +209,32 @@ TEST(TypeInferTest, MillionNodeChain) {
   IRModule mod = IRModule::FromExpr(workloads::Chain(1000000));
   IRModule typed = InferTypes(mod);
   EXPECT_EQ(TypeToString(typed.Lookup("main")->ret_type), "Tensor[(1, 16), float32]");
+}
+
+text::ParseOptions Untyped() {
+  text::ParseOptions options;
+  options.require_version = true;
+  options.infer_types = false;
+  return options;
+}
+
+// TVM infers a function that calls itself with only its parameters annotated (its return type
+// unified with the body's): test_backend_interpreter.py's test_loop. sum_up returns its int32
+// accumulator; expected type by hand: fn (int32, int32) -> int32.
+TEST(TypeInferTest, SelfRecursionWithoutAReturnTypeIsInferred) {
+  const IRModule typed = InferTypes(text::ParseModule(
+      "#[version = \"0.0.5\"]\n"
+      "def @sum_up(%i: int32, %accum: int32) {\n"
+      "  if (equal(%i, 0)) { %accum } else { @sum_up(subtract(%i, 1), add(%accum, %i)) }\n"
+      "}\n",
+      Untyped()));
+  EXPECT_EQ(TypeToString(typed.Lookup("sum_up")->checked_type), "fn (int32, int32) -> int32");
+  // Mutual recursion without signatures is still an error that says what to annotate.
+  EXPECT_THROW(
+      InferTypes(text::ParseModule("#[version = \"0.0.5\"]\n"
+                                   "def @a(%x: int32) { @b(%x) }\ndef @b(%x: int32) { @a(%x) }\n",
+                                   Untyped())),
+      TypeError);
 }
 
 }  // namespace

@@ -242,8 +242,13 @@ class Interpreter(Executor_):
             mod["main"] = self.mod[expr]
             return Interpreter(mod, self.params).evaluate()
         if expr is not None and not isinstance(expr, Function):
-            return _core.evaluate_expr(expr, self.mod)
-        mod = self._main(expr)
+            # A closed expression runs as the body of a main without parameters, type-checked
+            # with the module's functions.
+            mod = IRModule(dict(self.mod.functions))
+            mod["main"] = Function([], expr)
+            return _core.ModuleRunner(_core.infer_types(mod)).run_main([])
+        # As TVM's executors: the module is type-checked before it runs (kernels trust types).
+        mod = _core.infer_types(self._main(expr))
         main = mod["main"]
         names = [p.name_hint for p in main.params]
         runner = _core.ModuleRunner(mod)
