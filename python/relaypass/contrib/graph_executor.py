@@ -190,11 +190,14 @@ def create(graph_json_str, libmod, device):
 class GraphModule:
     """Wrapper of a graph executor module (TVM's tvm.contrib.graph_executor.GraphModule)."""
 
+    # The kinds of module this class wraps (AotModule wraps the AOT build's).
+    _TYPE_KEYS = ("GraphExecutor",)
+
     def __init__(self, module):
-        if not isinstance(module, Module) or module.type_key != "GraphExecutor":
+        if not isinstance(module, Module) or module.type_key not in self._TYPE_KEYS:
             raise TypeError(
-                "GraphModule wraps the module lib[\"default\"](dev) makes, got {}".format(
-                    type(module).__name__)
+                "{} wraps the module lib[\"default\"](dev) makes, got {}".format(
+                    type(self).__name__, type(module).__name__)
             )
         self.module = module
         self._set_input = module["set_input"]
