@@ -16,6 +16,8 @@ from .. import nd as _nd
 from .._errors import TVMError
 from ..ir import IRModule
 from .expr import Function
+from ..runtime.arguments import coerce_argument as _coerce_argument
+from ..runtime.arguments import check_argument as _check_argument
 from .backend.executor import Executor
 from .backend.runtime import Runtime
 from .backend.executor_factory import AOTExecutorFactoryModule, GraphExecutorFactoryModule
@@ -168,48 +170,6 @@ def _arguments(names, args, kwargs):
     if unknown:
         raise ValueError("main has no parameter named {}".format(", ".join(sorted(unknown))))
     return values
-
-
-def _coerce_argument(param, value):
-    """``value`` for ``param``: a NumPy array (or list, scalar) converted to the declared dtype
-    where NumPy casts within the same kind (as the graph executor's set_input); then checked by
-    _check_argument. NDArrays, tuples and closures go as they are."""
-    declared = param.type_annotation
-    if isinstance(value, _nd.NDArray) or not isinstance(declared, _core.TensorType):
-        return value
-    if isinstance(value, (tuple, list)) and not isinstance(value, _np.ndarray):
-        try:
-            value = _np.asarray(value)
-        except Exception:  # a ragged list: the evaluator's own tuple handling decides
-            return value
-    if isinstance(value, (_np.ndarray, _np.generic, int, float, bool)):
-        array = _np.asarray(value)
-        target = _np.dtype(declared.dtype) if declared.dtype != "bool" else _np.dtype(bool)
-        if array.dtype != target:
-            if not _np.can_cast(array.dtype, target, "same_kind"):
-                raise TypeError(
-                    "argument '{}' is {}, got an array of dtype {} (which does not convert to it "
-                    "without changing kind)".format(param.name_hint, declared, array.dtype)
-                )
-            array = array.astype(target)
-        return _nd.array(array)
-    return value
-
-
-def _check_argument(param, array):
-    """An argument must have the shape and dtype its parameter declares (as TVM's executors
-    check): the evaluator itself trusts its inputs."""
-    declared = param.type_annotation
-    if not isinstance(declared, _core.TensorType):
-        return
-    shape = tuple(int(d) for d in declared.shape)
-    if any(d < 0 for d in shape):
-        return
-    if tuple(array.shape) != shape or array.dtype != declared.dtype:
-        raise ValueError(
-            "argument '{}' has shape {} and dtype {}, but main declares {}".format(
-                param.name_hint, tuple(array.shape), array.dtype, declared)
-        )
 
 
 def _to_value(value):

@@ -11,7 +11,9 @@ from .params import (  # noqa: F401
     load_param_dict_from_file,
 )
 from . import module  # noqa: F401
-from .module import Module, BenchmarkResult, load_module  # noqa: F401
+from .module import Module, BenchmarkResult  # noqa: F401
+from . import graph_factory  # noqa: F401
+from .graph_factory import load_module  # noqa: F401
 from . import container  # noqa: F401
 from . import vm  # noqa: F401
 from . import executor  # noqa: F401

@@ -3,13 +3,13 @@
 A relaypass module is not machine code: the factory module relay.build returns holds the
 optimized Relay module, its parameters and the graph JSON, and runs on relaypass's evaluator.
 ``export_library`` writes all of it to one versioned file (docs/artifact.md), whatever the file
-name's extension (.so and .tar are accepted, as scripts use them); ``load_module`` reads it back.
+name's extension (.so and .tar are accepted, as scripts use them); ``load_module``
+(runtime/graph_factory.py) reads it back.
 """
 import time
 
 import numpy as _np
 
-from .. import _core
 from .._errors import TVMError
 
 
@@ -150,11 +150,3 @@ class Module:
 
     def save(self, file_name, fmt=""):
         self.export_library(file_name)
-
-
-def load_module(path, fmt=""):
-    """tvm.runtime.load_module: a module written by export_library (docs/artifact.md). A file
-    that is not one, damaged or truncated is a TVMError naming it."""
-    from ..relay.backend.executor_factory import load_factory_module
-
-    return load_factory_module(str(path))

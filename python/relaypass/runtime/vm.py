@@ -8,6 +8,7 @@ import numpy as _np
 from .. import _core
 from .. import nd as _nd
 from .._errors import TVMError
+from .arguments import check_argument, coerce_argument
 from .container import ADT
 from .module import BenchmarkResult, _time
 
@@ -102,13 +103,11 @@ class VirtualMachine:
             if name not in kwargs:
                 raise TypeError("missing argument '{}' of {}".format(name, func_name))
             values.append(kwargs[name])
-        from ..relay.build_module import _coerce_argument, _check_argument
-
         out = []
         for param, value in zip(func.params, values):
-            value = _to_value(_coerce_argument(param, value))
+            value = _to_value(coerce_argument(param, value))
             if isinstance(value, _nd.NDArray):
-                _check_argument(param, value)  # the evaluator trusts its inputs
+                check_argument(param, value)  # the evaluator trusts its inputs
             out.append(value)
         return out
 

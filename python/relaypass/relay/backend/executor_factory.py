@@ -8,40 +8,8 @@ the optimized module, its parameters and the graph JSON to one file (docs/artifa
 """
 import warnings
 
-from ... import _core
 from ...ir import IRModule
-from ...runtime.module import Module
-
-
-def _graph_executor_module(built, type_key="GraphExecutor"):
-    from ...contrib.graph_executor import _executor_module
-
-    return _executor_module(_core.GraphExecutor(built), built, type_key)
-
-
-def _write_artifact(built, path):
-    _core.export_built_module(built, path)
-
-
-def _factory_runtime_module(built, executor_kind="graph"):
-    """The runtime module of the factory: "default" (or the module name) makes an executor."""
-    type_key = "AotExecutor" if executor_kind == "aot" else "GraphExecutor"
-    functions = {
-        built.mod_name: lambda *devs: _graph_executor_module(built, type_key),
-        "get_graph_json": lambda: built.graph_json,
-        "get_params": lambda: dict(built.params),
-        "_export": lambda path: _write_artifact(built, path),
-    }
-    lib = Module("relaypass", {"_export": lambda path: _write_artifact(built, path)})
-    factory = Module("GraphExecutorFactory", functions, [lib])
-    factory._default_name = built.mod_name
-    lib._factory = factory  # graph_executor.create(graph, lib, dev) finds the build through it
-    return factory
-
-
-def load_factory_module(path):
-    """tvm.runtime.load_module for a file export_library wrote (relaypass/runtime/module_file.h)."""
-    return _factory_runtime_module(_core.load_built_module(path))
+from ...runtime.graph_factory import factory_module
 
 
 class ExecutorFactoryModule:
@@ -91,7 +59,7 @@ class GraphExecutorFactoryModule(ExecutorFactoryModule):
         self.graph_json = built.graph_json
         self.params = dict(built.params)
         self.libmod_name = built.mod_name
-        self.module = _factory_runtime_module(built, getattr(executor, "name", "graph"))
+        self.module = factory_module(built, getattr(executor, "name", "graph"))
         self.lib = self.module.imported_modules[0]
         self.function_metadata = function_metadata or {}
         self.iter_cnt = 0
