@@ -8,7 +8,7 @@ and returns an Executable for tvm.runtime.vm.VirtualMachine.
 from .. import _core
 from ..ir import IRModule
 from ..runtime.vm import Executable
-from .build_module import _as_module, _check_target, _params_dict, _target_scope
+from .build_options import _as_module, _check_target, _params_dict, _target_scope
 
 
 def compile(mod, target=None, target_host=None, params=None):  # noqa: A001 (TVM's name)
