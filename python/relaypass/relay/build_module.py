@@ -9,11 +9,9 @@ is an error that names it.
 """
 import warnings
 
-import numpy as _np
 
 from .. import _core
 from .. import nd as _nd
-from .._errors import TVMError
 from ..ir import IRModule
 from .expr import Function
 from ..runtime.arguments import coerce_argument as _coerce_argument
