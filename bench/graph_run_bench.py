@@ -28,7 +28,7 @@ from relaypass import _core, relay
 from relaypass.contrib import graph_executor
 from relaypass.relay.testing import mobilenet, resnet
 
-REPEATS = 20
+REPEATS = 60
 
 
 def build(mod, params):
