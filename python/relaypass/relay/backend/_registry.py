@@ -207,6 +207,17 @@ class ConfigObject:
 
     _registry = None  # set by the subclass
 
+    @classmethod
+    def list_registered(cls):
+        """The names registered for this kind (a list)."""
+        return cls._registry.names()
+
+    @classmethod
+    def list_registered_options(cls, name_or_object):
+        """{option name: TVM type key} for one name, given as a str or as the object (through
+        its str(), as TVM does)."""
+        return cls._registry.options(str(name_or_object))
+
     def __init__(self, name, options=None) -> None:
         if options is None:
             options = {}

@@ -28,14 +28,3 @@ class Executor(ConfigObject):
     def __str__(self):
         # TVM's ReprPrinter for ExecutorNode: name, then the DictAttrs' map
         return self._name + repr_map(self._attrs)
-
-    @staticmethod
-    def list_registered():
-        """The names of the registered executors (a list)."""
-        return _EXECUTORS.names()
-
-    @staticmethod
-    def list_registered_options(executor):
-        """{option name: TVM type key} for one executor, given by name or as the object
-        (through its str(), as TVM does)."""
-        return _EXECUTORS.options(str(executor))

@@ -20,14 +20,3 @@ class Runtime(ConfigObject):
     def __str__(self):
         # TVM's ReprPrinter for RuntimeNode prints the name only
         return self._name
-
-    @staticmethod
-    def list_registered():
-        """The names of the registered runtimes (a list)."""
-        return _RUNTIMES.names()
-
-    @staticmethod
-    def list_registered_options(runtime):
-        """{option name: TVM type key} for one runtime, given by name or as the object
-        (through its str(), as TVM does)."""
-        return _RUNTIMES.options(str(runtime))
