@@ -8,7 +8,6 @@ the optimized module, its parameters and the graph JSON to one file (docs/artifa
 """
 import warnings
 
-from ...ir import IRModule
 from ...runtime.graph_factory import factory_module
 
 
@@ -95,7 +94,3 @@ class AOTExecutorFactoryModule(GraphExecutorFactoryModule):
 
     def get_executor_config(self):
         return None
-
-
-def _as_irmodule(mod):
-    return mod if isinstance(mod, IRModule) else IRModule.from_expr(mod)
