@@ -7,6 +7,20 @@ from .. import _core
 from .. import nd as _nd
 
 
+def cast_within_kind(array, dtype, what):
+    """``array`` as ``dtype`` where NumPy casts within the same kind (float64 to float32, as
+    TVM's copyfrom converts); a TypeError naming ``what`` otherwise."""
+    target = _np.dtype(dtype) if dtype != "bool" else _np.dtype(bool)
+    if array.dtype == target:
+        return array
+    if array.dtype == object or not _np.can_cast(array.dtype, target, "same_kind"):
+        raise TypeError(
+            "{} is {}, got an array of dtype {} (which does not convert to it without "
+            "changing kind)".format(what, dtype, array.dtype)
+        )
+    return array.astype(target)
+
+
 def coerce_argument(param, value):
     """``value`` for ``param``: a NumPy array (or list, scalar) converted to the declared dtype
     where NumPy casts within the same kind (as the graph executor's set_input); then checked by
@@ -20,15 +34,8 @@ def coerce_argument(param, value):
         except Exception:  # a ragged list: the evaluator's own tuple handling decides
             return value
     if isinstance(value, (_np.ndarray, _np.generic, int, float, bool)):
-        array = _np.asarray(value)
-        target = _np.dtype(declared.dtype) if declared.dtype != "bool" else _np.dtype(bool)
-        if array.dtype != target:
-            if not _np.can_cast(array.dtype, target, "same_kind"):
-                raise TypeError(
-                    "argument '{}' is {}, got an array of dtype {} (which does not convert to it "
-                    "without changing kind)".format(param.name_hint, declared, array.dtype)
-                )
-            array = array.astype(target)
+        array = cast_within_kind(_np.asarray(value), declared.dtype,
+                                 "argument '{}'".format(param.name_hint))
         return _nd.array(array)
     return value
 

@@ -8,6 +8,7 @@ import numpy as np
 from .. import _core
 from .. import nd as _nd
 from .._errors import TVMError
+from .arguments import cast_within_kind
 from .module import Module
 
 
@@ -27,17 +28,13 @@ def _input_array(value, name, shape, dtype):
     array = np.asarray(value)
     if array.dtype == object:
         raise TypeError("input '{}': cannot convert {} to an array".format(name, type(value).__name__))
-    if not np.can_cast(array.dtype, np.dtype(dtype) if dtype != "bool" else np.bool_, "same_kind"):
-        raise TypeError(
-            "input '{}' is {}, got an array of dtype {} (which does not convert to it without "
-            "changing kind)".format(name, dtype, array.dtype)
-        )
+    array = cast_within_kind(array, dtype, "input '{}'".format(name))
     if tuple(array.shape) != tuple(shape):
         raise ValueError(
             "array shape do not match the shape of NDArray {} vs {} (input '{}')".format(
                 _shape_text(array.shape), _shape_text(shape), name)
         )
-    return _nd.NDArray(np.array(array, dtype=dtype, order="C", copy=False))
+    return _nd.NDArray(np.array(array, order="C", copy=False))
 
 
 class _Executor:
