@@ -365,22 +365,60 @@ class ModuleInferencer::FunctionInferencer {
     return true;
   }
 
-  // Pass 2: re-run undecided relations until nothing changes.
+  // Pass 2: re-run each undecided relation or get-item when a hole it waits on changes, until
+  // nothing is left or nothing can change. Re-running them all until a sweep makes no progress
+  // was quadratic where dependencies run against generation order (a chain of calls of local
+  // functions: each function's body is generated before the call that gives its parameters
+  // their types, and one sweep solved one function).
   void Solve() {
-    std::erase_if(pending_items_, [&](const ItemRecord& r) { return TrySolveItem(r); });
-    bool progress = true;
-    while (progress && (!relations_.empty() || !pending_items_.empty())) {
-      progress = false;
-      size_t before_relations = relations_.size();
-      std::erase_if(relations_, [&](RelationRecord& r) {
+    // Work w < relations_.size() is a relation, the rest get-items.
+    const size_t num_relations = relations_.size();
+    const size_t num_work = num_relations + pending_items_.size();
+    std::vector<char> done(num_work, 0), queued(num_work, 1);
+    std::vector<size_t> ready(num_work);
+    for (size_t w = 0; w < num_work; ++w) ready[w] = num_work - 1 - w;  // popped in order
+    std::unordered_map<int, std::vector<size_t>> waiting;  // hole class -> work waiting on it
+    std::vector<int> holes;
+    (void)solver_.TakeChanged();  // generation's changes: everything is ready once anyway
+    while (!ready.empty()) {
+      const size_t w = ready.back();
+      ready.pop_back();
+      queued[w] = 0;
+      holes.clear();
+      if (w < num_relations) {
+        RelationRecord& r = relations_[w];
         RelationCall rel(r, solver_);
-        return rel.Run();
-      });
-      progress = relations_.size() != before_relations;
-      size_t before = pending_items_.size();
-      std::erase_if(pending_items_, [&](const ItemRecord& r) { return TrySolveItem(r); });
-      progress |= pending_items_.size() != before;
+        done[w] = rel.Run();
+        if (!done[w]) {
+          for (const Type& t : r.types)
+            if (t) solver_.UnboundHoles(t, &holes);
+        }
+      } else {
+        const ItemRecord& r = pending_items_[w - num_relations];
+        done[w] = TrySolveItem(r);
+        if (!done[w]) solver_.UnboundHoles(r.tuple, &holes);
+      }
+      for (int h : holes) waiting[h].push_back(w);
+      for (int changed : solver_.TakeChanged()) {
+        auto it = waiting.find(changed);
+        if (it == waiting.end()) continue;
+        for (size_t v : it->second) {
+          if (!done[v] && !queued[v]) {
+            queued[v] = 1;
+            ready.push_back(v);
+          }
+        }
+        waiting.erase(it);
+      }
     }
+    size_t kept = 0;
+    for (size_t w = 0; w < num_relations; ++w)
+      if (!done[w]) relations_[kept++] = std::move(relations_[w]);
+    relations_.resize(kept);
+    kept = 0;
+    for (size_t i = 0; i < pending_items_.size(); ++i)
+      if (!done[num_relations + i]) pending_items_[kept++] = pending_items_[i];
+    pending_items_.resize(kept);
     if (!relations_.empty()) {
       const RelationRecord& r = relations_.front();
       std::string types;

@@ -138,6 +138,27 @@ bool TypeSolver::Occurs(int root, const Type& t) {
   return false;
 }
 
+void TypeSolver::UnboundHoles(const Type& t, std::vector<int>* out) {
+  if (IsSettled(t)) return;
+  std::vector<Type> work{t};
+  support::PointerSet seen;
+  while (!work.empty()) {
+    Type x = std::move(work.back());
+    work.pop_back();
+    if (IsSettled(x) || !seen.insert(x.get())) continue;
+    if (auto* hole = x.as<IncompleteTypeNode>()) {
+      const int r = Find(HoleIndex(hole));
+      if (Binding(r)) {
+        work.push_back(Binding(r));
+      } else {
+        out->push_back(r);
+      }
+      continue;
+    }
+    for (size_t i = 0; i < NumParts(x); ++i) work.push_back(Part(x, i));
+  }
+}
+
 bool TypeSolver::BindHole(const IncompleteTypeNode* hole, const Type& type, std::string* why) {
   int root = Find(HoleIndex(hole));
   // TVM's occurs check: a hole bound to a type that contains it would be an infinite type (a
@@ -149,6 +170,7 @@ bool TypeSolver::BindHole(const IncompleteTypeNode* hole, const Type& type, std:
     return false;
   }
   Binding(root) = type;
+  changed_.push_back(root);
   return true;
 }
 
@@ -182,7 +204,12 @@ bool TypeSolver::Unify(const Type& a0, const Type& b0, std::string* why) {
     auto* ha = a.as<IncompleteTypeNode>();
     auto* hb = b.as<IncompleteTypeNode>();
     if (ha && hb) {
-      parent_[Find(HoleIndex(ha))] = Find(HoleIndex(hb));
+      const int ra = Find(HoleIndex(ha));
+      const int rb = Find(HoleIndex(hb));
+      if (ra != rb) {
+        parent_[ra] = rb;
+        changed_.push_back(ra);
+      }
       continue;
     }
     if (ha) {

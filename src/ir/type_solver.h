@@ -3,6 +3,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "relaypass/ir/type.h"
@@ -19,6 +20,11 @@ class TypeSolver {
   // Makes `a` and `b` equal, binding holes; returns false (and leaves a message in `why`) on a
   // conflict such as different dtypes or shapes.
   bool Unify(const Type& a, const Type& b, std::string* why);
+  // The hole classes that changed (were bound, or merged into another class) since the last
+  // call: what lets type inference re-run only the relations waiting on them.
+  std::vector<int> TakeChanged() { return std::exchange(changed_, {}); }
+  // Appends the classes of the unbound holes `t` holds once resolved.
+  void UnboundHoles(const Type& t, std::vector<int>* out);
 
  private:
   int HoleIndex(const IncompleteTypeNode* hole);
@@ -36,6 +42,7 @@ class TypeSolver {
   std::vector<int> parent_;
   std::vector<Type> bindings_;
   std::vector<Type> holes_;  // keeps the hole nodes alive
+  std::vector<int> changed_;
 };
 
 }  // namespace relaypass::ir
