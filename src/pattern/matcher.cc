@@ -1,11 +1,13 @@
 #include "matcher.h"
 
+#include <string>
 #include <unordered_set>
 #include <utility>
 
 #include "relaypass/ir/structural.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/op/registry.h"
+#include "relaypass/support/error.h"
 
 namespace relaypass::pattern {
 
@@ -102,6 +104,16 @@ void Matcher::ClearMap(size_t watermark) {
 }
 
 bool Matcher::Visit(const DFPattern& pattern, const ir::Expr& expr) {
+  // Recursion follows the pattern's nesting: deeper patterns are refused before the stack is.
+  if (depth_ >= kMaxPatternDepth) {
+    throw ValueError("the dataflow pattern is nested deeper than " +
+                     std::to_string(kMaxPatternDepth) + " levels, which the matcher refuses");
+  }
+  ++depth_;
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  } leave{depth_};
   if (memoize_) {
     auto it = memo_.find(pattern.get());
     if (it != memo_.end()) return expr.same_as(it->second[0]);

@@ -1,7 +1,7 @@
 // TVM's DFPatternMatcher: matches a pattern against one expression of a graph, recording what
 // each pattern node matched. A pattern node used twice must match the same expression twice
-// (memoization), as in TVM. Recursion follows the pattern only; the graph (needed by dominator
-// patterns) is built on first use.
+// (memoization), as in TVM. Recursion follows the pattern only (at most kMaxPatternDepth levels);
+// the graph (needed by dominator patterns) is built on first use.
 #pragma once
 
 #include <memory>
@@ -12,6 +12,9 @@
 #include "relaypass/pattern/match.h"
 
 namespace relaypass::pattern {
+
+// How deeply a pattern may nest (each level is a few stack frames of the matcher).
+inline constexpr int kMaxPatternDepth = 2000;
 
 class Matcher {
  public:
@@ -43,6 +46,7 @@ class Matcher {
   std::vector<const DFPatternNode*> matched_nodes_;
   std::vector<DFPattern> temporaries_;
   bool memoize_ = true;
+  int depth_ = 0;
 };
 
 // The type of `expr`: its checked type, else the type inference infers for it.
