@@ -1,6 +1,8 @@
 #include "relaypass/transform/apply_pass_to_function.h"
 
-#include <regex>
+#include <re2/re2.h>
+
+#include <memory>
 #include <set>
 
 #include "relaypass/support/error.h"
@@ -8,18 +10,21 @@
 namespace relaypass::transform {
 
 Pass ApplyPassToFunction(Pass pass, std::string func_name_regex) {
-  std::regex pattern;
-  try {
-    pattern = std::regex(func_name_regex, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw PassError("ApplyPassToFunction: invalid regex \"" + func_name_regex + "\": " + e.what());
+  // RE2: matching is linear in the name and compiling linear in the pattern, whatever the
+  // pattern (std::regex backtracks exponentially on "(a*)*b" and recurses on long input).
+  RE2::Options options;
+  options.set_log_errors(false);
+  auto pattern = std::make_shared<const RE2>(func_name_regex, options);
+  if (!pattern->ok()) {
+    throw PassError("ApplyPassToFunction: invalid regex \"" + func_name_regex +
+                    "\": " + pattern->error());
   }
   auto fn = [pass, pattern](const ir::IRModule& mod, const PassContext& ctx) {
     // Hide the functions that do not match from function passes; restore them afterwards.
     ir::IRModule subset = mod;
     std::set<std::string> kept;
     for (const auto& [gv, func] : mod.functions()) {
-      if (std::regex_match(gv->name_hint, pattern)) continue;
+      if (RE2::FullMatch(gv->name_hint, *pattern)) continue;
       kept.insert(gv->name_hint);
       ir::DictAttrs attrs = func->attrs;
       attrs.Set("SkipOptimization", ir::AttrValue::Int(1));
