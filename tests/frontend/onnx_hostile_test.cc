@@ -241,6 +241,15 @@ TEST(OnnxHostileTest, ExternalDataOutsideTheFolderOrOutOfRange) {
   EXPECT_TRUE(Has(message(model_with("w.bin", "99999999999999999999")), "not a non-negative"));
   EXPECT_TRUE(Has(message(model_with("w.bin", "8")), "bytes of external data"));
   EXPECT_TRUE(Has(message(model_with("w.bin", "17")), "beyond the file's end"));
+  // A symbolic link inside the folder that leads out of it (issue 36): refused, not followed.
+  const std::filesystem::path outside = dir.string() + "_outside.bin";
+  std::ofstream(outside, std::ios::binary) << std::string(16, '\1');
+  std::filesystem::create_symlink(outside, dir / "link.bin");
+  EXPECT_TRUE(Has(message(model_with("link.bin", "0")), "not inside the model's folder"));
+  // A link that stays inside the folder is fine.
+  std::filesystem::create_symlink(dir / "w.bin", dir / "inner.bin");
+  EXPECT_EQ(message(model_with("inner.bin", "0")), "");
+  std::filesystem::remove(outside);
   std::filesystem::remove_all(dir);
 }
 

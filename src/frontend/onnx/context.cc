@@ -101,6 +101,15 @@ int64_t NodeContext::attr_int(const std::string& name, int64_t fallback) const {
   const onnx::AttributeProto* a = attr(name);
   return a ? a->i() : fallback;
 }
+int NodeContext::attr_int32(const std::string& name, int64_t fallback) const {
+  return Int32(attr_int(name, fallback), "attribute " + name);
+}
+int NodeContext::Int32(int64_t value, const std::string& what) const {
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+    Fail(what + " is " + std::to_string(value) + ", which does not fit in a 32-bit int");
+  }
+  return static_cast<int>(value);
+}
 double NodeContext::attr_float(const std::string& name, double fallback) const {
   const onnx::AttributeProto* a = attr(name);
   return a ? a->f() : fallback;

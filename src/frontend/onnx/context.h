@@ -61,6 +61,11 @@ class NodeContext {
   // Attributes.
   bool has_attr(const std::string& name) const;
   int64_t attr_int(const std::string& name, int64_t fallback) const;
+  // attr_int for what Relay holds as an int (groups, block sizes, dtype codes): a node error
+  // when the value does not fit, never a wrapped number.
+  int attr_int32(const std::string& name, int64_t fallback) const;
+  // `value` (named `what`) as an int, or a node error when it does not fit.
+  int Int32(int64_t value, const std::string& what) const;
   double attr_float(const std::string& name, double fallback) const;
   std::string attr_string(const std::string& name, const std::string& fallback) const;
   Ints attr_ints(const std::string& name, const Ints& fallback = {}) const;

@@ -41,7 +41,7 @@ ir::Expr ConvCore(const NodeContext& ctx, size_t w_index, ir::Expr data, ir::Exp
     args.strides = strides;
     args.padding = pads;
     args.dilation = dilations;
-    args.groups = static_cast<int>(ctx.attr_int("group", 1));
+    args.groups = ctx.attr_int32("group", 1);
     args.channels = w[0];
     args.kernel_size = kernel;
     ir::Expr out = relay::nn::conv3d(data, weight, args);
@@ -65,7 +65,7 @@ ir::Expr ConvCore(const NodeContext& ctx, size_t w_index, ir::Expr data, ir::Exp
   args.strides = strides;
   args.padding = pads;
   args.dilation = dilations;
-  args.groups = static_cast<int>(ctx.attr_int("group", 1));
+  args.groups = ctx.attr_int32("group", 1);
   args.channels = w[0];
   args.kernel_size = kernel;
   ir::Expr out = relay::nn::conv2d(data, weight, args);
@@ -171,7 +171,7 @@ Outputs ConvTranspose(const NodeContext& ctx) {
   args.padding = pads;
   args.dilation = dilations;
   args.output_padding = output_padding;
-  args.groups = static_cast<int>(group);
+  args.groups = ctx.Int32(group, "group");
   args.channels = w[1] * group;
   args.kernel_size = kernel;
   ir::Expr out = n == 1   ? relay::nn::conv1d_transpose(ctx.input(0), ctx.input(1), args)

@@ -711,7 +711,7 @@ class GraphImporter {
     ValueInfo out;
     if (op == "SequenceEmpty") {
       out.is_sequence = true;
-      std::optional<ir::DataType> dt = DTypeFromOnnx(static_cast<int>(AttrInt(node, "dtype", 1)));
+      std::optional<ir::DataType> dt = DTypeFromOnnx(AttrInt(node, "dtype", 1));
       out.element_dtype = dt ? *dt : ir::DataType::Float32();
     } else if (op == "SequenceConstruct") {
       out.is_sequence = true;

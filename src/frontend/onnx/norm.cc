@@ -102,9 +102,8 @@ Outputs InstanceNorm(const NodeContext& ctx) {
 Outputs LRN(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (!ctx.has_attr("size")) ctx.Fail("LRN needs a size");
-  return {relay::nn::lrn(ctx.input(0), static_cast<int>(ctx.attr_int("size", 1)), 1,
-                         ctx.attr_float("bias", 1.0), ctx.attr_float("alpha", 0.0001),
-                         ctx.attr_float("beta", 0.75))};
+  return {relay::nn::lrn(ctx.input(0), ctx.attr_int32("size", 1), 1, ctx.attr_float("bias", 1.0),
+                         ctx.attr_float("alpha", 0.0001), ctx.attr_float("beta", 0.75))};
 }
 
 // TVM's MeanVarianceNormalization: (x - mean) / (sqrt(mean(x^2) - mean^2) + 1e-9) over `axes`.

@@ -129,7 +129,7 @@ Outputs ResizeV11(const NodeContext& ctx) {
       ctx.attr_string("coordinate_transformation_mode", "half_pixel");
   args.rounding_method = ctx.attr_string("nearest_mode", "round_prefer_floor");
   args.cubic_alpha = ctx.attr_float("cubic_coeff_a", -0.75);
-  args.cubic_exclude = static_cast<int>(ctx.attr_int("exclude_outside", 0));
+  args.cubic_exclude = ctx.attr_int32("exclude_outside", 0);
   args.extrapolation_value = ctx.attr_float("extrapolation_value", 0.0);
   if (!scales.empty() && !args.roi) {
     if (auto roi =

@@ -147,7 +147,8 @@ Outputs DepthToSpace(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 4) ctx.Fail("takes a 4-D input");
   const int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1 || ctx.shape(0)[1] % (b * b)) ctx.Fail("blocksize must divide the channels twice");
+  if (b < 1 || b > ctx.shape(0)[1] || ctx.shape(0)[1] % (b * b))
+    ctx.Fail("blocksize must divide the channels twice");
   return {relay::nn::depth_to_space(ctx.input(0), static_cast<int>(b), "NCHW",
                                     ctx.attr_string("mode", "DCR"))};
 }
@@ -156,7 +157,8 @@ Outputs SpaceToDepth(const NodeContext& ctx) {
   if (ctx.ndim(0) != 4) ctx.Fail("takes a 4-D input");
   const ir::Shape& s = ctx.shape(0);
   const int64_t b = ctx.attr_int("blocksize", 0);
-  if (b < 1 || s[2] % b || s[3] % b) ctx.Fail("blocksize must divide height and width");
+  if (b < 1 || b > s[2] || b > s[3] || s[2] % b || s[3] % b)
+    ctx.Fail("blocksize must divide height and width");
   return {relay::nn::space_to_depth(ctx.input(0), static_cast<int>(b))};
 }
 

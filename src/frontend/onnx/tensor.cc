@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 
 #include "relaypass/frontend/onnx.h"
+#include "relaypass/support/path_inside.h"
 
 namespace relaypass::frontend::onnx_import {
 
@@ -39,7 +41,8 @@ int64_t ExternalNumber(const std::string& text, const std::string& key, const st
 }
 
 // The external data of `tensor`: exactly `nbytes` bytes, read from a file inside the model's
-// folder (as ONNX's checker requires: a relative location that does not climb out of it).
+// folder (as ONNX's checker requires: a relative location that does not climb out of it, here
+// also through symbolic links).
 std::string ReadExternal(const TP& tensor, const std::string& base_dir, size_t nbytes,
                          const std::string& what) {
   std::string location;
@@ -50,11 +53,13 @@ std::string ReadExternal(const TP& tensor, const std::string& base_dir, size_t n
     if (kv.key() == "length") length = ExternalNumber(kv.value(), "length", what);
   }
   if (location.empty()) Fail(what, "external data without a location");
-  const std::filesystem::path relative = std::filesystem::path(location).lexically_normal();
-  if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") {
+  // Resolved through symbolic links: a link inside the folder may not lead out of it.
+  const std::optional<std::filesystem::path> resolved =
+      support::ResolveInsideFolder(base_dir, location);
+  if (!resolved) {
     Fail(what, "external data location '" + location + "' is not inside the model's folder");
   }
-  const std::filesystem::path path = std::filesystem::path(base_dir) / relative;
+  const std::filesystem::path& path = *resolved;
   std::ifstream in(path, std::ios::binary);
   if (!in) Fail(what, "cannot open external data file '" + path.string() + "'");
   in.seekg(0, std::ios::end);
@@ -102,7 +107,7 @@ int64_t FieldValueCount(const TP& tensor) {
 
 }  // namespace
 
-std::optional<ir::DataType> DTypeFromOnnx(int elem_type) {
+std::optional<ir::DataType> DTypeFromOnnx(int64_t elem_type) {
   switch (elem_type) {
     case TP::FLOAT:
       return ir::DataType::Float(32);
@@ -135,8 +140,9 @@ std::optional<ir::DataType> DTypeFromOnnx(int elem_type) {
   }
 }
 
-std::string OnnxTypeName(int elem_type) {
-  if (TP::DataType_IsValid(elem_type))
+std::string OnnxTypeName(int64_t elem_type) {
+  if (elem_type >= 0 && elem_type <= std::numeric_limits<int>::max() &&
+      TP::DataType_IsValid(static_cast<int>(elem_type)))
     return TP::DataType_Name(static_cast<TP::DataType>(elem_type));
   return "data type " + std::to_string(elem_type);
 }

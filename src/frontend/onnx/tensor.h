@@ -15,9 +15,9 @@ namespace relaypass::frontend::onnx_import {
 
 // The relaypass dtype of an ONNX TensorProto.DataType; nullopt for strings, complex and the
 // other types relaypass has no arrays for.
-std::optional<ir::DataType> DTypeFromOnnx(int elem_type);
+std::optional<ir::DataType> DTypeFromOnnx(int64_t elem_type);
 // The ONNX name of an element type ("FLOAT", "STRING", ...), for messages.
-std::string OnnxTypeName(int elem_type);
+std::string OnnxTypeName(int64_t elem_type);
 
 // The tensor's data (raw_data or the typed fields; external data is read relative to
 // `base_dir`). Throws OnnxError naming `what` for an unsupported type or inconsistent size.

@@ -46,8 +46,8 @@ Outputs Constant(const NodeContext& ctx) {
 
 Outputs Cast(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
-  std::optional<ir::DataType> to = DTypeFromOnnx(static_cast<int>(ctx.attr_int("to", 0)));
-  if (!to) ctx.Unsupported("Cast to " + OnnxTypeName(static_cast<int>(ctx.attr_int("to", 0))));
+  std::optional<ir::DataType> to = DTypeFromOnnx(ctx.attr_int32("to", 0));
+  if (!to) ctx.Unsupported("Cast to " + OnnxTypeName(ctx.attr_int32("to", 0)));
   return {relay::cast(ctx.input(0), to->ToString())};
 }
 
@@ -169,7 +169,7 @@ Outputs GatherND(const NodeContext& ctx) {
   Ints axes{r - 1};
   for (int i = 0; i + 1 < r; ++i) axes.push_back(i);
   ir::Expr indices = relay::transpose(ctx.input(1), axes);
-  const int batch_dims = ctx.opset() >= 12 ? static_cast<int>(ctx.attr_int("batch_dims", 0)) : 0;
+  const int batch_dims = ctx.opset() >= 12 ? ctx.attr_int32("batch_dims", 0) : 0;
   return {relay::gather_nd(ctx.input(0), indices, batch_dims, ctx.shape(1).back())};
 }
 
@@ -245,7 +245,7 @@ Outputs TopK(const NodeContext& ctx) {
   if (ctx.opset() >= 10) k = ctx.IntsValue(1, "K").at(0);
   const int64_t axis = ctx.attr_int("axis", -1);
   const bool largest = ctx.attr_int("largest", 1) != 0;
-  ir::Expr t = relay::topk(ctx.input(0), static_cast<int>(k), static_cast<int>(axis), "both",
+  ir::Expr t = relay::topk(ctx.input(0), ctx.Int32(k, "K"), ctx.Int32(axis, "axis"), "both",
                            !largest, "int64");
   return {relay::get_item(t, 0), relay::get_item(t, 1)};
 }
@@ -256,7 +256,9 @@ Outputs OneHot(const NodeContext& ctx) {
   ctx.CheckInputs(3, 3);
   const Ints depths = ctx.IntsValue(1, "depth");
   if (depths.size() != 1) ctx.Fail("depth must have one element");
-  const int64_t depth = depths[0];
+  const int depth = ctx.Int32(depths[0], "depth");
+  if (depth < 1)
+    ctx.Fail("depth must be positive, as ONNX requires; it is " + std::to_string(depth));
   const int nd = ctx.ndim(0);
   int64_t axis = ctx.attr_int("axis", -1);
   if (axis < 0) axis += nd + 1;
@@ -267,8 +269,8 @@ Outputs OneHot(const NodeContext& ctx) {
   indices =
       relay::where(op::CallOp("less", {indices, ScalarConst(0, idt)}),
                    relay::add(indices, ScalarConst(static_cast<double>(depth), idt)), indices);
-  return {relay::one_hot(indices, on, off, static_cast<int>(depth), static_cast<int>(axis),
-                         ctx.dtype(2).ToString())};
+  return {
+      relay::one_hot(indices, on, off, depth, ctx.Int32(axis, "axis"), ctx.dtype(2).ToString())};
 }
 
 // TVM's Trilu: trilu(data, k, upper) with k 0 when omitted.
@@ -332,9 +334,8 @@ Outputs ScatterND(const NodeContext& ctx) {
 // TVM's ReverseSequence: reverse_sequence(data, sequence_lens, time_axis, batch_axis).
 Outputs ReverseSequence(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
-  return {relay::reverse_sequence(ctx.input(0), ctx.input(1),
-                                  static_cast<int>(ctx.attr_int("time_axis", 0)),
-                                  static_cast<int>(ctx.attr_int("batch_axis", 1)))};
+  return {relay::reverse_sequence(ctx.input(0), ctx.input(1), ctx.attr_int32("time_axis", 0),
+                                  ctx.attr_int32("batch_axis", 1))};
 }
 
 // Hann, Hamming and Blackman windows of a size known at import, as constants (ONNX's formulas:
@@ -347,8 +348,7 @@ Converter Window(double a0, double a1, double a2) {
     const int64_t size = sizes[0];
     if (size < 0) ctx.Fail("negative size");
     const bool periodic = ctx.attr_int("periodic", 1) != 0;
-    std::optional<ir::DataType> dt =
-        DTypeFromOnnx(static_cast<int>(ctx.attr_int("output_datatype", 1)));
+    std::optional<ir::DataType> dt = DTypeFromOnnx(ctx.attr_int32("output_datatype", 1));
     if (!dt) ctx.Unsupported("output_datatype");
     const double n = static_cast<double>(periodic ? size : size - 1);
     ir::NDArray a = ir::NDArray::Empty({size}, ir::DataType::Float32());
@@ -431,8 +431,8 @@ Outputs EyeLike(const NodeContext& ctx) {
   if (ctx.ndim(0) != 2) ctx.Fail("input must be 2-D");
   ir::DataType dt = ctx.dtype(0);
   if (ctx.has_attr("dtype")) {
-    std::optional<ir::DataType> d = DTypeFromOnnx(static_cast<int>(ctx.attr_int("dtype", 1)));
-    if (!d) ctx.Unsupported("dtype " + OnnxTypeName(static_cast<int>(ctx.attr_int("dtype", 1))));
+    std::optional<ir::DataType> d = DTypeFromOnnx(ctx.attr_int32("dtype", 1));
+    if (!d) ctx.Unsupported("dtype " + OnnxTypeName(ctx.attr_int32("dtype", 1)));
     dt = *d;
   }
   const int64_t rows = ctx.shape(0)[0], cols = ctx.shape(0)[1], k = ctx.attr_int("k", 0);
