@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common.h"
+#include "py_convert.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::python {
@@ -35,12 +36,13 @@ ir::AttrValue AttrValueFromPy(py::handle value) {
   if (value.is_none()) return ir::AttrValue::Null();
   if (py::isinstance<py::bool_>(value)) return ir::AttrValue::Bool(value.cast<bool>());
   if (py::isinstance<py::int_>(value)) {
-    auto v = value.cast<int64_t>();
+    int64_t v = ToInt64(value, "attribute value");
     bool fits = v >= INT_MIN && v <= INT_MAX;
     return ir::AttrValue::Int(v, fits ? ir::DataType::Int32() : ir::DataType::Int64());
   }
   if (py::isinstance<py::float_>(value)) return ir::AttrValue::Double(value.cast<double>());
   if (py::isinstance<py::str>(value)) return ir::AttrValue::Str(value.cast<std::string>());
+  NestingGuard guard(value, "attribute value");
   if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
     std::vector<ir::AttrValue> items;
     for (py::handle item : value) items.push_back(AttrValueFromPy(item));
@@ -69,7 +71,7 @@ ir::DictAttrs DictAttrsFromPy(const py::object& attrs) {
   py::object items = py::hasattr(attrs, "items") ? attrs.attr("items")() : attrs;
   for (py::handle item : items) {
     auto pair = py::reinterpret_borrow<py::tuple>(item);
-    out.Set(pair[0].cast<std::string>(), AttrValueFromPy(pair[1]));
+    out.Set(ToString(pair[0], "function attribute name"), AttrValueFromPy(pair[1]));
   }
   return out;
 }

@@ -22,8 +22,8 @@ PyRef::PyRef(py::object obj)
 
 PythonCallbackError::PythonCallbackError(py::error_already_set& err) {
   // relaypass._errors.ffi_error rewords the exception once (nested callbacks keep the first).
-  py::object reworded =
-      py::module_::import("relaypass._errors").attr("ffi_error")(err.value(), err.trace());
+  py::object reworded = py::module_::import("relaypass._errors")
+                            .attr("ffi_error")(err.value(), err.trace() ? err.trace() : py::none());
   exception_ = PyRef(std::move(reworded));
 }
 
@@ -64,6 +64,10 @@ void BindErrors(py::module_& m) {
       PyErr_SetString(PyExc_MemoryError, "out of memory");
     } catch (const py::error_already_set&) {
       throw;  // pybind11's own handling restores it
+    } catch (const py::cast_error& e) {
+      // A value of the wrong type met a C++ parameter (pybind11 would say RuntimeError; with
+      // PYBIND11_DETAILED_ERROR_MESSAGES the message names both types).
+      PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const py::builtin_exception&) {
       throw;
     } catch (const std::exception& e) {

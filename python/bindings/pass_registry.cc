@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common.h"
+#include "py_convert.h"
 #include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/error.h"
 #include "relaypass/transform.h"
@@ -16,9 +17,10 @@ transform::OptionValue OptionValueFromPy(py::handle value) {
   using transform::OptionValue;
   if (value.is_none()) return OptionValue::None();
   if (py::isinstance<py::bool_>(value)) return OptionValue::Bool(value.cast<bool>());
-  if (py::isinstance<py::int_>(value)) return OptionValue::Int(value.cast<int64_t>());
+  if (py::isinstance<py::int_>(value)) return OptionValue::Int(ToInt64(value, "option value"));
   if (py::isinstance<py::float_>(value)) return OptionValue::Float(value.cast<double>());
   if (py::isinstance<py::str>(value)) return OptionValue::Str(value.cast<std::string>());
+  NestingGuard guard(value, "option value");
   if (py::isinstance<py::dict>(value) || py::hasattr(value, "items")) {
     OptionValue::Dict dict;
     for (py::handle item : value.attr("items")()) {

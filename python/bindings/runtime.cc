@@ -2,11 +2,14 @@
 // analysis helpers over the C++ traversals, the built-in workloads (relay.testing), targets
 // (tvm.target.Target as a `with` context) and AlterOpLayout and Legalize hooks written in Python.
 #include <map>
+#include <memory>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "common.h"
+#include "py_convert.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/type_infer.h"
@@ -35,29 +38,100 @@ std::vector<int64_t> ImageShape(const py::object& shape) {
   return shape.cast<std::vector<int64_t>>();
 }
 
-// `with Target(...)`: the scopes entered on this thread, innermost last.
-thread_local std::vector<passes::TargetScope*> target_scopes;
+// `with Target(...)`: the scopes entered on this thread, innermost last, each with the Python
+// object that entered it (scopes must be left in the reverse order, as TVM checks).
+struct EnteredTarget {
+  py::object target;
+  std::unique_ptr<passes::TargetScope> scope;
+};
+thread_local std::vector<EnteredTarget> target_scopes;
 
 }  // namespace
 
+// Values nest as deep as the program made them (a 100,000-deep tuple is a valid result), so both
+// conversions walk them on an explicit stack.
 py::object ValueToPy(const eval::Value& value) {
-  if (value.is_tensor()) return py::cast(value.tensor());
-  if (value.is_tuple()) {
-    py::list out;
-    for (const eval::Value& v : value.fields()) out.append(ValueToPy(v));
-    return py::tuple(out);
+  struct Frame {
+    const eval::Value* value;
+    size_t next = 0;
+    py::list fields;
+  };
+  auto leaf = [](const eval::Value& v) -> py::object {
+    if (v.is_tensor()) return py::cast(v.tensor());
+    throw relaypass::InternalError("the evaluator returned a closure, which Python cannot hold");
+  };
+  if (!value.is_tuple()) return leaf(value);
+  std::vector<Frame> stack;
+  stack.push_back({&value, 0, py::list()});
+  py::object done;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (done) {
+      top.fields.append(std::move(done));
+      done = py::object();
+    }
+    const std::vector<eval::Value>& fields = top.value->fields();
+    if (top.next == fields.size()) {
+      done = py::tuple(top.fields);
+      stack.pop_back();
+      continue;
+    }
+    const eval::Value& field = fields[top.next++];
+    if (field.is_tuple()) {
+      stack.push_back({&field, 0, py::list()});
+    } else {
+      top.fields.append(leaf(field));
+    }
   }
-  throw relaypass::InternalError("the evaluator returned a closure, which Python cannot hold");
+  return done;
 }
 
 eval::Value ValueFromPy(py::handle value) {
-  if (py::isinstance<ir::NDArray>(value)) return value.cast<ir::NDArray>();
-  if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+  auto is_sequence = [](py::handle v) {
+    return py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v);
+  };
+  auto leaf = [](py::handle v) -> eval::Value {
+    if (py::isinstance<ir::NDArray>(v)) return v.cast<ir::NDArray>();
+    throw py::type_error("evaluator arguments are NDArrays or tuples of them, not " +
+                         PyTypeName(v));
+  };
+  if (!is_sequence(value)) return leaf(value);
+  struct Frame {
+    py::object items;  // a tuple or list, held so that it outlives the walk
+    size_t next = 0;
     std::vector<eval::Value> fields;
-    for (py::handle v : value) fields.push_back(ValueFromPy(v));
-    return eval::Value::Tuple(std::move(fields));
+  };
+  std::vector<Frame> stack;
+  std::unordered_set<PyObject*> open;  // the sequences being converted: a cycle is refused
+  stack.push_back({py::reinterpret_borrow<py::object>(value), 0, {}});
+  open.insert(value.ptr());
+  eval::Value done;
+  bool have_done = false;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (have_done) {
+      top.fields.push_back(std::move(done));
+      have_done = false;
+    }
+    if (top.next == py::len(top.items)) {
+      done = eval::Value::Tuple(std::move(top.fields));
+      have_done = true;
+      open.erase(top.items.ptr());
+      stack.pop_back();
+      continue;
+    }
+    py::object item = top.items[py::int_(top.next++)];
+    if (!is_sequence(item)) {
+      top.fields.push_back(leaf(item));
+      continue;
+    }
+    if (!open.insert(item.ptr()).second) {
+      throw relaypass::ValueError("an evaluator argument contains itself (a " + PyTypeName(item) +
+                                  " that is its own element)");
+    }
+    stack.push_back({std::move(item), 0, {}});
   }
-  throw py::type_error("evaluator arguments are NDArrays or tuples of them");
+  return done;
 }
 
 void BindEvaluator(py::module_& m) {
@@ -166,13 +240,18 @@ void BindLayoutHooks(py::module_& m) {
       .def_static(
           "current", [](bool) { return passes::Target::Current(); }, py::arg("allow_none") = true)
       .def("__enter__",
-           [](const passes::Target& t) {
-             target_scopes.push_back(new passes::TargetScope(t));
-             return t;
+           [](const py::object& self) {
+             auto scope = std::make_unique<passes::TargetScope>(self.cast<passes::Target>());
+             target_scopes.push_back({self, std::move(scope)});
+             return self;
            })
-      .def("__exit__", [](const passes::Target&, const py::args&) {
+      .def("__exit__", [](const py::object& self, const py::args&) {
         if (target_scopes.empty()) throw py::value_error("Target.__exit__ without __enter__");
-        delete target_scopes.back();
+        if (!target_scopes.back().target.is(self)) {
+          throw py::value_error("Target.__exit__ out of order: the innermost target scope is " +
+                                target_scopes.back().target.cast<passes::Target>().str() +
+                                ", not " + self.cast<passes::Target>().str());
+        }
         target_scopes.pop_back();
       });
 

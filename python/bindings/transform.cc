@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common.h"
+#include "py_convert.h"
 #include "relaypass/support/error.h"
 #include "relaypass/transform.h"
 
@@ -157,8 +158,10 @@ void BindTransform(py::module_& m) {
              options.disabled_pass = NamesOrEmpty(disabled);
              options.instruments = InstrumentsFromPy(instruments);
              if (!config.is_none()) {
-               for (auto item : config.cast<py::dict>()) {
-                 options.config[item.first.cast<std::string>()] = OptionValueFromPy(item.second);
+               auto dict = CastNamed<py::dict>(config, "PassContext config", "a dict");
+               for (auto item : dict) {
+                 options.config[ToString(item.first, "PassContext config key")] =
+                     OptionValueFromPy(item.second);
                }
              }
              return PassContext(std::move(options));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common.h"
+#include "py_convert.h"
 #include "relaypass/ir/ndarray.h"
 #include "relaypass/ir/type.h"
 #include "relaypass/support/error.h"
@@ -72,9 +73,9 @@ std::vector<ir::Dim> ShapeFrom(const py::iterable& shape) {
   std::vector<ir::Dim> out;
   for (py::handle dim : shape) {
     if (py::hasattr(dim, "value") && !py::isinstance<py::int_>(dim)) {
-      out.push_back(dim.attr("value").cast<int64_t>());
+      out.push_back(ToInt64(dim.attr("value"), "shape dimension"));
     } else {
-      out.push_back(py::int_(py::reinterpret_borrow<py::object>(dim)).cast<int64_t>());
+      out.push_back(ToInt64(py::int_(py::reinterpret_borrow<py::object>(dim)), "shape dimension"));
     }
   }
   return out;

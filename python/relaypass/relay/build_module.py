@@ -106,16 +106,46 @@ def _arguments(names, args, kwargs):
 
 
 def _to_value(value):
-    if isinstance(value, (tuple, list)):
-        return [_to_value(v) for v in value]
+    """An executor argument as NDArrays nested in lists: on an explicit stack (a tuple argument
+    may nest as deep as the program's type), refusing a sequence that contains itself."""
     from ..runtime.container import ADT
     from .expr import Constant
 
-    if isinstance(value, ADT):
-        return [_to_value(v) for v in value]
-    if isinstance(value, Constant):
-        return value.data
-    return _as_ndarray(value)
+    def leaf(v):
+        return v.data if isinstance(v, Constant) else _as_ndarray(v)
+
+    def is_sequence(v):
+        return isinstance(v, (tuple, list, ADT))
+
+    if not is_sequence(value):
+        return leaf(value)
+    out = []
+    stack = [(iter(value), out, id(value))]
+    open_ids = {id(value)}
+    while stack:
+        items, fields, ident = stack[-1]
+        item = next(items, _END)
+        if item is _END:
+            open_ids.discard(ident)
+            stack.pop()
+            continue
+        if not is_sequence(item):
+            fields.append(leaf(item))
+            continue
+        if id(item) in open_ids:
+            raise ValueError(
+                "an executor argument contains itself (a {} that is its own element)".format(
+                    type(item).__name__
+                )
+            )
+        nested = []
+        fields.append(nested)
+        open_ids.add(id(item))
+        stack.append((iter(item), nested, id(item)))
+    return out
+
+
+_END = object()
 
 
 class Interpreter(Executor_):
