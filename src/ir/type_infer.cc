@@ -371,6 +371,8 @@ class ModuleInferencer::FunctionInferencer {
   // functions: each function's body is generated before the call that gives its parameters
   // their types, and one sweep solved one function).
   void Solve() {
+    (void)solver_.TakeChanged();  // generation's changes: everything below is tried once anyway
+    if (relations_.empty() && pending_items_.empty()) return;  // the common case: all decided
     // Work w < relations_.size() is a relation, the rest get-items.
     const size_t num_relations = relations_.size();
     const size_t num_work = num_relations + pending_items_.size();
@@ -379,7 +381,6 @@ class ModuleInferencer::FunctionInferencer {
     for (size_t w = 0; w < num_work; ++w) ready[w] = num_work - 1 - w;  // popped in order
     std::unordered_map<int, std::vector<size_t>> waiting;  // hole class -> work waiting on it
     std::vector<int> holes;
-    (void)solver_.TakeChanged();  // generation's changes: everything is ready once anyway
     while (!ready.empty()) {
       const size_t w = ready.back();
       ready.pop_back();
