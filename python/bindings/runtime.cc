@@ -41,7 +41,7 @@ std::vector<int64_t> ImageShape(const py::object& shape) {
 // `with Target(...)`: the scopes entered on this thread, innermost last, each with the Python
 // object that entered it (scopes must be left in the reverse order, as TVM checks).
 struct EnteredTarget {
-  py::object target;
+  PyRef target;  // not py::object: a scope left open is released after the interpreter is gone
   std::unique_ptr<passes::TargetScope> scope;
 };
 thread_local std::vector<EnteredTarget> target_scopes;
@@ -242,14 +242,14 @@ void BindLayoutHooks(py::module_& m) {
       .def("__enter__",
            [](const py::object& self) {
              auto scope = std::make_unique<passes::TargetScope>(self.cast<passes::Target>());
-             target_scopes.push_back({self, std::move(scope)});
+             target_scopes.push_back({PyRef(self), std::move(scope)});
              return self;
            })
       .def("__exit__", [](const py::object& self, const py::args&) {
         if (target_scopes.empty()) throw py::value_error("Target.__exit__ without __enter__");
-        if (!target_scopes.back().target.is(self)) {
+        if (!target_scopes.back().target.get().is(self)) {
           throw py::value_error("Target.__exit__ out of order: the innermost target scope is " +
-                                target_scopes.back().target.cast<passes::Target>().str() +
+                                target_scopes.back().target.get().cast<passes::Target>().str() +
                                 ", not " + self.cast<passes::Target>().str());
         }
         target_scopes.pop_back();

@@ -155,3 +155,13 @@ def test_merge_composite_is_linear_on_a_long_chain():
     pat = is_op("nn.relu")(is_op("add")(wildcard(), wildcard()))
     out = relay.transform.MergeComposite([("add_relu", pat)])(mod)
     assert out["main"].astext().count('Composite="add_relu"') == n
+
+
+def test_a_target_scope_left_open_does_not_crash_at_exit():
+    # The scope's Python object outlives the interpreter; releasing it then was a SIGSEGV.
+    p = _run_isolated("""
+        tvm.target.Target("llvm").__enter__()
+        print("ok")
+    """)
+    assert p.returncode == 0, p.stderr
+    assert "ok" in p.stdout
