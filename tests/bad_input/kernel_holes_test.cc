@@ -239,5 +239,32 @@ TEST(KernelHolesTest, ResultsOverTheBudgetFailAtOnce) {
                }).empty());
 }
 
+// What the kernel fuzzer found (fuzz/kernel_fuzzer.cc), each fixed where it was: gather_nd read
+// index rows and batch axes its indices do not have (SIGSEGV); batch_norm on a scalar read
+// shape[-1] in its type relation (SIGSEGV); nn.upsampling of an empty axis by 1e18 built 3e18
+// sampling taps for an empty output (out of memory), and a scale past int64 was a wrapped cast.
+TEST(KernelHolesTest, FoundByTheKernelFuzzer) {
+  const char* const rejected[] = {
+      "def @main(%x: Tensor[(2, 3, 4), float32], %i: Tensor[(1, 2), int64]) {\n"
+      "  gather_nd(%x, %i, index_rank=3)\n}\n",
+      "def @main(%x: Tensor[(2, 3, 4), float32], %i: Tensor[(1, 5), int64]) {\n"
+      "  gather_nd(%x, %i, batch_dims=1)\n}\n",
+      "def @main(%x: float32, %g: Tensor[(1), float32], %b: Tensor[(1), float32], "
+      "%m: Tensor[(1), float32], %v: Tensor[(1), float32]) {\n"
+      "  nn.batch_norm(%x, %g, %b, %m, %v)\n}\n",
+      "def @main(%x: Tensor[(1, 1, 2, 3), float32]) {\n"
+      "  nn.upsampling(%x, scale_h=2f, scale_w=1e300f64)\n}\n",
+  };
+  for (const char* text : rejected) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(ErrorOf([&] { RunOnRandom(Parse(text)); }).empty());
+  }
+  // NumPy-style: an empty input upsampled stays empty, however large the other axis gets.
+  const std::vector<ir::NDArray> empty =
+      RunOnRandom(Parse("def @main(%x: Tensor[(1, 1, 0, 3), float32]) {\n"
+                        "  nn.upsampling(%x, scale_h=2f, scale_w=1e18f)\n}\n"));
+  EXPECT_EQ(empty[0].size(), 0);
+}
+
 }  // namespace
 }  // namespace relaypass::bad_input
