@@ -77,10 +77,16 @@ TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
 test-sanitize: test-asan test-tsan
 
+# KernelFuzzTest.SeededSweepOverEveryOperator (tests/bad_input/kernel_fuzz_test.cc): the kernel
+# fuzzer's property on seeded random calls of every operator, for this many seconds under
+# ASan+UBSan (10 in `make test`); the CI sanitizer job runs it with test-asan.
+KERNEL_FUZZ_SECONDS ?= 90
+
 test-asan: deps
 	cmake -S . -B $(SANITIZE_BUILD) $(SANITIZE_CMAKE) -DRELAYPASS_SANITIZE=address,undefined
 	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
-	$(ASAN_ENV) RELAYPASS_DEPTH_SCALE=0.1 ctest --test-dir $(SANITIZE_BUILD) --output-on-failure \
+	$(ASAN_ENV) RELAYPASS_DEPTH_SCALE=0.1 RELAYPASS_KERNEL_FUZZ_SECONDS=$(KERNEL_FUZZ_SECONDS) \
+	  ctest --test-dir $(SANITIZE_BUILD) --output-on-failure \
 	  -j $(JOBS) -E '$(ASAN_EXCLUDE)'
 
 # ParserErrorTest.NestingIsBounded throws from 10,000 nested brackets, over 64 MB deep into the
@@ -102,13 +108,16 @@ test-tsan: deps
 # build-fuzz. FUZZER=parser_fuzzer (default): the parser + type inference + print/parse round
 # trip (fuzz/parser_fuzzer.cc); seeds fuzz/corpus, every module under tests/data and the kept
 # findings. FUZZER=onnx_fuzzer: the ONNX importer (fuzz/onnx_fuzzer.cc); seeds the one-op models
-# of ONNX's backend tests and the kept findings. New inputs go to build-fuzz/corpus-<fuzzer>,
+# of ONNX's backend tests and the kept findings. FUZZER=kernel_fuzzer: every operator's kernel
+# with fuzzed attributes, shapes and dtypes (fuzz/kernel_fuzzer.cc); seeds the kept findings.
+# New inputs go to build-fuzz/corpus-<fuzzer>,
 # crashes to build-fuzz/artifacts.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS ?=
 FUZZER ?= parser_fuzzer
 FUZZ_SEEDS_parser_fuzzer := -dict=fuzz/relay.dict fuzz/corpus tests/data tests/bad_input/fuzz_crashes
+FUZZ_SEEDS_kernel_fuzzer := tests/bad_input/kernel_fuzz_crashes
 FUZZ_SEEDS_onnx_fuzzer := /usr/include/onnx/backend/test/data/node \
   /usr/include/onnx/backend/test/data/pytorch-operator tests/bad_input/onnx_fuzz_crashes
 fuzz:

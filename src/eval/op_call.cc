@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "kernel_errors.h"
+#include "output_budget.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/op/registry.h"
 #include "relaypass/support/error.h"
@@ -41,8 +42,10 @@ Value EvaluateOpCall(const ir::CallNode* call, const std::vector<Value>& args) {
       for (ir::NDArray& t : FlattenTensors(a)) inputs.push_back(std::move(t));
     }
   }
-  std::vector<ir::NDArray> outputs = WithCallContext(
-      call, op->name, [&] { return def->kernel(inputs, call->attrs, call->checked_type); });
+  std::vector<ir::NDArray> outputs = WithCallContext(call, op->name, [&] {
+    CheckResultFitsBudget(call->checked_type);  // before the kernel builds or fills anything
+    return def->kernel(inputs, call->attrs, call->checked_type);
+  });
   const bool tuple_result =
       call->checked_type.as<ir::TupleTypeNode>() != nullptr || outputs.size() != 1;
   if (!tuple_result) return Value(std::move(outputs[0]));

@@ -196,16 +196,21 @@ std::vector<std::array<int64_t, 3>> StridedSlicePlan(const ir::AttrsNode& attrs,
     int64_t e;
     if (size_mode) {
       const int64_t size = j < end.size() ? end[j] : -1;
-      e = size < 0 ? extent : std::min(b + size, extent);
+      e = size < 0 || size > extent - b ? extent : b + size;  // b + size may overflow
     } else if (j < end.size()) {
       // an end beyond int64's reach (ONNX's INT64_MAX) clamps as any other
       e = canon(end[j]);
     } else {
       e = stride < 0 ? -1 : extent;
     }
+    // b and e lie in [-1, extent], so the span cannot overflow; the step is |stride| as an
+    // unsigned number (|INT64_MIN| is 2^63) and the count 1 + (span - 1) / step, which
+    // cannot overflow either (NumPy: x[0:5:2**63-1] is one element).
     const int64_t span = stride < 0 ? b - e : e - b;
-    const int64_t step = stride < 0 ? -stride : stride;
-    const int64_t count = span <= 0 ? 0 : (span + step - 1) / step;
+    const uint64_t step =
+        stride < 0 ? 0 - static_cast<uint64_t>(stride) : static_cast<uint64_t>(stride);
+    const int64_t count =
+        span <= 0 ? 0 : 1 + static_cast<int64_t>((static_cast<uint64_t>(span) - 1) / step);
     plan[a] = {b, stride, count};
   }
   return plan;
@@ -304,7 +309,16 @@ EinsumPlan MakeEinsumPlan(const std::string& equation,
       if (key < 256 && n == 1) out_keys.push_back(key);
     }
   }
-  for (int key : out_keys) {
+  for (size_t i = 0; i < out_keys.size(); ++i) {
+    const int key = out_keys[i];
+    // As NumPy: an output axis per label at most (a repeated one would have no defined value).
+    if (std::find(out_keys.begin(), out_keys.begin() + static_cast<std::ptrdiff_t>(i), key) !=
+        out_keys.begin() + static_cast<std::ptrdiff_t>(i)) {
+      *error = "the equation \"" + equation + "\" includes output subscript " +
+               (key < 256 ? "'" + std::string(1, static_cast<char>(key)) + "'" : "'...'") +
+               " multiple times";
+      return plan;
+    }
     if (!ids.count(key)) {
       *error = "output label '" + std::string(1, static_cast<char>(key)) + "' is not an input's";
       return plan;

@@ -96,7 +96,7 @@ bool BatchNormRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
   int64_t axis = AttrsOf(call).get_int("axis");
-  if (axis < -1 || axis >= data->ndim()) {
+  if (axis < -1 || axis >= data->ndim() || data->ndim() == 0) {
     call.Fail("nn.batch_norm: axis " + std::to_string(axis) + " is out of range for data " +
               TypeString(data) + " (expected [-1, " + std::to_string(data->ndim()) + "))");
   }

@@ -34,10 +34,13 @@ namespace relaypass::op::kernels {
 
 namespace {
 
-ConvGeometry Geometry(const NDArray& data, const NDArray& weight, const ir::AttrsNode& a) {
+// `pad` (top, left, bottom, right, from the attrs) is non-negative: see CropNegativePadding.
+ConvGeometry Geometry(const NDArray& data, const NDArray& weight, const ir::AttrsNode& a,
+                      const std::vector<int64_t>& pad) {
   const std::vector<int64_t> strides = a.get_ints("strides");
   const std::vector<int64_t> dilation = a.get_ints("dilation");
-  const std::vector<int64_t> pad = Padding4(a.get_ints("padding"), "nn.conv2d");
+  if (data.ndim() != 4 || weight.ndim() != 4)
+    Fail("nn.conv2d: data and weight must be 4-D (NCHW, OIHW)");
   if (strides.size() != 2 || dilation.size() != 2) {
     Fail("nn.conv2d: strides and dilation need 2 values each");
   }
@@ -73,14 +76,71 @@ ConvGeometry Geometry(const NDArray& data, const NDArray& weight, const ir::Attr
     g.out_per_group = w_out / g.groups;
     g.out_channels = w_out;
   }
-  const int64_t span_h = (g.kernel_h - 1) * g.dilation_h + 1;
-  const int64_t span_w = (g.kernel_w - 1) * g.dilation_w + 1;
-  const int64_t num_h = g.height + pad[0] + pad[2] - span_h;
-  const int64_t num_w = g.width + pad[1] + pad[3] - span_w;
+  // (extent + before + after) - ((kernel - 1) * dilation + 1), each step checked: attributes
+  // near INT64_MAX must not wrap around into a plausible size.
+  auto span_left = [](int64_t extent, int64_t before, int64_t after, int64_t kernel,
+                      int64_t dilation) {
+    int64_t padded = 0, span = 0, left = 0;
+    if (__builtin_add_overflow(extent, before, &padded) ||
+        __builtin_add_overflow(padded, after, &padded) ||
+        __builtin_mul_overflow(kernel - 1, dilation, &span) ||
+        __builtin_sub_overflow(padded, span, &left) ||
+        __builtin_sub_overflow(left, int64_t{1}, &left)) {
+      Fail("nn.conv2d: attributes 'padding' and 'dilation' with the weight overflow int64");
+    }
+    return left;
+  };
+  if (g.kernel_h < 1 || g.kernel_w < 1) {
+    Fail("nn.conv2d: weight " + ShapeString(weight.shape()) + " has an empty kernel window");
+  }
+  const int64_t num_h = span_left(g.height, pad[0], pad[2], g.kernel_h, g.dilation_h);
+  const int64_t num_w = span_left(g.width, pad[1], pad[3], g.kernel_w, g.dilation_w);
   if (num_h < 0 || num_w < 0) Fail("nn.conv2d: the kernel is larger than the padded input");
   g.out_height = num_h / g.stride_h + 1;
   g.out_width = num_w / g.stride_w + 1;
   return g;
+}
+
+// The NCHW data with its padding made non-negative. A negative pad crops (TVM's Conv2DRel accepts
+// it: the output is (H + top + bottom - span) / stride + 1): the padded input spans input rows
+// [-top, H + bottom), zero outside [0, H), so the data keeps its rows inside that range and the
+// zero rows around them become the new padding. Every kernel path (direct, depthwise, im2col,
+// packed panels) then sees only padding >= 0, which is what they index by.
+NDArray CropNegativePadding(const NDArray& data, std::vector<int64_t>& pad) {
+  if (data.ndim() != 4) Fail("nn.conv2d: data must be 4-D (NCHW)");
+  if (std::all_of(pad.begin(), pad.end(), [](int64_t p) { return p >= 0; })) return data;
+  int64_t keep[2][2];  // per spatial axis: the first row kept and the row after the last
+  for (int axis = 0; axis < 2; ++axis) {
+    const int64_t extent = data.shape()[2 + axis];
+    int64_t& before = pad[axis];
+    int64_t& after = pad[2 + axis];
+    int64_t lo = 0, hi = 0;
+    if (__builtin_sub_overflow(int64_t{0}, before, &lo) ||
+        __builtin_add_overflow(extent, after, &hi)) {
+      Fail("nn.conv2d: attribute 'padding' overflows int64");
+    }
+    if (hi < lo) Fail("nn.conv2d: attribute 'padding' crops more than the input");
+    const int64_t first = std::clamp<int64_t>(lo, 0, extent);
+    const int64_t last = std::clamp<int64_t>(hi, first, extent);
+    keep[axis][0] = first;
+    keep[axis][1] = last;
+    before = first - lo > hi - lo ? hi - lo : std::max<int64_t>(0, first - lo);
+    after = (hi - lo) - (last - first) - before;
+  }
+  const Shape& s = data.shape();
+  const int64_t rows = keep[0][1] - keep[0][0], cols = keep[1][1] - keep[1][0];
+  NDArray out = NDArray::Uninitialized({s[0], s[1], rows, cols}, data.dtype());
+  const size_t elem = data.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(data.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t plane = 0; plane < s[0] * s[1]; ++plane) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t from = (plane * s[2] + keep[0][0] + r) * s[3] + keep[1][0];
+      std::memcpy(dst + ((plane * rows + r) * cols) * elem, src + from * elem,
+                  static_cast<size_t>(cols) * elem);
+    }
+  }
+  return out;
 }
 
 // out[n, o] += sum over the group's input channels and kernel taps, by direct loops.
@@ -309,7 +369,9 @@ Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
     weight = TransformLayout(in[1], kernel_layout, Layout("OIHW"));
   }
   weight = CastArray(weight, compute);
-  const ConvGeometry g = Geometry(data, weight, a);
+  std::vector<int64_t> pad = Padding4(a.get_ints("padding"), "nn.conv2d");
+  data = CropNegativePadding(data, pad);
+  const ConvGeometry g = Geometry(data, weight, a, pad);
   NDArray out = DispatchNumeric(compute, "nn.conv2d", [&](auto tag) {
     using T = typename decltype(tag)::type;
     return ConvNCHW<T>(data, weight, g, compute, nullptr);
@@ -338,10 +400,12 @@ ir::NDArray Conv2DWithEpilogue(const std::vector<ir::NDArray>& in, const ir::Att
       in[1].dtype() != DataType::Float32() || in[0].ndim() != 4 || in[1].ndim() != 4) {
     Fail("nn.conv2d with an epilogue: needs float32 NCHW data and OIHW weight");
   }
-  const ConvGeometry g = Geometry(in[0], in[1], a);
+  std::vector<int64_t> pad = Padding4(a.get_ints("padding"), "nn.conv2d");
+  const NDArray data = CropNegativePadding(in[0], pad);
+  const ConvGeometry g = Geometry(data, in[1], a, pad);
   const Epilogue epilogue(steps, g.out_channels,
                           g.batch * g.out_channels * g.out_height * g.out_width);
-  return ConvNCHW<float>(in[0], in[1], g, DataType::Float32(),
+  return ConvNCHW<float>(data, in[1], g, DataType::Float32(),
                          epilogue.empty() ? nullptr : &epilogue, prepacked);
 }
 

@@ -39,6 +39,11 @@ ConvGeometry ReadGeometry(const ir::AttrsNode& a, int s, const char* op, bool tr
   if (transposed) g.output_padding = PerAxis(a.get_ints("output_padding"), s, op, "output_padding");
   g.groups = a.get_int("groups");
   if (g.groups < 1) Fail(std::string(op) + ": groups must be positive");
+  for (int i = 0; i < s; ++i) {
+    if (g.strides[i] < 1 || g.dilation[i] < 1) {
+      Fail(std::string(op) + ": attributes 'strides' and 'dilation' must be positive");
+    }
+  }
   return g;
 }
 

@@ -97,8 +97,20 @@ template <typename T>
 T Pow(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     return std::pow(a, b);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return a || !b;
   } else {
-    return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+    // Exactly, wrapping around as NumPy's integer power does (a cast of std::pow's double was
+    // undefined once the result left T's range). A negative exponent truncates 1 / a^-b.
+    if constexpr (std::is_signed_v<T>) {
+      if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? (b % 2 ? T(-1) : T(1)) : T(0);
+    }
+    T result = T(1), base = a;
+    for (auto e = static_cast<std::make_unsigned_t<T>>(b); e; e >>= 1) {
+      if (e & 1) result = WrapMul(result, base);
+      base = WrapMul(base, base);
+    }
+    return result;
   }
 }
 

@@ -98,10 +98,13 @@ Taps AxisTaps(int64_t x, int64_t in, int64_t out, const ResizeSpec& s, double st
 NDArray Resize(const NDArray& x, int64_t oh, int64_t ow, const ResizeSpec& s, DataType out_dtype) {
   if (x.ndim() != 4) Fail("image.resize2d: data must be 4-D (NCHW)");
   const int64_t planes = x.shape()[0] * x.shape()[1], ih = x.shape()[2], iw = x.shape()[3];
-  if ((ih == 0 || iw == 0) && planes * oh * ow > 0) Fail("image.resize2d: the input is empty");
+  if (oh < 0 || ow < 0) Fail("image.resize2d: the output size must not be negative");
   // The output first: its size is checked (and charged to the memory budget) before the taps,
-  // one per output row and column, are built for an output that could never exist.
+  // one per output row and column, are built for an output that could never exist; an empty
+  // output needs no taps (a 0 x 2^62 one would still ask for 2^62 of them).
   NDArray out = NDArray::Uninitialized({x.shape()[0], x.shape()[1], oh, ow}, DataType::Float(64));
+  if (out.size() == 0) return NDArray::Uninitialized(out.shape(), out_dtype);
+  if (ih == 0 || iw == 0) Fail("image.resize2d: the input is empty");
   std::vector<Taps> rows, cols;
   for (int64_t y = 0; y < oh; ++y) rows.push_back(AxisTaps(y, ih, oh, s, s.roi[0], s.roi[2]));
   for (int64_t z = 0; z < ow; ++z) cols.push_back(AxisTaps(z, iw, ow, s, s.roi[1], s.roi[3]));
@@ -177,8 +180,17 @@ Arrays UpSampling(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   s.method = method == "bilinear" ? "linear" : (method == "bicubic" ? "cubic" : "nearest_neighbor");
   s.coord = a.get_bool("align_corners") ? "align_corners" : "asymmetric";
   s.rounding = s.coord == "align_corners" ? "round" : "floor";
-  const int64_t oh = static_cast<int64_t>(std::round(x.shape()[2] * a.get_double("scale_h")));
-  const int64_t ow = static_cast<int64_t>(std::round(x.shape()[3] * a.get_double("scale_w")));
+  // A scaled size beyond int64 (or NaN) has no integer value: an error, not a wrapped cast.
+  auto scaled = [&](int64_t extent, const char* attr) {
+    const double v = std::round(static_cast<double>(extent) * a.get_double(attr));
+    if (!(v >= 0 && v < 9.2e18)) {
+      Fail(std::string("nn.upsampling: attribute '") + attr + "' gives an output size of " +
+           std::to_string(v));
+    }
+    return static_cast<int64_t>(v);
+  };
+  const int64_t oh = scaled(x.shape()[2], "scale_h");
+  const int64_t ow = scaled(x.shape()[3], "scale_w");
   return {Resize(x, oh, ow, s, x.dtype())};
 }
 

@@ -245,8 +245,23 @@ Arrays GatherND(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   if (ishape.empty()) Fail("gather_nd: indices must have rank >= 1");
   const int64_t b = a.get_int("batch_dims");
   const int64_t m = a.get("index_rank").is_null() ? ishape[0] : a.get_int("index_rank");
-  if (b < 0 || b + m > x.ndim()) Fail("gather_nd: index rank exceeds the data rank");
+  if (b < 0 || b > x.ndim() || m < 0 || m > x.ndim() - b) {
+    Fail("gather_nd: index rank exceeds the data rank");
+  }
+  // What the loops below index by: m index rows, and b batch axes shared by data and indices.
+  if (m != ishape[0]) {
+    Fail("gather_nd: attribute 'index_rank' " + std::to_string(m) +
+         " is not indices' first "
+         "dimension " +
+         std::to_string(ishape[0]));
+  }
   const Shape yshape(ishape.begin() + 1, ishape.end());
+  if (b > static_cast<int64_t>(yshape.size()) ||
+      !std::equal(x.shape().begin(), x.shape().begin() + b, yshape.begin())) {
+    Fail("gather_nd: attribute 'batch_dims' " + std::to_string(b) + ": data " +
+         ShapeString(x.shape()) + " and indices " + ShapeString(ishape) +
+         " do not share that many batch axes");
+  }
   const int64_t ycount = NumElements(yshape);
   const Shape strides = Strides(x.shape());
   const int64_t inner = Product(x.shape(), b + m, x.shape().size());

@@ -38,8 +38,7 @@ Arrays BatchNorm(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_t
   const bool center = a.get_bool("center"), scale = a.get_bool("scale");
   return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
     const NDArray& data = x[0];
-    const int axis = axis_attr == -1 ? data.ndim() - 1
-                                     : NormalizeAxis(axis_attr, data.ndim(), "nn.batch_norm: axis");
+    const int axis = NormalizeAxis(axis_attr, data.ndim(), "nn.batch_norm: axis");
     const AxisSplit s = SplitAt(data.shape(), axis);
     for (size_t i = 1; i < 5; ++i) {
       if (x[i].size() != s.axis || x[i].dtype() != data.dtype()) {

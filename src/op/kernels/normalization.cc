@@ -27,7 +27,10 @@ Arrays PRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type)
     const NDArray& data = x[0];
     const int axis = NormalizeAxis(axis_attr, data.ndim(), "nn.prelu: axis");
     const int64_t channels = data.shape()[axis];
-    if (x[1].size() != channels) Fail("nn.prelu: alpha does not match the channel axis");
+    if (x[1].size() != channels) {
+      Fail("nn.prelu: alpha " + ShapeString(x[1].shape()) + " does not match axis " +
+           std::to_string(axis) + " of data " + ShapeString(data.shape()));
+    }
     const int64_t outer = Product(data.shape(), 0, axis);
     const int64_t inner = Product(data.shape(), axis + 1, data.shape().size());
     return {DispatchFloat(data.dtype(), "nn.prelu", [&](auto tag) {
@@ -57,6 +60,7 @@ Arrays LRN(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   CheckInputs(in, 1, "nn.lrn");
   const ir::AttrsNode& a = AttrsOf(attrs, "nn.lrn");
   const int64_t size = a.get_int("size");
+  if (size < 1) Fail("nn.lrn: attribute 'size' must be positive, got " + std::to_string(size));
   const double bias = a.get_double("bias"), alpha = a.get_double("alpha"),
                beta = a.get_double("beta");
   return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
@@ -104,6 +108,14 @@ Arrays Normalize(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_t
     const NDArray& data = x[0];
     const int nd = data.ndim();
     const int axis = NormalizeAxis(a.get_int("axis"), nd, std::string(op) + ": axis");
+    // gamma and beta are indexed by the channel along `axis`: [data.shape[axis]] each.
+    for (size_t i = 1; i < 3; ++i) {
+      if (x[i].ndim() != 1 || x[i].size() != data.shape()[axis]) {
+        Fail(std::string(op) + ": " + (i == 1 ? "gamma " : "beta ") + ShapeString(x[i].shape()) +
+             " does not match axis " + std::to_string(axis) + " of data " +
+             ShapeString(data.shape()));
+      }
+    }
     std::vector<bool> reduced(nd, false);
     if (instance) {
       for (int d = 1; d < nd; ++d) reduced[d] = d != axis;

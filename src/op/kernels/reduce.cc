@@ -104,7 +104,14 @@ Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
         if constexpr (std::is_floating_point_v<T>) {
           if (mean) v /= static_cast<Acc>(count);  // 0/0 is NaN, as TVM's mean of nothing
         } else {
-          if (mean && count) v = static_cast<Acc>(v / static_cast<Acc>(count));
+          // In 64 bits: the count need not fit T (a mean of 256 int8 values divided by 0).
+          if constexpr (std::is_signed_v<Acc>) {
+            if (mean && count) v = static_cast<Acc>(static_cast<int64_t>(v) / count);
+          } else {
+            if (mean && count) {
+              v = static_cast<Acc>(static_cast<uint64_t>(v) / static_cast<uint64_t>(count));
+            }
+          }
         }
         dst[j] = static_cast<T>(v);
       }

@@ -246,17 +246,33 @@ Arrays Pad(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   const int nd = data.ndim();
   if (static_cast<int>(rows.size()) != nd) Fail("nn.pad: pad_width does not match the data rank");
   Shape out_shape(nd);
-  std::vector<std::vector<int64_t>> source(nd);  // per axis: output index -> input index or -1
+  std::vector<std::vector<int64_t>> pads(nd);
   for (int d = 0; d < nd; ++d) {
-    const std::vector<int64_t> pair = rows[d].as_ints();
-    if (pair.size() != 2) Fail("nn.pad: each pad_width entry needs [before, after]");
+    pads[d] = rows[d].as_ints();
+    if (pads[d].size() != 2) Fail("nn.pad: each pad_width entry needs [before, after]");
     const int64_t n = data.shape()[d];
-    out_shape[d] = n + pair[0] + pair[1];
+    if (__builtin_add_overflow(n, pads[d][0], &out_shape[d]) ||
+        __builtin_add_overflow(out_shape[d], pads[d][1], &out_shape[d])) {
+      Fail("nn.pad: pad_width " + ShapeString(pads[d]) + " on axis " + std::to_string(d) +
+           " overflows int64");
+    }
     if (out_shape[d] < 0) Fail("nn.pad: padding makes a dimension negative");
     if (mode != "constant" && n == 0 && out_shape[d] > 0)
       Fail("nn.pad: cannot " + mode + "-pad an empty axis");
+  }
+  // The output first: a size that cannot be had fails before the per-axis tables are built
+  // (their lengths are the output's dimensions).
+  NDArray out = NDArray::Uninitialized(out_shape, data.dtype());
+  if (out.size() == 0) return {out};
+  std::vector<std::vector<int64_t>> source(nd);  // per axis: output index -> input index or -1
+  for (int d = 0; d < nd; ++d) {
+    const std::vector<int64_t>& pair = pads[d];
+    const int64_t n = data.shape()[d];
+    source[d].reserve(static_cast<size_t>(out_shape[d]));
     for (int64_t i = 0; i < out_shape[d]; ++i) {
-      int64_t s = i - pair[0];
+      // i - before, saturated: out of [0, n) either way when it would overflow
+      int64_t s;
+      if (__builtin_sub_overflow(i, pair[0], &s)) s = pair[0] < 0 ? n : -1;
       if (s < 0 || s >= n) {
         if (mode == "constant") {
           s = -1;
@@ -275,8 +291,6 @@ Arrays Pad(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
       source[d].push_back(s);
     }
   }
-  NDArray out = NDArray::Uninitialized(out_shape, data.dtype());
-  if (out.size() == 0) return {out};
   const Shape strides = Strides(data.shape());
   const size_t elem = data.dtype().bytes();
   const auto* src = static_cast<const uint8_t*>(data.raw_data());
