@@ -47,6 +47,10 @@ py::object ValueToPy(const eval::Value& value) {
     for (const eval::Value& v : value.fields()) out.append(ValueToPy(v));
     return py::tuple(out);
   }
+  if (value.is_ref()) {
+    return py::module_::import("relaypass.relay.backend.interpreter")
+        .attr("RefValue")(ValueToPy(value.ref_content()));
+  }
   throw relaypass::InternalError("the evaluator returned a closure, which Python cannot hold");
 }
 
@@ -57,7 +61,12 @@ eval::Value ValueFromPy(py::handle value) {
     for (py::handle v : value) fields.push_back(ValueFromPy(v));
     return eval::Value::Tuple(std::move(fields));
   }
-  throw py::type_error("evaluator arguments are NDArrays or tuples of them");
+  py::object ref_value =
+      py::module_::import("relaypass.relay.backend.interpreter").attr("RefValue");
+  if (py::isinstance(value, ref_value)) {
+    return eval::Value::MakeRef(ValueFromPy(value.attr("value")));
+  }
+  throw py::type_error("evaluator arguments are NDArrays, RefValues or tuples of them");
 }
 
 void BindEvaluator(py::module_& m) {

@@ -18,6 +18,7 @@ from ..runtime.arguments import coerce_argument as _coerce_argument
 from ..runtime.arguments import check_argument as _check_argument
 from .backend.executor import Executor
 from .backend.runtime import Runtime
+from .backend.interpreter import RefValue
 from .backend.executor_factory import AOTExecutorFactoryModule, GraphExecutorFactoryModule
 
 from .build_options import (  # noqa: F401 (relay.vm takes them from there too)
@@ -113,6 +114,8 @@ def _to_value(value):
 
     if isinstance(value, ADT):
         return [_to_value(v) for v in value]
+    if isinstance(value, RefValue):
+        return RefValue(_to_value(value.value))
     if isinstance(value, Constant):
         return value.data
     return _as_ndarray(value)
