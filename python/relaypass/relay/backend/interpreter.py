@@ -12,3 +12,13 @@ class RefValue:
 
     def __repr__(self):
         return "RefValue({!r})".format(self.value)
+
+
+def __getattr__(name):
+    # TVM's other names here (ConstructorValue: ADTs, which relaypass does not have): a
+    # placeholder that fails when used, as for the rest of tvm.relay.backend.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    from ..._unsupported import _Missing
+
+    return _Missing("tvm.relay.backend.interpreter." + name)
