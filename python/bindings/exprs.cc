@@ -1,6 +1,6 @@
 // Relay expressions (relay.Var, Constant, Call, Tuple, TupleGetItem, Function, Let, If,
-// GlobalVar, Op). pybind11 returns every node as the Python class of its kind, so
-// `isinstance(node, relay.expr.Call)` works on nodes that come out of C++ passes.
+// RefCreate, RefRead, RefWrite, GlobalVar, Op). pybind11 returns every node as the Python class of
+// its kind, so `isinstance(node, relay.expr.Call)` works on nodes that come out of C++ passes.
 #include <optional>
 #include <string>
 #include <vector>
@@ -211,6 +211,24 @@ void BindExprs(py::module_& m) {
       .def_property_readonly("cond", [](const ir::IfNode& i) { return i.cond; })
       .def_property_readonly("true_branch", [](const ir::IfNode& i) { return i.true_branch; })
       .def_property_readonly("false_branch", [](const ir::IfNode& i) { return i.false_branch; });
+
+  NodeClass<ir::RefCreateNode>(m, "RefCreate")
+      .def(py::init([](const Expr& value, const py::object&) { return ir::MakeRefCreate(value); }),
+           py::arg("value"), py::arg("span") = py::none())
+      .def_property_readonly("value", [](const ir::RefCreateNode& r) { return r.value; });
+
+  NodeClass<ir::RefReadNode>(m, "RefRead")
+      .def(py::init([](const Expr& ref, const py::object&) { return ir::MakeRefRead(ref); }),
+           py::arg("ref"), py::arg("span") = py::none())
+      .def_property_readonly("ref", [](const ir::RefReadNode& r) { return r.ref; });
+
+  NodeClass<ir::RefWriteNode>(m, "RefWrite")
+      .def(py::init([](const Expr& ref, const Expr& value, const py::object&) {
+             return ir::MakeRefWrite(ref, value);
+           }),
+           py::arg("ref"), py::arg("value"), py::arg("span") = py::none())
+      .def_property_readonly("ref", [](const ir::RefWriteNode& r) { return r.ref; })
+      .def_property_readonly("value", [](const ir::RefWriteNode& r) { return r.value; });
 }
 
 }  // namespace relaypass::python

@@ -58,6 +58,10 @@ py::object ValueToPy(const eval::Value& value) {
   };
   auto leaf = [](const eval::Value& v) -> py::object {
     if (v.is_tensor()) return py::cast(v.tensor());
+    if (v.is_ref()) {
+      return py::module_::import("relaypass.relay.backend.interpreter")
+          .attr("RefValue")(ValueToPy(v.ref_content()));
+    }
     throw relaypass::InternalError("the evaluator returned a closure, which Python cannot hold");
   };
   if (!value.is_tuple()) return leaf(value);
@@ -92,7 +96,10 @@ eval::Value ValueFromPy(py::handle value) {
   };
   auto leaf = [](py::handle v) -> eval::Value {
     if (py::isinstance<ir::NDArray>(v)) return v.cast<ir::NDArray>();
-    throw py::type_error("evaluator arguments are NDArrays or tuples of them, not " +
+    py::object ref_value =
+        py::module_::import("relaypass.relay.backend.interpreter").attr("RefValue");
+    if (py::isinstance(v, ref_value)) return eval::Value::MakeRef(ValueFromPy(v.attr("value")));
+    throw py::type_error("evaluator arguments are NDArrays, RefValues or tuples of them, not " +
                          PyTypeName(v));
   };
   if (!is_sequence(value)) return leaf(value);

@@ -1,4 +1,5 @@
-// Types (relay.TensorType, TupleType, FuncType, IncompleteType) and NDArray with NumPy views.
+// Types (relay.TensorType, TupleType, FuncType, RefType, IncompleteType) and NDArray with NumPy
+// views.
 #include <pybind11/numpy.h>
 
 #include <cstring>
@@ -125,6 +126,13 @@ void BindTypes(py::module_& m) {
            py::arg("type_constraints") = py::none())
       .def_property_readonly("arg_types", [](const ir::FuncTypeNode& t) { return t.arg_types; })
       .def_property_readonly("ret_type", [](const ir::FuncTypeNode& t) { return t.ret_type; });
+
+  py::class_<ir::RefTypeNode, ir::TypeNode, ir::Ref<ir::RefTypeNode>>(m, "RefType")
+      .def(py::init([](const ir::Type& value) {
+             return ir::RefType(value).downcast<ir::RefTypeNode>();
+           }),
+           py::arg("value"))
+      .def_property_readonly("value", [](const ir::RefTypeNode& t) { return t.value; });
 
   py::class_<ir::IncompleteTypeNode, ir::TypeNode, ir::Ref<ir::IncompleteTypeNode>>(
       m, "IncompleteType")

@@ -171,6 +171,12 @@ class Planner {
         throw Error(Where(e) +
                     "graph executor: if is not supported (control flow needs the VM: "
                     "relay.vm.compile or create_executor(\"vm\"))");
+      case ir::ExprKind::kRefCreate:
+      case ir::ExprKind::kRefRead:
+      case ir::ExprKind::kRefWrite:
+        throw Error(Where(e) +
+                    "graph executor: references are not supported (they need the "
+                    "interpreter: create_executor(\"debug\"))");
       case ir::ExprKind::kFunction:
       case ir::ExprKind::kOp:
       case ir::ExprKind::kGlobalVar:

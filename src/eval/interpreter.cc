@@ -288,6 +288,10 @@ struct Interpreter::Impl {
       }
       case ir::ExprKind::kCall:
         return StepCall(f, i);
+      case ir::ExprKind::kRefCreate:
+      case ir::ExprKind::kRefRead:
+      case ir::ExprKind::kRefWrite:
+        return StepReference(f, i);
       case ir::ExprKind::kLet: {
         const auto* let = static_cast<const ir::LetNode*>(e);
         if (w.state == 0) {
@@ -322,6 +326,34 @@ struct Interpreter::Impl {
         return;
       }
     }
+  }
+
+  // A reference operation, once its operands (evaluated left to right) are known. Each
+  // evaluation of a ref_create makes a new cell: a function that creates one and is called
+  // twice gives two cells (its frames are distinct).
+  static void StepReference(Frame& f, int32_t i) {
+    Frame::Work& w = f.work.back();
+    if (w.state == 0) {
+      w.state = 1;
+      PushDeps(f, i);
+      return;
+    }
+    const int32_t* deps = f.plan->DepsBegin(i);
+    switch (f.plan->nodes[i]->kind) {
+      case ir::ExprKind::kRefCreate:
+        f.Set(i, Value::MakeRef(f.Take(deps[0])));
+        break;
+      case ir::ExprKind::kRefRead:
+        f.Set(i, f.Take(deps[0]).ref_content());
+        break;
+      default: {  // kRefWrite
+        Value ref = f.Take(deps[0]);
+        ref.set_ref_content(f.Take(deps[1]));
+        f.Set(i, Value::Tuple({}));
+        break;
+      }
+    }
+    f.work.pop_back();
   }
 
   void StepCall(Frame& f, int32_t i) {

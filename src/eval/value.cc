@@ -6,8 +6,17 @@
 
 namespace relaypass::eval {
 
+namespace {
+
+// The payload of a reference: the one mutable part of a value.
+struct RefCell {
+  mutable Value content;
+};
+
+}  // namespace
+
 struct Value::Payload {
-  std::variant<ir::NDArray, std::vector<Value>, Closure> data;
+  std::variant<ir::NDArray, std::vector<Value>, Closure, RefCell> data;
 };
 
 Value::Value(ir::NDArray tensor)
@@ -27,6 +36,13 @@ Value Value::MakeClosure(Closure closure) {
   return v;
 }
 
+Value Value::MakeRef(Value content) {
+  Value v;
+  v.kind_ = Kind::kRef;
+  v.payload_ = std::make_shared<const Payload>(Payload{RefCell{std::move(content)}});
+  return v;
+}
+
 namespace {
 
 const char* KindName(Value::Kind kind) {
@@ -39,6 +55,8 @@ const char* KindName(Value::Kind kind) {
       return "a tuple";
     case Value::Kind::kClosure:
       return "a closure";
+    case Value::Kind::kRef:
+      return "a reference";
   }
   return "?";
 }
@@ -69,6 +87,18 @@ const Closure& Value::closure() const {
   if (kind_ != Kind::kClosure) WrongKind(Kind::kClosure, kind_);
   if (!payload_) MovedFrom();
   return std::get<Closure>(payload_->data);
+}
+
+const Value& Value::ref_content() const {
+  if (kind_ != Kind::kRef) WrongKind(Kind::kRef, kind_);
+  if (!payload_) MovedFrom();
+  return std::get<RefCell>(payload_->data).content;
+}
+
+void Value::set_ref_content(Value content) const {
+  if (kind_ != Kind::kRef) WrongKind(Kind::kRef, kind_);
+  if (!payload_) MovedFrom();
+  std::get<RefCell>(payload_->data).content = std::move(content);
 }
 
 std::vector<ir::NDArray> FlattenTensors(const Value& value) {

@@ -35,6 +35,16 @@ If MakeIf(Expr cond, Expr true_branch, Expr false_branch) {
   return make_ref<IfNode>(std::move(cond), std::move(true_branch), std::move(false_branch));
 }
 
+RefCreate MakeRefCreate(Expr value) {
+  return make_ref<RefCreateNode>(std::move(value));
+}
+RefRead MakeRefRead(Expr ref) {
+  return make_ref<RefReadNode>(std::move(ref));
+}
+RefWrite MakeRefWrite(Expr ref, Expr value) {
+  return make_ref<RefWriteNode>(std::move(ref), std::move(value));
+}
+
 Expr CopyNode(const Expr& e) {
   switch (e->kind) {
     case ExprKind::kVar:
@@ -57,6 +67,12 @@ Expr CopyNode(const Expr& e) {
       return make_ref<LetNode>(*e.as<LetNode>());
     case ExprKind::kIf:
       return make_ref<IfNode>(*e.as<IfNode>());
+    case ExprKind::kRefCreate:
+      return make_ref<RefCreateNode>(*e.as<RefCreateNode>());
+    case ExprKind::kRefRead:
+      return make_ref<RefReadNode>(*e.as<RefReadNode>());
+    case ExprKind::kRefWrite:
+      return make_ref<RefWriteNode>(*e.as<RefWriteNode>());
   }
   throw InternalError("CopyNode: unknown expression kind");
 }

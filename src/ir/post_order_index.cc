@@ -194,6 +194,28 @@ Expr RebuildOnChildren(const Expr& pre, std::span<const PostOrderIndex::Id> chil
         i->false_branch = std::move(f);
       });
     }
+    case ExprKind::kRefCreate: {
+      auto* n = pre.as<RefCreateNode>();
+      Expr value = take(n->value);
+      if (!changed) return pre;
+      return CopyWith(n, [&](RefCreateNode* r) { r->value = std::move(value); });
+    }
+    case ExprKind::kRefRead: {
+      auto* n = pre.as<RefReadNode>();
+      Expr ref = take(n->ref);
+      if (!changed) return pre;
+      return CopyWith(n, [&](RefReadNode* r) { r->ref = std::move(ref); });
+    }
+    case ExprKind::kRefWrite: {
+      auto* n = pre.as<RefWriteNode>();
+      Expr ref = take(n->ref);
+      Expr value = take(n->value);
+      if (!changed) return pre;
+      return CopyWith(n, [&](RefWriteNode* r) {
+        r->ref = std::move(ref);
+        r->value = std::move(value);
+      });
+    }
     default:
       return pre;
   }

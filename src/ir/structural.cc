@@ -131,6 +131,20 @@ class EqualChecker {
         Push(a->cond, b->cond);
         return true;
       }
+      case ExprKind::kRefCreate:
+        Push(static_cast<const RefCreateNode*>(x)->value,
+             static_cast<const RefCreateNode*>(y)->value);
+        return true;
+      case ExprKind::kRefRead:
+        Push(static_cast<const RefReadNode*>(x)->ref, static_cast<const RefReadNode*>(y)->ref);
+        return true;
+      case ExprKind::kRefWrite: {
+        auto* a = static_cast<const RefWriteNode*>(x);
+        auto* b = static_cast<const RefWriteNode*>(y);
+        Push(a->value, b->value);
+        Push(a->ref, b->ref);
+        return true;
+      }
     }
     return false;
   }
@@ -228,6 +242,16 @@ size_t StructuralHash(const Expr& root) {
         child(i->false_branch);
         break;
       }
+      case ExprKind::kRefCreate:
+        child(e.as<RefCreateNode>()->value);
+        break;
+      case ExprKind::kRefRead:
+        child(e.as<RefReadNode>()->ref);
+        break;
+      case ExprKind::kRefWrite:
+        child(e.as<RefWriteNode>()->ref);
+        child(e.as<RefWriteNode>()->value);
+        break;
     }
     memo[e.get()] = h;
     result = h;

@@ -53,6 +53,11 @@ FuncTypeNode::FuncTypeNode(std::vector<Type> a, Type r)
   hash = Combine(hash, ChildHash(ret_type));
 }
 
+RefTypeNode::RefTypeNode(Type v) : TypeNode(kKind), value(std::move(v)) {
+  complete = ChildComplete(value);
+  hash = Combine(static_cast<size_t>(kind) + 1, ChildHash(value));
+}
+
 IncompleteTypeNode::IncompleteTypeNode() : TypeNode(kKind) {
   hash = Combine(static_cast<size_t>(kind) + 1, std::hash<const void*>()(this));
 }
@@ -79,6 +84,9 @@ Type FuncType(std::vector<Type> arg_types, Type ret_type) {
 Type IncompleteType() {
   return make_ref<IncompleteTypeNode>();
 }
+Type RefType(Type value) {
+  return make_ref<RefTypeNode>(std::move(value));
+}
 
 bool IsComplete(const Type& t) {
   return t && t->complete;
@@ -104,6 +112,7 @@ bool HeadsEqual(const TypeNode* x, const TypeNode* y, bool* descend) {
     }
     case TypeKind::kTuple:
     case TypeKind::kFunc:
+    case TypeKind::kRef:
       *descend = true;
       return true;
     case TypeKind::kIncomplete:
@@ -136,6 +145,9 @@ bool TypeEqual(const Type& a, const Type& b) {
                      static_cast<const TupleTypeNode*>(y)->fields)) {
         return false;
       }
+    } else if (x->kind == TypeKind::kRef) {
+      stack.emplace_back(static_cast<const RefTypeNode*>(x)->value.get(),
+                         static_cast<const RefTypeNode*>(y)->value.get());
     } else {
       auto* fx = static_cast<const FuncTypeNode*>(x);
       auto* fy = static_cast<const FuncTypeNode*>(y);
@@ -226,6 +238,11 @@ void AppendTypeText(const Type& t, std::string& out) {
         push_list(f->arg_types);
         break;
       }
+      case TypeKind::kRef:
+        out += "ref(";
+        stack.push_back({nullptr, ")"});
+        stack.push_back({static_cast<const RefTypeNode*>(node)->value.get(), nullptr});
+        break;
       case TypeKind::kIncomplete:
         out += "_";
         break;

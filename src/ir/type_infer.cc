@@ -282,6 +282,23 @@ class ModuleInferencer::FunctionInferencer {
         Unify(t, ValueTerm(kids[2], node), node, "if branches");
         return t;
       }
+      // As TVM's type inferencer: a reference's type is ref(T) for the type T of its content.
+      case ExprKind::kRefCreate:
+        return RefType(ValueTerm(kids[0], e.get()));
+      case ExprKind::kRefRead: {
+        Type content = solver_.NewHole();
+        Unify(ValueTerm(kids[0], e.get()), RefType(content), e.get(),
+              "ref_read of a non-reference");
+        return content;
+      }
+      case ExprKind::kRefWrite: {
+        Type content = solver_.NewHole();
+        Unify(ValueTerm(kids[0], e.get()), RefType(content), e.get(),
+              "ref_write to a non-reference");
+        Unify(ValueTerm(kids[1], e.get()), content, e.get(),
+              "ref_write of a value of another type than the reference's");
+        return TupleType({});
+      }
     }
     return nullptr;
   }

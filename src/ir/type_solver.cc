@@ -30,23 +30,24 @@ int TypeSolver::Find(int i) {
 
 namespace {
 
-// Types Resolve returns as they are: tensors, and complete tuple and function types (IsComplete is
-// O(1), so every deep complete type returns at once, nothing allocated).
+// Types Resolve returns as they are: tensors, and complete tuple, function and reference types
+// (IsComplete is O(1), so every deep complete type returns at once, nothing allocated).
 bool IsSettled(const Type& t) {
-  return !t || t->kind == TypeKind::kTensor ||
-         ((t->kind == TypeKind::kTuple || t->kind == TypeKind::kFunc) && IsComplete(t));
+  return !t || t->kind == TypeKind::kTensor || (t->kind != TypeKind::kIncomplete && IsComplete(t));
 }
 
-// The parts of a tuple or function type, in the order Resolve rebuilds them: a tuple's fields; a
-// function's argument types, then its result type.
+// The parts of a tuple, function or reference type, in the order Resolve rebuilds them: a tuple's
+// fields; a function's argument types, then its result type; a reference's value type.
 size_t NumParts(const Type& t) {
   if (auto* tuple = t.as<TupleTypeNode>()) return tuple->fields.size();
   if (auto* fn = t.as<FuncTypeNode>()) return fn->arg_types.size() + 1;
+  if (t.as<RefTypeNode>()) return 1;
   return 0;
 }
 
 const Type& Part(const Type& t, size_t i) {
   if (auto* tuple = t.as<TupleTypeNode>()) return tuple->fields[i];
+  if (auto* ref = t.as<RefTypeNode>()) return ref->value;
   auto* fn = t.as<FuncTypeNode>();
   return i < fn->arg_types.size() ? fn->arg_types[i] : fn->ret_type;
 }
@@ -57,6 +58,7 @@ Type Rebuild(const Type& t, std::vector<Type>&& parts) {
   for (size_t i = 0; i < parts.size(); ++i) changed |= !parts[i].same_as(Part(t, i));
   if (!changed) return t;
   if (t->kind == TypeKind::kTuple) return TupleType(std::move(parts));
+  if (t->kind == TypeKind::kRef) return RefType(std::move(parts[0]));
   Type ret = std::move(parts.back());
   parts.pop_back();
   return FuncType(std::move(parts), ret);
@@ -256,6 +258,9 @@ bool TypeSolver::Unify(const Type& a0, const Type& b0, std::string* why) {
         }
         break;
       }
+      case TypeKind::kRef:
+        work.emplace_back(a.as<RefTypeNode>()->value, b.as<RefTypeNode>()->value);
+        break;
       case TypeKind::kIncomplete:
         break;
     }

@@ -151,6 +151,12 @@ Expr ExprMutator::Rewrite(const Expr& pre, const Expr& post) {
       return RewriteLet(pre.as<LetNode>(), post);
     case ExprKind::kIf:
       return RewriteIf(pre.as<IfNode>(), post);
+    case ExprKind::kRefCreate:
+      return RewriteRefCreate(pre.as<RefCreateNode>(), post);
+    case ExprKind::kRefRead:
+      return RewriteRefRead(pre.as<RefReadNode>(), post);
+    case ExprKind::kRefWrite:
+      return RewriteRefWrite(pre.as<RefWriteNode>(), post);
   }
   return post;
 }
@@ -188,6 +194,15 @@ void ExprVisitor::Visit(const Expr& expr) {
         break;
       case ExprKind::kIf:
         VisitIf(static_cast<const IfNode*>(n));
+        break;
+      case ExprKind::kRefCreate:
+        VisitRefCreate(static_cast<const RefCreateNode*>(n));
+        break;
+      case ExprKind::kRefRead:
+        VisitRefRead(static_cast<const RefReadNode*>(n));
+        break;
+      case ExprKind::kRefWrite:
+        VisitRefWrite(static_cast<const RefWriteNode*>(n));
         break;
     }
   });

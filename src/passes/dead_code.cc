@@ -274,6 +274,27 @@ class Eliminator {
         n->false_branch = kids[2];
         return copy;
       }
+      case ExprKind::kRefCreate: {
+        if (kids[0].same_as(static_cast<const ir::RefCreateNode*>(e)->value)) return self;
+        Expr copy = ir::CopyNode(self);
+        const_cast<ir::RefCreateNode*>(copy.as<ir::RefCreateNode>())->value = kids[0];
+        return copy;
+      }
+      case ExprKind::kRefRead: {
+        if (kids[0].same_as(static_cast<const ir::RefReadNode*>(e)->ref)) return self;
+        Expr copy = ir::CopyNode(self);
+        const_cast<ir::RefReadNode*>(copy.as<ir::RefReadNode>())->ref = kids[0];
+        return copy;
+      }
+      case ExprKind::kRefWrite: {
+        auto* node = static_cast<const ir::RefWriteNode*>(e);
+        if (kids[0].same_as(node->ref) && kids[1].same_as(node->value)) return self;
+        Expr copy = ir::CopyNode(self);
+        auto* n = const_cast<ir::RefWriteNode*>(copy.as<ir::RefWriteNode>());
+        n->ref = kids[0];
+        n->value = kids[1];
+        return copy;
+      }
       default:
         return self;
     }

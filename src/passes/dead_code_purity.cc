@@ -147,6 +147,27 @@ class PurityVisitor {
         if (f.stage++ == 0) return Visit(item->tuple.get());
         return Finish({ret_.pure_eval, IsFirstOrder(item)});
       }
+      // As TVM: creating a cell is unobservable but through its reads and writes (its value is
+      // not visited); reads and writes are impure, and the call purity of a function stored in
+      // or read from a cell is not tracked.
+      case ExprKind::kRefCreate:
+        return Finish({true, true});
+      case ExprKind::kRefRead: {
+        auto* read = static_cast<const ir::RefReadNode*>(f.node);
+        if (f.stage++ == 0) return Visit(read->ref.get());
+        return Finish({false, IsFirstOrder(read)});
+      }
+      case ExprKind::kRefWrite: {
+        auto* write = static_cast<const ir::RefWriteNode*>(f.node);
+        switch (f.stage++) {
+          case 0:
+            return Visit(write->ref.get());
+          case 1:
+            return Visit(write->value.get());
+          default:
+            return Finish({false, true});
+        }
+      }
     }
     return Finish({true, true});
   }

@@ -190,6 +190,18 @@ class Filler {
         return StepFunction(f);
       case ExprKind::kLet:
         return StepLet(f);
+      case ExprKind::kRefCreate:
+        if (f.stage++ == 0 && !Request(Child(f, 0), nullptr)) return std::nullopt;
+        return Compound(f, ir::MakeRefCreate(Result(f, 0)));
+      case ExprKind::kRefRead:
+        if (f.stage++ == 0 && !Request(Child(f, 0), nullptr)) return std::nullopt;
+        return Compound(f, ir::MakeRefRead(Result(f, 0)));
+      case ExprKind::kRefWrite:
+        // The reference, then the value (as TVM's Fill, like an if's parts).
+        while (f.stage < 2) {
+          if (!Request(Child(f, f.stage++), nullptr)) return std::nullopt;
+        }
+        return Compound(f, ir::MakeRefWrite(Result(f, 0), Result(f, 1)));
     }
     return std::nullopt;
   }

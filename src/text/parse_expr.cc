@@ -194,8 +194,10 @@ ir::Expr Parser::ParsePrimary() {
         Fail(token.loc, "'" + std::string(token.text) +
                             "' starts a statement, not a value; wrap the block in parentheses");
       }
-      if (token.IsIdent("ref") || token.IsIdent("ref_read") || token.IsIdent("ref_write") ||
-          token.IsIdent("match")) {
+      if (token.IsIdent("ref") || token.IsIdent("ref_read") || token.IsIdent("ref_write")) {
+        return ParseReference();
+      }
+      if (token.IsIdent("match")) {
         Fail(token.loc, "'" + std::string(token.text) + "' expressions are not supported");
       }
       if (IsReservedWord(token.text)) Unexpected(token, "an expression");
@@ -241,6 +243,25 @@ ir::Expr Parser::ParseIf() {
   Expect(TokenKind::kRBrace);
   return WithSpan(ir::MakeIf(std::move(cond), std::move(then_branch), std::move(else_branch)),
                   start);
+}
+
+// As TVM's parser: the keyword, then its operands in parentheses.
+ir::Expr Parser::ParseReference() {
+  const Token keyword = Consume();
+  Expect(TokenKind::kLParen);
+  ir::Expr first = ParseExpr();
+  ir::Expr result;
+  if (keyword.IsIdent("ref")) {
+    result = ir::MakeRefCreate(std::move(first));
+  } else if (keyword.IsIdent("ref_read")) {
+    result = ir::MakeRefRead(std::move(first));
+  } else {
+    Expect(TokenKind::kComma);
+    ir::Expr value = ParseExpr();
+    result = ir::MakeRefWrite(std::move(first), std::move(value));
+  }
+  Expect(TokenKind::kRParen);
+  return WithSpan(std::move(result), keyword.loc);
 }
 
 // An operator name: identifiers joined by dots (`nn.conv2d`), looked up in the registry.

@@ -1,4 +1,6 @@
-// Types: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (T) -> T`, `_`.
+// Types: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (T) -> T`, `ref(T)`, `_`.
+// TVM's parser does not read `ref(T)`, which its printer writes for a reference type (a let
+// variable typed by InferType): read here so that such text parses back.
 #include "parser_impl.h"
 
 namespace relaypass::text {
@@ -15,6 +17,7 @@ ir::Type Parser::ParseType() {
   if (token.kind != TokenKind::kIdent) Unexpected(token, "a type");
   if (token.IsIdent("Tensor")) return ParseTensorType();
   if (token.IsIdent("fn")) return ParseFuncType();
+  if (token.IsIdent("ref")) return ParseRefType();
   if (token.IsIdent("_")) {
     Consume();
     return ir::IncompleteType();
@@ -82,6 +85,14 @@ ir::Type Parser::ParseFuncType() {
   Expect(TokenKind::kArrow);
   ir::Type ret = ParseType();
   return ir::FuncType(std::move(args), std::move(ret));
+}
+
+ir::Type Parser::ParseRefType() {
+  Consume();  // ref
+  Expect(TokenKind::kLParen);
+  ir::Type value = ParseType();
+  Expect(TokenKind::kRParen);
+  return ir::RefType(std::move(value));
 }
 
 }  // namespace relaypass::text

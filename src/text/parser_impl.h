@@ -107,6 +107,7 @@ class Parser {
   ir::Expr ParsePrimary();
   ir::Expr ParseParenthesized();
   ir::Expr ParseIf();
+  ir::Expr ParseReference();  // ref(e), ref_read(e), ref_write(e, e)
   ir::Expr ParseOperator();
   ir::Expr ParseCall(ir::Expr callee, const Location& start);
   ir::Expr MakeOpCall(const ir::Op& op, std::vector<ir::Expr> args, ir::Attrs attrs,
@@ -118,6 +119,7 @@ class Parser {
   ir::Type ParseTensorType();
   ir::Type ParseTupleType();
   ir::Type ParseFuncType();
+  ir::Type ParseRefType();
   std::optional<ir::Type> ParseOptionalAnnotation();  // `: T`
 
   // ---- attributes (parse_attrs.cc) ----

@@ -41,8 +41,11 @@ bool IsAsciiAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+// Nodes whose inputs Visit walks with its own stack. TVM's printer recurses into the references'
+// children; walking them here instead gives the same text (see Visit) at any depth.
 bool IsDataflow(ExprKind kind) {
-  return kind == ExprKind::kCall || kind == ExprKind::kTuple || kind == ExprKind::kTupleGetItem;
+  return kind == ExprKind::kCall || kind == ExprKind::kTuple || kind == ExprKind::kTupleGetItem ||
+         kind == ExprKind::kRefCreate || kind == ExprKind::kRefRead || kind == ExprKind::kRefWrite;
 }
 
 // Text built at one indentation, moved two columns right (TVM's Doc::Indent(2, ...)).
@@ -156,8 +159,13 @@ void RelayPrinter::Visit(uint32_t root) {
   stack.push_back({root, 0});
   while (!stack.empty()) {
     Frame& top = stack.back();
-    if (IsDataflow(graph_.node(top.id)->kind)) {
+    const ExprKind kind = graph_.node(top.id)->kind;
+    if (IsDataflow(kind)) {
       std::span<const uint32_t> inputs = graph_.inputs(top.id);
+      if (kind == ExprKind::kRefWrite && top.next_input == 1) {
+        // TVM prints a ref_write's reference (binding its `%N`) before it visits the value.
+        Print(inputs[0], false, ref_write_targets_[top.id]);
+      }
       if (top.next_input < inputs.size()) {
         uint32_t input = inputs[top.next_input++];
         if (!states_[input].visited) stack.push_back({input, 0});
@@ -210,6 +218,26 @@ void RelayPrinter::VisitLeaf(uint32_t id) {
     case ExprKind::kIf:
       PrintIf(id, text);
       break;
+    case ExprKind::kRefCreate:
+      text += "ref(";
+      Print(graph_.inputs(id)[0], false, text);
+      text += ')';
+      break;
+    case ExprKind::kRefRead:
+      text += "ref_read(";
+      Print(graph_.inputs(id)[0], false, text);
+      text += ')';
+      break;
+    case ExprKind::kRefWrite: {
+      auto target = ref_write_targets_.find(id);
+      text += "ref_write(";
+      text += std::move(target->second);
+      ref_write_targets_.erase(target);
+      text += ", ";
+      Print(graph_.inputs(id)[1], false, text);
+      text += ')';
+      break;
+    }
   }
   NodeState& s = states_[id];
   if (!s.visited) {

@@ -92,6 +92,8 @@ class RelayPrinter {
   std::vector<NodeState> states_;
   // Declarations of free variables (`%x: T`), printed as `free_var` lines at their first use.
   std::unordered_map<uint32_t, std::string> free_var_decls_;
+  // A ref_write's reference, printed (TVM's order) before its value is visited; by node id.
+  std::unordered_map<uint32_t, Rope> ref_write_targets_;
   std::unordered_map<std::string, int> names_;
   MetaTable meta_;
   int temp_counter_ = 0;

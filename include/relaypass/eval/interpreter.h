@@ -1,9 +1,13 @@
 // The reference interpreter of Relay: runs a module's functions on CPU with the ops' kernels.
 //
 // It evaluates Var, Constant, Call (operators through their registered kernel; closures,
-// `Primitive` fused functions and globals through a new frame), Tuple, TupleGetItem, Let and If
-// (only the taken branch). Nothing recurses on graph depth or call depth: frames and pending
-// nodes live on explicit stacks, so a 1,000,000-node chain runs on the default stack. Each
+// `Primitive` fused functions and globals through a new frame), Tuple, TupleGetItem, Let, If
+// (only the taken branch) and the reference operations (RefCreate makes a new cell each time it
+// is evaluated; RefWrite gives the empty tuple). Each node of a function body is evaluated at
+// most once per call, operands left to right: a node shared by two users (a graph binding
+// `%N`) is one evaluation, so a shared ref_create is one cell for both (TVM's interpreter
+// evaluates such a node once per use). Nothing recurses on graph depth or call depth: frames and
+// pending nodes live on explicit stacks, so a 1,000,000-node chain runs on the default stack. Each
 // intermediate value is released after its last use. Types are not required: kernels derive
 // shapes from their inputs (a checked type, when present, decides tuple vs tensor results and
 // the dtype of half-precision results).

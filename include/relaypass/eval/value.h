@@ -1,5 +1,7 @@
-// Runtime values of the evaluator: a tensor, a tuple of values, or a closure (a function with the
-// values of its free variables). Values are immutable and cheap to copy (shared payload).
+// Runtime values of the evaluator: a tensor, a tuple of values, a closure (a function with the
+// values of its free variables), or a reference (a mutable cell, what `ref(%v)` makes). Values
+// are cheap to copy (shared payload) and immutable, except a reference's content: every copy of
+// a reference value is the same cell and sees what RefWrite stores in it.
 #pragma once
 
 #include <memory>
@@ -15,23 +17,30 @@ struct Closure;
 
 class Value {
  public:
-  enum class Kind : uint8_t { kNone, kTensor, kTuple, kClosure };
+  enum class Kind : uint8_t { kNone, kTensor, kTuple, kClosure, kRef };
 
   Value() = default;
   Value(ir::NDArray tensor);  // NOLINT(google-explicit-constructor): a tensor is a value
   static Value Tuple(std::vector<Value> fields);
   static Value MakeClosure(Closure closure);
+  // A new cell holding `content`.
+  static Value MakeRef(Value content);
 
   Kind kind() const { return kind_; }
   bool defined() const { return kind_ != Kind::kNone; }
   bool is_tensor() const { return kind_ == Kind::kTensor; }
   bool is_tuple() const { return kind_ == Kind::kTuple; }
   bool is_closure() const { return kind_ == Kind::kClosure; }
+  bool is_ref() const { return kind_ == Kind::kRef; }
 
   // Each accessor throws relaypass::Error if the value is of another kind.
   const ir::NDArray& tensor() const;
   const std::vector<Value>& fields() const;
   const Closure& closure() const;
+  // A reference's current content, and its replacement (seen by every copy of the reference).
+  // A cell whose content holds the cell itself (a closure that captured it) is never freed.
+  const Value& ref_content() const;
+  void set_ref_content(Value content) const;
 
  private:
   struct Payload;
@@ -49,7 +58,7 @@ struct Closure {
 std::vector<ir::NDArray> FlattenTensors(const Value& value);
 
 // A tensor as a Constant, a tuple as a Tuple of those (what FoldConstant puts in place of a
-// call); closures are an error.
+// call); closures and references are an error.
 ir::Expr ValueToExpr(const Value& value);
 
 }  // namespace relaypass::eval

@@ -28,6 +28,9 @@ enum class ExprKind : uint8_t {
   kFunction,
   kLet,
   kIf,
+  kRefCreate,
+  kRefRead,
+  kRefWrite,
 };
 
 struct ExprNode : Object {
@@ -141,6 +144,32 @@ struct IfNode : ExprNode {
 };
 using If = Ref<IfNode>;
 
+// References (TVM's relay.RefCreate / RefRead / RefWrite): `ref(%v)` makes a new mutable cell
+// holding %v each time it is evaluated; `ref_read(%r)` is the cell's current content;
+// `ref_write(%r, %v)` replaces it and yields the empty tuple. They have side effects: a pass
+// that cannot reason about effects leaves them, and the order of their evaluation, alone.
+struct RefCreateNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kRefCreate;
+  explicit RefCreateNode(Expr v) : ExprNode(kKind), value(std::move(v)) {}
+  Expr value;  // the initial content
+};
+using RefCreate = Ref<RefCreateNode>;
+
+struct RefReadNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kRefRead;
+  explicit RefReadNode(Expr r) : ExprNode(kKind), ref(std::move(r)) {}
+  Expr ref;
+};
+using RefRead = Ref<RefReadNode>;
+
+struct RefWriteNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kRefWrite;
+  RefWriteNode(Expr r, Expr v) : ExprNode(kKind), ref(std::move(r)), value(std::move(v)) {}
+  Expr ref;
+  Expr value;  // the new content
+};
+using RefWrite = Ref<RefWriteNode>;
+
 // Constructors.
 Var MakeVar(std::string name, Type annotation = nullptr);
 GlobalVar MakeGlobalVar(std::string name);
@@ -152,6 +181,9 @@ Function MakeFunction(std::vector<Var> params, Expr body, Type ret_type = nullpt
                       DictAttrs attrs = {});
 Let MakeLet(Var var, Expr value, Expr body);
 If MakeIf(Expr cond, Expr true_branch, Expr false_branch);
+RefCreate MakeRefCreate(Expr value);
+RefRead MakeRefRead(Expr ref);
+RefWrite MakeRefWrite(Expr ref, Expr value);
 
 // A shallow copy of `e` (same children) that callers may modify before sharing it; used to set
 // checked_type or span on a fresh node.
@@ -161,7 +193,8 @@ Expr WithCheckedType(const Expr& e, Type t);
 
 // Calls fn(child) for each child of `e` in evaluation order: a call's callee then its arguments,
 // a tuple's fields, a get-item's tuple, a function's body, a let's value then body, an if's
-// condition then branches. Vars bound by functions and lets are not children.
+// condition then branches, a ref_create's value, a ref_read's ref, a ref_write's ref then value.
+// Vars bound by functions and lets are not children.
 template <typename F>
 void ForEachChild(const ExprNode* e, F&& fn) {
   switch (e->kind) {
@@ -191,6 +224,18 @@ void ForEachChild(const ExprNode* e, F&& fn) {
       fn(node->cond);
       fn(node->true_branch);
       fn(node->false_branch);
+      break;
+    }
+    case ExprKind::kRefCreate:
+      fn(static_cast<const RefCreateNode*>(e)->value);
+      break;
+    case ExprKind::kRefRead:
+      fn(static_cast<const RefReadNode*>(e)->ref);
+      break;
+    case ExprKind::kRefWrite: {
+      auto* node = static_cast<const RefWriteNode*>(e);
+      fn(node->ref);
+      fn(node->value);
       break;
     }
     default:

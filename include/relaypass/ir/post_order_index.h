@@ -24,7 +24,7 @@ namespace relaypass::ir {
 // Children as the traversals see them: ForEachChild plus the variables a function or let binds.
 // Call: op, args...; Tuple: fields...; TupleGetItem: tuple; Function: params..., body;
 // Let: value, var, body (a rewriter sees the rewritten value before it rewrites the variable);
-// If: cond, true branch, false branch.
+// If: cond, true branch, false branch; RefCreate: value; RefRead: ref; RefWrite: ref, value.
 template <typename F>
 void ForEachVisitChild(const ExprNode* e, F&& fn) {
   if (e->kind == ExprKind::kFunction) {

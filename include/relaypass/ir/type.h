@@ -1,5 +1,5 @@
-// Relay types: tensors (static dims or Any), tuples, functions, and the incomplete type that
-// type inference solves for.
+// Relay types: tensors (static dims or Any), tuples, functions, references (the type of a mutable
+// cell, RefType), and the incomplete type that type inference solves for.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 namespace relaypass::ir {
 
-enum class TypeKind : uint8_t { kTensor, kTuple, kFunc, kIncomplete };
+enum class TypeKind : uint8_t { kTensor, kTuple, kFunc, kIncomplete, kRef };
 
 struct TypeNode : Object {
   explicit TypeNode(TypeKind k) : kind(k) {}
@@ -50,6 +50,14 @@ struct FuncTypeNode : TypeNode {
   Type ret_type;
 };
 
+// The type of a reference to a mutable cell holding a `value` (TVM's relay.RefType, printed
+// `ref(T)`).
+struct RefTypeNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kRef;
+  explicit RefTypeNode(Type v);
+  Type value;
+};
+
 // An unknown type (`_` in text); each node is a distinct unknown.
 struct IncompleteTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kIncomplete;
@@ -61,6 +69,7 @@ Type ScalarType(DataType dtype);  // rank-0 tensor
 Type TupleType(std::vector<Type> fields);
 Type FuncType(std::vector<Type> arg_types, Type ret_type);
 Type IncompleteType();
+Type RefType(Type value);
 
 // True if `t` contains no IncompleteType.
 bool IsComplete(const Type& t);
@@ -68,7 +77,8 @@ bool IsComplete(const Type& t);
 bool TypeEqual(const Type& a, const Type& b);
 size_t TypeHash(const Type& t);
 
-// TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`, `_`.
+// TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`, `ref(T)`,
+// `_`.
 std::string TypeToString(const Type& t);
 // TypeToString's text appended to `out` (the printer writes a type per node this way).
 void AppendTypeText(const Type& t, std::string& out);

@@ -12,7 +12,8 @@ namespace relaypass::ir {
 
 // Calls fn on every node reachable from `root`, children before parents, each node once.
 // Order: a call's callee then its args; a function's params then body; a let's value, var, body;
-// an if's condition, then branches. Op nodes are visited too (as TVM's post_order_visit does).
+// an if's condition, then branches; a ref_write's ref, then value. Op nodes are visited too (as
+// TVM's post_order_visit does).
 void post_order_visit(const Expr& root, const std::function<void(const Expr&)>& fn);
 
 // The same order as a vector of nodes (useful for index-based passes).
@@ -53,6 +54,9 @@ class ExprMutator {
   virtual Expr RewriteFunction(const FunctionNode* /*pre*/, const Expr& post) { return post; }
   virtual Expr RewriteLet(const LetNode* /*pre*/, const Expr& post) { return post; }
   virtual Expr RewriteIf(const IfNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteRefCreate(const RefCreateNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteRefRead(const RefReadNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteRefWrite(const RefWriteNode* /*pre*/, const Expr& post) { return post; }
 
   // While a Rewrite* hook runs: the number of the node being rewritten in index(), whose
   // children(current_id()) number its children (ForEachVisitChild order). A rewriter can keep
@@ -85,6 +89,9 @@ class ExprVisitor {
   virtual void VisitFunction(const FunctionNode*) {}
   virtual void VisitLet(const LetNode*) {}
   virtual void VisitIf(const IfNode*) {}
+  virtual void VisitRefCreate(const RefCreateNode*) {}
+  virtual void VisitRefRead(const RefReadNode*) {}
+  virtual void VisitRefWrite(const RefWriteNode*) {}
 };
 
 }  // namespace relaypass::ir

@@ -11,6 +11,7 @@ from .._core import (  # noqa: F401
     TupleType,
     FuncType,
     IncompleteType,
+    RefType as RelayRefType,
     Attrs,
     structural_equal,
     structural_hash,

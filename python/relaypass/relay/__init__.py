@@ -8,6 +8,9 @@ from .expr import (  # noqa: F401
     GlobalVar,
     If,
     Let,
+    RefCreate,
+    RefRead,
+    RefWrite,
     Tuple,
     TupleGetItem,
     TupleWrapper,
@@ -17,7 +20,7 @@ from .expr import (  # noqa: F401
     var,
 )
 from .expr import Any  # noqa: F401
-from .expr import TensorType, TupleType, FuncType, IncompleteType, Type  # noqa: F401
+from .expr import TensorType, TupleType, FuncType, RefType, IncompleteType, Type  # noqa: F401
 from . import function  # noqa: F401
 from . import op  # noqa: F401
 from .op import *  # noqa: F401,F403

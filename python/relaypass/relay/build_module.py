@@ -18,6 +18,7 @@ from ..runtime.arguments import coerce_argument as _coerce_argument
 from ..runtime.arguments import check_argument as _check_argument
 from .backend.executor import Executor
 from .backend.runtime import Runtime
+from .backend.interpreter import RefValue
 from .backend.executor_factory import AOTExecutorFactoryModule, GraphExecutorFactoryModule
 
 from .build_options import (  # noqa: F401 (relay.vm takes them from there too)
@@ -112,6 +113,8 @@ def _to_value(value):
     from .expr import Constant
 
     def leaf(v):
+        if isinstance(v, RefValue):
+            return RefValue(_to_value(v.value))
         return v.data if isinstance(v, Constant) else _as_ndarray(v)
 
     def is_sequence(v):

@@ -8,7 +8,20 @@ memo_map. (Shallow graphs are visited in exactly TVM's order.)
 """
 from .. import _core
 from ..ir import Op
-from .expr import Call, Constant, Function, GlobalVar, If, Let, Tuple, TupleGetItem, Var
+from .expr import (
+    Call,
+    Constant,
+    Function,
+    GlobalVar,
+    If,
+    Let,
+    RefCreate,
+    RefRead,
+    RefWrite,
+    Tuple,
+    TupleGetItem,
+    Var,
+)
 
 _DEPTH_LIMIT = 200
 
@@ -27,6 +40,12 @@ def _children(expr):
         return [expr.var, expr.value, expr.body]
     if isinstance(expr, If):
         return [expr.cond, expr.true_branch, expr.false_branch]
+    if isinstance(expr, RefCreate):
+        return [expr.value]
+    if isinstance(expr, RefRead):
+        return [expr.ref]
+    if isinstance(expr, RefWrite):
+        return [expr.ref, expr.value]
     return []
 
 
@@ -92,6 +111,12 @@ class ExprFunctor:
             return self.visit_constant(expr)
         if isinstance(expr, Op):
             return self.visit_op(expr)
+        if isinstance(expr, RefCreate):
+            return self.visit_ref_create(expr)
+        if isinstance(expr, RefRead):
+            return self.visit_ref_read(expr)
+        if isinstance(expr, RefWrite):
+            return self.visit_ref_write(expr)
         raise Exception("warning unhandled case: {0}".format(type(expr)))
 
     def visit_function(self, _):
@@ -125,6 +150,15 @@ class ExprFunctor:
         raise NotImplementedError()
 
     def visit_constant(self, _):
+        raise NotImplementedError()
+
+    def visit_ref_create(self, _):
+        raise NotImplementedError()
+
+    def visit_ref_write(self, _):
+        raise NotImplementedError()
+
+    def visit_ref_read(self, _):
         raise NotImplementedError()
 
 
@@ -169,6 +203,16 @@ class ExprVisitor(ExprFunctor):
 
     def visit_tuple_getitem(self, t):
         self.visit(t.tuple_value)
+
+    def visit_ref_create(self, r):
+        self.visit(r.value)
+
+    def visit_ref_read(self, r):
+        self.visit(r.ref)
+
+    def visit_ref_write(self, r):
+        self.visit(r.ref)
+        self.visit(r.value)
 
 
 class ExprMutator(ExprFunctor):
@@ -235,3 +279,18 @@ class ExprMutator(ExprFunctor):
 
     def visit_constant(self, const):
         return const
+
+    def visit_ref_create(self, r):
+        value = self.visit(r.value)
+        return r if value.same_as(r.value) else RefCreate(value)
+
+    def visit_ref_write(self, r):
+        ref = self.visit(r.ref)
+        value = self.visit(r.value)
+        if ref.same_as(r.ref) and value.same_as(r.value):
+            return r
+        return RefWrite(ref, value)
+
+    def visit_ref_read(self, r):
+        ref = self.visit(r.ref)
+        return r if ref.same_as(r.ref) else RefRead(ref)

@@ -1,2 +1,2 @@
 """tvm.relay.ty: Relay's types."""
-from .expr import TensorType, TupleType, FuncType, IncompleteType, Type  # noqa: F401
+from .expr import TensorType, TupleType, FuncType, RefType, IncompleteType, Type  # noqa: F401

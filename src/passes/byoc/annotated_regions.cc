@@ -190,6 +190,17 @@ AnnotatedRegionSet AnnotatedRegionSet::Create(const ir::Expr& expr) {
         set.AddToArgRegion(e.get(), {node->cond, node->true_branch, node->false_branch});
         break;
       }
+      case ir::ExprKind::kRefCreate:
+        set.AddToArgRegion(e.get(), {e.as<ir::RefCreateNode>()->value});
+        break;
+      case ir::ExprKind::kRefRead:
+        set.AddToArgRegion(e.get(), {e.as<ir::RefReadNode>()->ref});
+        break;
+      case ir::ExprKind::kRefWrite: {
+        auto* node = e.as<ir::RefWriteNode>();
+        set.AddToArgRegion(e.get(), {node->ref, node->value});
+        break;
+      }
       default:
         break;
     }

@@ -51,6 +51,18 @@ Expr WithChildren(const Expr& e, const std::vector<Expr>& kids) {
       n->false_branch = kids[2];
       break;
     }
+    case ExprKind::kRefCreate:
+      static_cast<ir::RefCreateNode*>(node)->value = kids[0];
+      break;
+    case ExprKind::kRefRead:
+      static_cast<ir::RefReadNode*>(node)->ref = kids[0];
+      break;
+    case ExprKind::kRefWrite: {
+      auto* n = static_cast<ir::RefWriteNode*>(node);
+      n->ref = kids[0];
+      n->value = kids[1];
+      break;
+    }
     default:
       break;
   }

@@ -65,6 +65,9 @@ class Prep {
       case ir::ExprKind::kFunction:  // its body
       case ir::ExprKind::kLet:       // its value and body
       case ir::ExprKind::kIf:
+      case ir::ExprKind::kRefCreate:
+      case ir::ExprKind::kRefRead:
+      case ir::ExprKind::kRefWrite:
         for (uint32_t child : kids) messages_.Update(child, std::nullopt);
         break;
       default:

@@ -153,8 +153,11 @@ class GraphBuilder {
       case ExprKind::kFunction:
       case ExprKind::kLet:
       case ExprKind::kIf:
-        // Function params and bodies, let and if operands are all external: no fusion through
-        // them.
+      case ExprKind::kRefCreate:
+      case ExprKind::kRefRead:
+      case ExprKind::kRefWrite:
+        // Function params and bodies, let, if and reference operands are all external: no
+        // fusion through them.
         for (Id c : children) Update(c, kNone, OpPattern::kOpaque);
         break;
       default:
@@ -200,6 +203,9 @@ class GraphBuilder {
       case ExprKind::kTupleGetItem:
       case ExprKind::kLet:
       case ExprKind::kIf:
+      case ExprKind::kRefCreate:
+      case ExprKind::kRefRead:
+      case ExprKind::kRefWrite:
         AddNode(id);
         break;
       default:

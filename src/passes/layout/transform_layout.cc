@@ -184,6 +184,10 @@ class Rewriter {
         return VisitLet(e.as<ir::LetNode>(), e);
       case ir::ExprKind::kIf:
         return VisitIf(e.as<ir::IfNode>(), e);
+      case ir::ExprKind::kRefCreate:
+      case ir::ExprKind::kRefRead:
+      case ir::ExprKind::kRefWrite:
+        return VisitReference(e);
       default:
         return Plain(e);  // vars, global vars, constants, ops
     }
@@ -248,6 +252,20 @@ class Rewriter {
       return Plain(e);
     }
     return Plain(WithSpan(ir::MakeIf(cond, then_branch, else_branch), node->span));
+  }
+
+  // A reference operation on its operands converted back to their old layouts.
+  uint32_t VisitReference(const Expr& e) {
+    std::vector<Expr> kids;
+    bool changed = false;
+    ir::ForEachChild(e.get(), [&](const Expr& c) {
+      kids.push_back(Realize(IdOf(c)));
+      changed |= !kids.back().same_as(c);
+    });
+    if (!changed) return Plain(e);
+    if (e->kind == ir::ExprKind::kRefCreate) return Plain(ir::MakeRefCreate(kids[0]));
+    if (e->kind == ir::ExprKind::kRefRead) return Plain(ir::MakeRefRead(kids[0]));
+    return Plain(ir::MakeRefWrite(kids[0], kids[1]));
   }
 
   uint32_t VisitCall(const ir::CallNode* call, const Expr& e) {

@@ -38,6 +38,12 @@ const char* KindName(ir::ExprKind kind) {
       return "let";
     case ir::ExprKind::kIf:
       return "if";
+    case ir::ExprKind::kRefCreate:
+      return "ref";
+    case ir::ExprKind::kRefRead:
+      return "ref_read";
+    case ir::ExprKind::kRefWrite:
+      return "ref_write";
   }
   return "node";
 }

@@ -9,6 +9,7 @@ from .runtime import Runtime  # noqa: F401
 from . import executor_factory  # noqa: F401
 from . import graph_executor_codegen  # noqa: F401
 from . import _backend  # noqa: F401
+from . import interpreter  # noqa: F401
 
 
 def __getattr__(name):
