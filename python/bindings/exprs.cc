@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common.h"
+#include "relaypass/ir/bind.h"
 #include "relaypass/ir/expr.h"
 #include "relaypass/op/registry.h"
 #include "relaypass/text/printer.h"
@@ -148,6 +149,13 @@ void BindExprs(py::module_& m) {
             return copy.downcast<ir::FunctionNode>();
           },
           py::arg("attr_key_or_dict"), py::arg("attr_value") = py::none());
+
+  // relay.bind (ir::BindAsRelay); `binds` as a list of (var, expr) pairs.
+  m.def("bind", [](const Expr& expr, const std::vector<std::pair<ir::Var, Expr>>& binds) {
+    std::unordered_map<const ir::VarNode*, Expr> bindings;
+    for (const auto& [var, value] : binds) bindings[var.get()] = value;
+    return ir::BindAsRelay(expr, bindings);
+  });
 
   // TVM's *WithFields: a copy with new children that keeps the node's checked type and span.
   m.def("call_with_fields", [](const ir::Call& c, const Expr& op, const std::vector<Expr>& args) {

@@ -28,6 +28,26 @@ Expr Bind(const Expr& expr, const std::unordered_map<const VarNode*, Expr>& bind
   return Binder(bindings).Mutate(expr);
 }
 
+Expr BindAsRelay(const Expr& expr, const std::unordered_map<const VarNode*, Expr>& bindings) {
+  const auto* func = expr.as<FunctionNode>();
+  if (func == nullptr) return Bind(expr, bindings);
+  Expr body = Bind(func->body, bindings);
+  std::vector<Var> params;
+  for (const Var& p : func->params) {
+    if (!bindings.count(p.get())) params.push_back(p);
+  }
+  if (body.same_as(func->body) && params.size() == func->params.size()) return expr;
+  std::unordered_set<const VarNode*> before;
+  for (const Var& v : FreeVars(expr)) before.insert(v.get());
+  Function bound = MakeFunction(params, body, func->ret_type, func->attrs);
+  for (const Var& v : FreeVars(bound)) {
+    if (!before.count(v.get())) params.push_back(v);
+  }
+  Function out = MakeFunction(std::move(params), body, func->ret_type, func->attrs);
+  const_cast<FunctionNode*>(out.get())->span = func->span;
+  return out;
+}
+
 Function BindParamsByName(const Function& func, const std::map<std::string, NDArray>& params) {
   std::unordered_map<std::string, const VarNode*> by_name;
   std::unordered_set<std::string> repeated;

@@ -136,20 +136,9 @@ def const(value, dtype=None, span=None):
 
 
 def bind(expr, binds):
-    """Replace free variables of ``expr`` (or parameters of a function) by expressions."""
-    from .expr_functor import ExprMutator
-
-    mapping = dict(binds)
-
-    class _Binder(ExprMutator):
-        def visit_var(self, v):
-            return mapping.get(v, v)
-
-    if isinstance(expr, Function):
-        params = [p for p in expr.params if p not in mapping]
-        body = _Binder().visit(expr.body)
-        return Function(params, body, expr.ret_type, None, expr.attrs)
-    return _Binder().visit(expr)
+    """TVM's relay.bind: replace free variables of ``expr`` by expressions; for a Function, the
+    bound parameters leave its parameter list (ir::BindAsRelay)."""
+    return _core.bind(expr, list(dict(binds).items()))
 
 
 class Any:
