@@ -12,28 +12,6 @@ namespace relaypass::tools {
 
 namespace {
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  });
-  return text;
-}
-
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // Letters and digits in lower case, '.' kept: what CamelCasePassName compares.
 std::string Key(const std::string& name) {
   std::string key;
@@ -124,20 +102,6 @@ std::string ResolvedPass(const transform::Pass& pass, const transform::PassRegis
 }
 
 }  // namespace
-
-std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates) {
-  const std::string lowered = Lower(name);
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
-  for (const std::string& candidate : candidates) {
-    const size_t distance = EditDistance(lowered, Lower(candidate));
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
-  return best;
-}
 
 std::string CamelCasePassName(const std::string& name, const transform::PassRegistry& registry) {
   // Only a name written with separators is another spelling; "fuseops" stays an unknown pass

@@ -6,8 +6,6 @@
 
 namespace relaypass::transform::detail {
 
-/// The candidate closest to `name` by edit distance (ignoring case), or "" if none is close.
-std::string ClosestMatch(const std::string& name, const std::vector<std::string>& candidates);
 /// "a, b, c" (or "(none)" for an empty list).
 std::string JoinNames(const std::vector<std::string>& names);
 /// "; did you mean "X"?" for the closest match, or "".

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "relaypass/ir/visitor.h"
+#include "relaypass/support/closest_name.h"
 #include "relaypass/support/error.h"
 #include "relaypass/text/parser.h"
 #include "relaypass/text/printer.h"
@@ -72,9 +73,9 @@ TEST(PipelineTextTest, KebabCaseNamesAndResolvedOptions) {
   ASSERT_EQ(fixes.size(), 2u);
   EXPECT_EQ(fixes[1].written, "fuse-ops");
   EXPECT_EQ(unknown, std::vector<std::string>{"no-such-pass"});
-  EXPECT_EQ(ClosestName("--print-changd", {"--print-changed", "--print-ir-after"}),
+  EXPECT_EQ(support::ClosestName("--print-changd", {"--print-changed", "--print-ir-after"}),
             "--print-changed");
-  EXPECT_EQ(ClosestName("--frobnicate", {"--print-changed"}), "");
+  EXPECT_EQ(support::ClosestName("--frobnicate", {"--print-changed"}), "");
   const transform::Pass pipeline = transform::ParsePipeline("FoldConstant,FuseOps");
   EXPECT_EQ(ResolvedPipelineText(pipeline, registry),
             "sequential\n  FoldConstant(fold_qnn=False)\n  FuseOps(fuse_opt_level=-1)\n");

@@ -4,6 +4,7 @@
 
 #include "arguments.h"
 #include "pipeline.h"
+#include "relaypass/support/closest_name.h"
 #include "relaypass/support/error.h"
 #include "relaypass/tools/pipeline_text.h"
 #include "relaypass/tools/plugin.h"
@@ -286,7 +287,7 @@ std::string UnknownOptionMessage(const CLI::App& app) {
   for (const std::string& arg : app.remaining()) {
     if (arg.size() < 2 || arg[0] != '-') continue;
     const std::string name = arg.substr(0, arg.find('='));
-    const std::string best = relaypass::tools::ClosestName(name, names);
+    const std::string best = relaypass::support::ClosestName(name, names);
     return "unknown option '" + name + "'" +
            (best.empty() ? "" : "; did you mean '" + best + "'?") +
            " (relay-opt --help lists them)";

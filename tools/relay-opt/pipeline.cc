@@ -8,6 +8,7 @@
 
 #include "relaypass/eval/allclose.h"
 #include "relaypass/passes/default_pipeline.h"
+#include "relaypass/support/closest_name.h"
 #include "relaypass/support/error.h"
 #include "relaypass/tools/chrome_trace.h"
 #include "relaypass/tools/module_stats.h"
@@ -39,7 +40,7 @@ std::string CamelCaseNames(const std::string& option, const std::string& text) {
   std::vector<std::string> unknown;
   std::string out = tools::NormalizePipelineNames(text, registry, &fixes, &unknown);
   if (!unknown.empty()) {
-    const std::string best = tools::ClosestName(unknown[0], registry.Names());
+    const std::string best = relaypass::support::ClosestName(unknown[0], registry.Names());
     throw Error(option + ": unknown pass \"" + unknown[0] + "\"" +
                 (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
                 " (relay-opt --list-passes lists them)");

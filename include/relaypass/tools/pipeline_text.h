@@ -1,4 +1,4 @@
-// Pipeline text for tools: names close to a mistyped one, pass names written in kebab-case
+// Pipeline text for tools: pass names written in kebab-case
 // (`fold-constant`, as mlir-opt and opt spell passes) read as the registered CamelCase name, and
 // a pipeline printed with every option resolved (mlir-opt's --dump-pass-pipeline).
 #pragma once
@@ -10,10 +10,6 @@
 #include "relaypass/transform/registry.h"
 
 namespace relaypass::tools {
-
-/// The candidate closest to `name` by edit distance (ignoring case), or "" if none is within
-/// a third of its length (at least 2 edits allowed).
-std::string ClosestName(const std::string& name, const std::vector<std::string>& candidates);
 
 /// The registered pass that `name` spells in kebab-case or snake_case: `fold-constant` and
 /// `fold_constant` give `FoldConstant` (letters and digits compared without case, `-` and `_`
