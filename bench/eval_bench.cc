@@ -9,12 +9,12 @@
 #include <map>
 #include <string>
 
-#include "relaypass/eval/blas_stats.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/eval/random.h"
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/visitor.h"
+#include "relaypass/op/blas_stats.h"
 #include "relaypass/passes/default_pipeline.h"
 #include "relaypass/support/allocator.h"
 #include "relaypass/support/parallel.h"
@@ -26,6 +26,7 @@ namespace {
 using relaypass::eval::Interpreter;
 using relaypass::eval::Value;
 namespace eval = relaypass::eval;
+namespace op = relaypass::op;
 namespace ir = relaypass::ir;
 
 struct Network {
@@ -50,19 +51,19 @@ void BM_Evaluate(benchmark::State& state, const std::string& name) {
   const Network& net = Load(name);
   Interpreter interp(net.mod);
   interp.RunMain({net.input});  // warm-up: plans, BLAS threads, page faults
-  eval::ResetBlasStats();
-  eval::SetBlasTiming(true);
+  op::ResetBlasStats();
+  op::SetBlasTiming(true);
   double total = 0, cpu_total = 0;
   for (auto _ : state) {
-    const double cpu_start = eval::ThreadCpuSeconds();
+    const double cpu_start = op::ThreadCpuSeconds();
     const auto start = std::chrono::steady_clock::now();
     Value out = interp.RunMain({net.input});
     benchmark::DoNotOptimize(out);
     total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    cpu_total += eval::ThreadCpuSeconds() - cpu_start;
+    cpu_total += op::ThreadCpuSeconds() - cpu_start;
   }
-  eval::SetBlasTiming(false);
-  const eval::BlasStats blas = eval::GetBlasStats();
+  op::SetBlasTiming(false);
+  const op::BlasStats blas = op::GetBlasStats();
   const double iters = static_cast<double>(state.iterations());
   // Wall-clock share (BLAS calls summed over the evaluator's threads), and the share of this
   // thread's CPU time, which is the BLAS share of the work at one evaluator thread (OpenBLAS runs

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "relaypass/eval/float16.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/float16.h"
 
 namespace relaypass::eval {
 
@@ -50,8 +50,8 @@ double ElementAsDouble(const ir::NDArray& array, int64_t index) {
   const ir::DataType dtype = array.dtype();
   if (dtype.bits() == 16 && dtype.lanes() == 1) {
     const uint16_t bits = array.data<uint16_t>()[index];
-    if (dtype.code() == ir::DataType::Code::kFloat) return HalfToFloat(bits);
-    if (dtype.code() == ir::DataType::Code::kBFloat) return BFloat16ToFloat(bits);
+    if (dtype.code() == ir::DataType::Code::kFloat) return support::HalfToFloat(bits);
+    if (dtype.code() == ir::DataType::Code::kBFloat) return support::BFloat16ToFloat(bits);
   }
   return array.GetAsDouble(index);
 }

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "relaypass/eval/float16.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/float16.h"
 #include "relaypass/support/resource_error.h"
 
 namespace relaypass::eval {
@@ -66,10 +66,10 @@ ir::NDArray FilledTensor(const ir::Shape& shape, ir::DataType dtype, float value
   const int64_t n = out.size();
   if (dtype.code() == ir::DataType::Code::kBFloat) {
     auto* p = out.mutable_data<uint16_t>();
-    for (int64_t i = 0; i < n; ++i) p[i] = FloatToBFloat16(value);
+    for (int64_t i = 0; i < n; ++i) p[i] = support::FloatToBFloat16(value);
   } else if (dtype.bits() == 16) {
     auto* p = out.mutable_data<uint16_t>();
-    for (int64_t i = 0; i < n; ++i) p[i] = FloatToHalf(value);
+    for (int64_t i = 0; i < n; ++i) p[i] = support::FloatToHalf(value);
   } else if (dtype.bits() == 64) {
     double* p = out.mutable_data<double>();
     for (int64_t i = 0; i < n; ++i) p[i] = value;
@@ -98,12 +98,12 @@ void Scale(ir::NDArray& array, double scale) {
   if (dtype.code() == ir::DataType::Code::kBFloat) {
     auto* p = array.mutable_data<uint16_t>();
     for (int64_t i = 0; i < n; ++i) {
-      p[i] = FloatToBFloat16(static_cast<float>(BFloat16ToFloat(p[i]) * scale));
+      p[i] = support::FloatToBFloat16(static_cast<float>(support::BFloat16ToFloat(p[i]) * scale));
     }
   } else if (dtype.bits() == 16) {
     auto* p = array.mutable_data<uint16_t>();
     for (int64_t i = 0; i < n; ++i)
-      p[i] = FloatToHalf(static_cast<float>(HalfToFloat(p[i]) * scale));
+      p[i] = support::FloatToHalf(static_cast<float>(support::HalfToFloat(p[i]) * scale));
   } else if (dtype.bits() == 64) {
     double* p = array.mutable_data<double>();
     for (int64_t i = 0; i < n; ++i) p[i] *= scale;
@@ -140,13 +140,13 @@ ir::NDArray RandomTensor(const ir::Shape& shape, ir::DataType dtype, uint64_t se
       }
       if (dtype.bits() == 16) {
         auto* p = out.mutable_data<uint16_t>();
-        for (int64_t i = 0; i < n; ++i) p[i] = FloatToHalf(rng.NextSigned());
+        for (int64_t i = 0; i < n; ++i) p[i] = support::FloatToHalf(rng.NextSigned());
         return out;
       }
       break;
     case ir::DataType::Code::kBFloat: {
       auto* p = out.mutable_data<uint16_t>();
-      for (int64_t i = 0; i < n; ++i) p[i] = FloatToBFloat16(rng.NextSigned());
+      for (int64_t i = 0; i < n; ++i) p[i] = support::FloatToBFloat16(rng.NextSigned());
       return out;
     }
     case ir::DataType::Code::kInt:

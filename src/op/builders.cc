@@ -1,9 +1,9 @@
 // The builder API's non-operator helpers: variables, constants, functions, tuples.
 #include <cstdint>
 
-#include "relaypass/eval/float16.h"
 #include "relaypass/relay.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/float16.h"
 
 namespace relaypass::relay {
 
@@ -47,7 +47,7 @@ Constant const_(double value, const std::string& dtype) {
       case Code::kFloat:
         // TVM's MakeConstantScalar rounds through float32 for half precision.
         if (t.bits() == 16) {
-          data = ir::NDArray::Scalar<uint16_t>(eval::FloatToHalf(static_cast<float>(value)), t);
+          data = ir::NDArray::Scalar<uint16_t>(support::FloatToHalf(static_cast<float>(value)), t);
         }
         if (t.bits() == 32) data = Scalar<float>(value, t);
         if (t.bits() == 64) data = Scalar<double>(value, t);
@@ -66,7 +66,8 @@ Constant const_(double value, const std::string& dtype) {
         break;
       case Code::kBFloat:
         if (t.bits() == 16) {
-          data = ir::NDArray::Scalar<uint16_t>(eval::FloatToBFloat16(static_cast<float>(value)), t);
+          data =
+              ir::NDArray::Scalar<uint16_t>(support::FloatToBFloat16(static_cast<float>(value)), t);
         }
         break;
       case Code::kBool:

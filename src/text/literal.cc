@@ -98,33 +98,4 @@ std::optional<std::string> ParseNumberLiteral(std::string_view number, char suff
   return ParseInt(number, suffix, width, out);
 }
 
-uint16_t FloatToHalfBits(float value) {
-  uint32_t f;
-  std::memcpy(&f, &value, sizeof f);
-  uint32_t sign = (f >> 16) & 0x8000u;
-  uint32_t exponent = (f >> 23) & 0xFFu;
-  uint32_t mantissa = f & 0x7FFFFFu;
-  if (exponent == 0xFF) {  // inf or nan (keep nan quiet and non-zero)
-    return static_cast<uint16_t>(sign | 0x7C00u | (mantissa ? 0x200u : 0u));
-  }
-  int e = static_cast<int>(exponent) - 127 + 15;
-  if (e >= 31) return static_cast<uint16_t>(sign | 0x7C00u);  // overflow to inf
-  if (e <= 0) {
-    // Subnormal half (or zero): shift the full significand into place, rounding to even.
-    if (e < -10) return static_cast<uint16_t>(sign);
-    uint32_t significand = mantissa | 0x800000u;
-    int shift = 14 - e;
-    uint32_t half = significand >> shift;
-    uint32_t rest = significand & ((1u << shift) - 1);
-    uint32_t midpoint = 1u << (shift - 1);
-    if (rest > midpoint || (rest == midpoint && (half & 1u))) ++half;
-    return static_cast<uint16_t>(sign | half);
-  }
-  uint32_t half = (static_cast<uint32_t>(e) << 10) | (mantissa >> 13);
-  uint32_t rest = mantissa & 0x1FFFu;
-  // A carry out of the mantissa correctly bumps the exponent (up to inf).
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) ++half;
-  return static_cast<uint16_t>(sign | half);
-}
-
 }  // namespace relaypass::text

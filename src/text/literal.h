@@ -24,7 +24,4 @@ struct NumberLiteral {
 std::optional<std::string> ParseNumberLiteral(std::string_view number, char suffix,
                                               std::string_view width, NumberLiteral* out);
 
-// The IEEE binary16 bits nearest to `value` (round to nearest even), for `2f16` constants.
-uint16_t FloatToHalfBits(float value);
-
 }  // namespace relaypass::text

@@ -4,6 +4,7 @@
 #include "literal.h"
 #include "parser_impl.h"
 #include "relaypass/ir/op_registry.h"
+#include "relaypass/support/float16.h"
 
 namespace relaypass::text {
 
@@ -331,8 +332,8 @@ ir::Expr Parser::ScalarConstant(const Token& literal) {
   } else if (literal.kind == TokenKind::kFloat) {
     switch (literal.dtype.bits()) {
       case 16:
-        data = NDArray::Scalar<uint16_t>(FloatToHalfBits(static_cast<float>(literal.float_value)),
-                                         literal.dtype);
+        data = NDArray::Scalar<uint16_t>(
+            support::FloatToHalf(static_cast<float>(literal.float_value)), literal.dtype);
         break;
       case 32:
         data = NDArray::Scalar<float>(static_cast<float>(literal.float_value), literal.dtype);

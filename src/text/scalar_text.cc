@@ -5,26 +5,13 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "relaypass/support/float16.h"
+
 namespace relaypass::text {
 
 namespace {
 
 using ir::DataType;
-
-// IEEE binary16 to float (TVM widens half scalars before printing them).
-float HalfToFloat(uint16_t h) {
-  int exponent = (h >> 10) & 0x1f;
-  int mantissa = h & 0x3ff;
-  float value;
-  if (exponent == 0) {
-    value = std::ldexp(static_cast<float>(mantissa), -24);
-  } else if (exponent == 31) {
-    value = mantissa ? NAN : INFINITY;
-  } else {
-    value = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
-  }
-  return (h & 0x8000) ? -value : value;
-}
 
 // `os << value` with default flags is printf's "%g" (precision 6). Whole numbers below 1e6
 // (the common `1f`, `2f`, `0f`) print as plain integers either way; skip printf for them.
@@ -61,7 +48,7 @@ void AppendScalarText(const ir::NDArray& data, std::string& out) {
     out += std::to_string(*data.data<int64_t>());
     out += "i64";
   } else if (t == DataType::Float(16)) {
-    AppendG(HalfToFloat(*data.data<uint16_t>()), out);
+    AppendG(support::HalfToFloat(*data.data<uint16_t>()), out);
     out += "f16";
   } else if (t == DataType::Float32()) {
     AppendG(*data.data<float>(), out);

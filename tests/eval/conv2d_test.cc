@@ -1,6 +1,6 @@
 // nn.conv2d against a naive NCHW/OIHW loop: padding, strides, dilation, groups, depthwise, and the
 // NHWC, NCHW16c and OIHW16i16o layouts.
-#include "relaypass/eval/float16.h"
+#include "relaypass/support/float16.h"
 #include "test_util.h"
 
 namespace relaypass::eval {
@@ -206,9 +206,9 @@ TEST(Conv2DTest, Float16) {
   NDArray xf = NDArray::Empty(c.data, DataType::Float32()),
           wf = NDArray::Empty(c.weight, DataType::Float32());
   for (int64_t i = 0; i < x.size(); ++i)
-    xf.mutable_data<float>()[i] = HalfToFloat(x.data<uint16_t>()[i]);
+    xf.mutable_data<float>()[i] = support::HalfToFloat(x.data<uint16_t>()[i]);
   for (int64_t i = 0; i < w.size(); ++i)
-    wf.mutable_data<float>()[i] = HalfToFloat(w.data<uint16_t>()[i]);
+    wf.mutable_data<float>()[i] = support::HalfToFloat(w.data<uint16_t>()[i]);
   NDArray got = EvalOp(relay::nn::conv2d(C(x), C(w), ArgsOf(c)));
   EXPECT_EQ(got.dtype(), DataType::Float(16));
   std::vector<double> expected = Values(NaiveConv(xf, wf, c)), actual = Values(got);

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "relaypass/eval/float16.h"
+#include "relaypass/support/float16.h"
 #include "test_util.h"
 
 namespace relaypass::eval {
@@ -185,8 +185,8 @@ TEST(ElementwiseTest, Float16ComputesThroughFloat32) {
   NDArray a = NDArray::Empty({3}, f16), b = NDArray::Empty({3}, f16);
   const float av[] = {1.5f, -2.25f, 1000.0f}, bv[] = {0.25f, 4.0f, 0.5f};
   for (int i = 0; i < 3; ++i) {
-    a.mutable_data<uint16_t>()[i] = FloatToHalf(av[i]);
-    b.mutable_data<uint16_t>()[i] = FloatToHalf(bv[i]);
+    a.mutable_data<uint16_t>()[i] = support::FloatToHalf(av[i]);
+    b.mutable_data<uint16_t>()[i] = support::FloatToHalf(bv[i]);
   }
   NDArray sum = EvalOp(relay::add(C(a), C(b)));
   EXPECT_EQ(sum.dtype(), f16);

@@ -2,8 +2,8 @@
 // random inputs, and allclose's report of the worst element.
 #include <cmath>
 
-#include "relaypass/eval/blas_stats.h"
-#include "relaypass/eval/float16.h"
+#include "relaypass/op/blas_stats.h"
+#include "relaypass/support/float16.h"
 #include "test_util.h"
 
 namespace relaypass::eval {
@@ -24,20 +24,20 @@ TEST(KernelRegistryTest, EveryOpHasAKernel) {
 }
 
 TEST(Float16Test, KnownValuesAndRoundTrip) {
-  EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
-  EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);
-  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);
-  EXPECT_EQ(FloatToHalf(65520.0f), 0x7c00);                // rounds to infinity
-  EXPECT_EQ(FloatToHalf(5.960464477539063e-08f), 0x0001);  // smallest subnormal
-  EXPECT_EQ(FloatToHalf(1.0f + 1.0f / 2048), 0x3c00);      // tie to even (down)
-  EXPECT_EQ(FloatToHalf(1.0f + 3.0f / 2048), 0x3c02);      // tie to even (up)
-  EXPECT_TRUE(std::isnan(HalfToFloat(FloatToHalf(NAN))));
+  EXPECT_EQ(support::FloatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(support::FloatToHalf(-2.0f), 0xc000);
+  EXPECT_EQ(support::FloatToHalf(65504.0f), 0x7bff);
+  EXPECT_EQ(support::FloatToHalf(65520.0f), 0x7c00);                // rounds to infinity
+  EXPECT_EQ(support::FloatToHalf(5.960464477539063e-08f), 0x0001);  // smallest subnormal
+  EXPECT_EQ(support::FloatToHalf(1.0f + 1.0f / 2048), 0x3c00);      // tie to even (down)
+  EXPECT_EQ(support::FloatToHalf(1.0f + 3.0f / 2048), 0x3c02);      // tie to even (up)
+  EXPECT_TRUE(std::isnan(support::HalfToFloat(support::FloatToHalf(NAN))));
   for (uint32_t h = 0; h < 0x10000; ++h) {
-    const float f = HalfToFloat(static_cast<uint16_t>(h));
+    const float f = support::HalfToFloat(static_cast<uint16_t>(h));
     if (std::isnan(f)) continue;
-    ASSERT_EQ(FloatToHalf(f), h) << std::hex << h;
+    ASSERT_EQ(support::FloatToHalf(f), h) << std::hex << h;
   }
-  EXPECT_EQ(BFloat16ToFloat(FloatToBFloat16(3.140625f)), 3.140625f);
+  EXPECT_EQ(support::BFloat16ToFloat(support::FloatToBFloat16(3.140625f)), 3.140625f);
 }
 
 TEST(RandomInputsTest, DeterministicPerSeedAndTyped) {
@@ -87,11 +87,11 @@ TEST(AllCloseTest, ReportsTheWorstElement) {
 }
 
 TEST(BlasStatsTest, CountsGemmCalls) {
-  ResetBlasStats();
-  SetBlasTiming(true);
+  op::ResetBlasStats();
+  op::SetBlasTiming(true);
   EvalOp(relay::nn::dense(C(Random({4, 8}, 1)), C(Random({3, 8}, 2))));
-  SetBlasTiming(false);
-  BlasStats stats = GetBlasStats();
+  op::SetBlasTiming(false);
+  op::BlasStats stats = op::GetBlasStats();
   EXPECT_EQ(stats.calls, 1u);
   EXPECT_EQ(stats.flops, 2.0 * 4 * 3 * 8);
   EXPECT_GE(stats.seconds, 0.0);

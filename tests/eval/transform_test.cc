@@ -2,7 +2,7 @@
 // concatenate, pad (constant, edge, reflect), cast, layout_transform.
 #include <cmath>
 
-#include "relaypass/eval/float16.h"
+#include "relaypass/support/float16.h"
 #include "test_util.h"
 
 namespace relaypass::eval {

@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "corrected_data.h"
-#include "relaypass/eval/float16.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/float16.h"
 
 namespace fs = std::filesystem;
 namespace ir = relaypass::ir;
@@ -81,10 +81,10 @@ ir::NDArray AsBFloat16(const ir::NDArray& a) {
 // Element i as double, half precision included.
 double At(const ir::NDArray& a, int64_t i) {
   if (a.dtype() == ir::DataType::Float(16)) {
-    return relaypass::eval::HalfToFloat(a.data<uint16_t>()[i]);
+    return relaypass::support::HalfToFloat(a.data<uint16_t>()[i]);
   }
   if (a.dtype() == ir::DataType::BFloat16()) {
-    return relaypass::eval::BFloat16ToFloat(a.data<uint16_t>()[i]);
+    return relaypass::support::BFloat16ToFloat(a.data<uint16_t>()[i]);
   }
   return a.GetAsDouble(i);
 }

@@ -9,7 +9,7 @@
 #include <limits>
 
 #include "kernel_util.h"
-#include "relaypass/eval/blas_stats.h"
+#include "relaypass/op/blas_stats.h"
 #include "relaypass/support/parallel.h"
 
 namespace relaypass::op::kernels {
@@ -176,7 +176,7 @@ void Gemm(bool trans_b, int64_t m, int64_t n, int64_t k, const double* a, int64_
 
 }  // namespace relaypass::op::kernels
 
-namespace relaypass::eval {
+namespace relaypass::op {
 
 void SetBlasTiming(bool enabled) {
   op::kernels::timing_enabled.store(enabled, std::memory_order_relaxed);
@@ -204,4 +204,4 @@ double ThreadCpuSeconds() {
   return static_cast<double>(op::kernels::ThreadCpuNanoseconds()) * 1e-9;
 }
 
-}  // namespace relaypass::eval
+}  // namespace relaypass::op

@@ -1,6 +1,6 @@
 // Row-major GEMM through OpenBLAS: C[M, N] = A[M, K] * B, where B is [K, N] or, with trans_b,
 // [N, K] read transposed; with `accumulate`, C += A * B. Every BLAS call is counted in
-// eval::GetBlasStats().
+// op::GetBlasStats() (relaypass/op/blas_stats.h).
 //
 // The evaluator threads products itself: C is cut into blocks of rows or of columns
 // (GemmBlocks), each computed by one single-threaded OpenBLAS call, and the blocks are spread over

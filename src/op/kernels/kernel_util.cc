@@ -4,7 +4,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "relaypass/eval/float16.h"
+#include "relaypass/support/float16.h"
 
 namespace relaypass::op::kernels {
 
@@ -25,9 +25,9 @@ NDArray HalfToFloat32(const NDArray& x) {
   float* o = out.mutable_data<float>();
   const int64_t n = x.size();
   if (x.dtype().code() == DataType::Code::kBFloat) {
-    for (int64_t i = 0; i < n; ++i) o[i] = eval::BFloat16ToFloat(in[i]);
+    for (int64_t i = 0; i < n; ++i) o[i] = support::BFloat16ToFloat(in[i]);
   } else {
-    for (int64_t i = 0; i < n; ++i) o[i] = eval::HalfToFloat(in[i]);
+    for (int64_t i = 0; i < n; ++i) o[i] = support::HalfToFloat(in[i]);
   }
   return out;
 }
@@ -38,9 +38,9 @@ NDArray Float32ToHalf(const NDArray& x, DataType dtype) {
   auto* o = out.mutable_data<uint16_t>();
   const int64_t n = x.size();
   if (dtype.code() == DataType::Code::kBFloat) {
-    for (int64_t i = 0; i < n; ++i) o[i] = eval::FloatToBFloat16(in[i]);
+    for (int64_t i = 0; i < n; ++i) o[i] = support::FloatToBFloat16(in[i]);
   } else {
-    for (int64_t i = 0; i < n; ++i) o[i] = eval::FloatToHalf(in[i]);
+    for (int64_t i = 0; i < n; ++i) o[i] = support::FloatToHalf(in[i]);
   }
   return out;
 }

@@ -1,12 +1,13 @@
-// IEEE half precision (float16) and bfloat16 conversions. Kernels compute half-precision ops by
-// widening to float32 and rounding the result back (round to nearest, ties to even), as TVM's
-// llvm backend does for targets without native half arithmetic.
+// IEEE half precision (float16) and bfloat16 conversions, the one owner for every layer (the text
+// format's literals, builders, kernels, the evaluator, file formats). Kernels compute
+// half-precision ops by widening to float32 and rounding the result back (round to nearest, ties to
+// even), as TVM's llvm backend does for targets without native half arithmetic.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
-namespace relaypass::eval {
+namespace relaypass::support {
 
 inline float HalfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
@@ -75,4 +76,4 @@ inline uint16_t FloatToBFloat16(float f) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
-}  // namespace relaypass::eval
+}  // namespace relaypass::support

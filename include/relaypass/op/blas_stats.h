@@ -1,11 +1,11 @@
-// Counters of the BLAS calls the kernels make (GEMM for nn.dense and nn.conv2d), for measuring
-// the share of evaluation time spent in BLAS. Timing is off by default (then no clock is read);
-// the counters are process-wide.
+// Counters of the BLAS calls the operators' kernels make (GEMM for nn.dense and nn.conv2d), for
+// measuring the share of evaluation time spent in BLAS. Timing is off by default (then no clock is
+// read); the counters are process-wide.
 #pragma once
 
 #include <cstdint>
 
-namespace relaypass::eval {
+namespace relaypass::op {
 
 struct BlasStats {
   uint64_t calls = 0;
@@ -22,4 +22,4 @@ BlasStats GetBlasStats();
 double ThreadCpuSeconds();
 void ResetBlasStats();
 
-}  // namespace relaypass::eval
+}  // namespace relaypass::op
