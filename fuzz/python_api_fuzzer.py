@@ -189,6 +189,8 @@ def check_program(mod, args, ref=None, kinds=("graph", "vm", "build", "vmcompile
                     kind, lvl, "raised " + repr(r)[:200] if err(r) else "ran",
                     "raised " + repr(base)[:200] if err(base) else "ran"))
             continue
+        if lvl >= 4:
+            continue  # opt_level 4 runs FastMath (fast_exp, fast_tanh): other numbers by design
         same(r, base, "%s executor (opt_level=%d) vs debug executor" % (kind, lvl))
     if bind:
         # Parameters bound at build become constants: FoldConstant folds the whole program.
@@ -806,7 +808,8 @@ class ProgramGen:
             if dt == "bool":
                 lo, hi = 0, 1
             elif a.kind == "f" and dt.startswith("float") and dt != a.dtype:
-                ok = ok and a.exact or MANT[dt] >= MANT[a.dtype]
+                # an inexact float32 value made float64 keeps float32's error: not compared
+                ok = ok and a.exact
             lo, hi = self.fit(dt, lo, hi) if dt != "bool" else (0, 1)
             if a.kind == "f" and not dt.startswith("float") and not ok:
                 lo, hi = irange(dt)
@@ -1165,7 +1168,10 @@ def program_case(r, odd_args=True):
     kinds = r.sample(["graph", "vm", "build", "vmcompile"], r.randint(1, 4))
     lv = [r.choice([0, 1, 2, 3, 4]) for _ in range(2)]
     passes = [rand_pass(r) for _ in range(r.randint(0, 5))]
+    pass_opt = r.randint(0, 4)
     cmp_passes = not any(n in p for p in passes for n in NONSEMANTIC)
+    if pass_opt >= 4 and any("DefaultPipeline" in p for p in passes):
+        cmp_passes = False  # the default pipeline at opt_level 4 includes FastMath
     if g.has_refs and any("DeadCodeElimination" in p and p.endswith("True)") for p in passes):
         cmp_passes = False  # ignore_impurity=True may drop a RefWrite: a documented change
     if g.has_refs and any("ToGraphNormalForm" in p for p in passes):
@@ -1198,7 +1204,7 @@ def program_case(r, odd_args=True):
     bind = r.sample(params, r.randint(0, len(params))) if r.random() < 0.3 else None
     L.append("check_program(mod, args, ref, kinds=%r, opt_levels=%r, passes=[%s], pass_opt=%d, "
              "config=%s, odd=[%s], bad=[%s], bind=%r, compare_passes=%r)" % (
-                 tuple(kinds), tuple(lv), ", ".join(passes), r.randint(0, 4), rand_config(r),
+                 tuple(kinds), tuple(lv), ", ".join(passes), pass_opt, rand_config(r),
                  ", ".join(odd), ", ".join(bad), bind, cmp_passes))
     return "\n".join(L)
 
@@ -1559,10 +1565,12 @@ def context_case(r):
          "    if not err(b):\n        touch(b)",
          "    lib = attempt(relay.build, mod, target=%r)" % r.choice(["llvm", "c", "cuda", "llvm -mcpu=x", "", None]),
          "b0 = attempt(run_kind, 'debug', mod, args, 0)",
-         "if not err(b) and not err(b0):\n    same(flat(b), b0, 'executor under that PassContext vs debug')",
+         "if not err(b) and not err(b0) and %r:\n    same(flat(b), b0, 'executor under that PassContext vs debug')"
+         % (isinstance(opt, int) and opt < 4),
          "if not err(m2) and not err(b0):\n    r2 = attempt(run_kind, 'debug', m2, args, 0)\n"
          "    if not err(r2) and %r:\n        same(r2, b0, 'Sequential under that PassContext vs original')"
-         % (not any(n in passes for n in NONSEMANTIC)),
+         % (not any(n in passes for n in NONSEMANTIC) and not (
+             "DefaultPipeline" in passes and not (isinstance(opt, int) and opt < 4))),
          ]
     return "\n".join(L)
 
