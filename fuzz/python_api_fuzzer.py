@@ -1245,6 +1245,7 @@ def hostile_case(r):
     n_in, _, fields = sig
     L = []
     ins = []
+    dtypes = []
     nin = n_in if n_in >= 0 else 1
     for i in range(nin):
         rank = r.choice([0, 1, 2, 3, 4, 4, 5])
@@ -1259,6 +1260,7 @@ def hostile_case(r):
         else:
             L.append("%s = relay.var(%r, shape=%r, dtype=%r)" % (nm, nm, tuple(shape), dt))
         ins.append(nm)
+        dtypes.append(dt)
     if n_in < 0:
         ins = ["relay.Tuple([%s])" % ", ".join(ins)]
     attrs = {}
@@ -1276,7 +1278,11 @@ def hostile_case(r):
     L.append("if not err(base):\n    touch(base)")
     k = r.choice(["vm", "graph", "build", "vmcompile"])
     L.append("other = attempt(run_kind, %r, mod, args, %d)" % (k, r.choice([0, 2, 3])))
-    L.append("if not err(base) and not err(other):\n    same(other, base, '%s vs debug')" % k)
+    # TVM's own executors disagree on clip of a bool tensor: topi's clip casts a_min/a_max to
+    # bool (any nonzero bound is True) while SimplifyExpr drops a clip whose bounds hold [0, 1]
+    # (tests/bad_input/python_fuzz_cases/clip_bool_keeps_tvms_two_answers.json pins both).
+    if not (name == "clip" and dtypes and dtypes[0] == "bool"):
+        L.append("if not err(base) and not err(other):\n    same(other, base, '%s vs debug')" % k)
     if r.random() < 0.5:
         L.append("with tvm.transform.PassContext(opt_level=3):\n"
                  "    m2 = attempt(tvm.transform.Sequential([%s]), mod)" % ", ".join(
