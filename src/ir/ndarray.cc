@@ -5,6 +5,7 @@
 
 #include "relaypass/ir/tensor_size.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/float16.h"
 #include "relaypass/support/memory_budget.h"
 #include "relaypass/support/resource_error.h"
 #include "relaypass/support/table_allocator.h"
@@ -99,6 +100,10 @@ double NDArray::GetAsDouble(int64_t i) const {
     case DataType::Code::kFloat:
       if (dtype_.bits() == 32) return static_cast<const float*>(p)[i];
       if (dtype_.bits() == 64) return static_cast<const double*>(p)[i];
+      if (dtype_.bits() == 16) return support::HalfToFloat(static_cast<const uint16_t*>(p)[i]);
+      break;
+    case DataType::Code::kBFloat:
+      if (dtype_.bits() == 16) return support::BFloat16ToFloat(static_cast<const uint16_t*>(p)[i]);
       break;
     case DataType::Code::kInt:
       switch (dtype_.bits()) {

@@ -32,6 +32,11 @@ TEST(BuildersTest, ScalarConstants) {
   Constant b = const_(0.1, "bfloat16");
   EXPECT_EQ(b->data.dtype(), DataType::BFloat16());
   EXPECT_EQ(*static_cast<const uint16_t*>(b->data.raw_data()), 0x3DCD);
+  // Read back as the nearest float16 / bfloat16 values (hand computation: 0x2E66 is
+  // 0.0999755859375, 0x3DCD is 0.10009765625); SimplifyExpr reads constants this way (the Python
+  // fuzzer's simplify_expr_float16_divide case).
+  EXPECT_EQ(h->data.GetAsDouble(0), 0.0999755859375);
+  EXPECT_EQ(b->data.GetAsDouble(0), 0.10009765625);
 }
 
 TEST(BuildersTest, VarsFunctionsTuples) {
