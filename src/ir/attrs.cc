@@ -270,6 +270,11 @@ AttrField AttrsSchema::IntArray(std::string name, std::vector<int64_t> def) {
 AttrField AttrsSchema::NullableIntArray(std::string name) {
   return WithDefault(std::move(name), AttrFieldType::kIntArray, AttrValue::Null());
 }
+AttrField AttrsSchema::UnsetIntArray(std::string name) {
+  AttrField field = NullableIntArray(std::move(name));
+  field.printed_when_default = true;
+  return field;
+}
 AttrField AttrsSchema::RequiredIntArray(std::string name) {
   return Required(std::move(name), AttrFieldType::kIntArray);
 }

@@ -30,9 +30,10 @@ const AttrsSchema* TakeAttrs() {
 const AttrsSchema* StridedSliceAttrs() {
   static const AttrsSchema schema(
       "relay.attrs.StridedSliceAttrs",
-      {AttrsSchema::NullableIntArray("begin"), AttrsSchema::NullableIntArray("end"),
-       AttrsSchema::NullableIntArray("strides"), AttrsSchema::String("slice_mode", "end"),
-       AttrsSchema::NullableIntArray("axes")});
+      // TVM declares begin, end, strides and axes without a default: all four always print.
+      {AttrsSchema::UnsetIntArray("begin"), AttrsSchema::UnsetIntArray("end"),
+       AttrsSchema::UnsetIntArray("strides"), AttrsSchema::String("slice_mode", "end"),
+       AttrsSchema::UnsetIntArray("axes")});
   return &schema;
 }
 const AttrsSchema* InitOpAttrs() {

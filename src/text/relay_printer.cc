@@ -268,7 +268,10 @@ void RelayPrinter::PrintCallAttrs(const ir::CallNode* call, Rope& out) {
   const std::vector<ir::AttrField>& fields = schema.fields();
   for (size_t i = 0; i < fields.size(); ++i) {
     const ir::AttrValue& value = call->attrs->values[i];
-    if (fields[i].has_default && value == fields[i].default_value) continue;
+    if (fields[i].has_default && !fields[i].printed_when_default &&
+        value == fields[i].default_value) {
+      continue;
+    }
     if (!out.empty()) out += ", ";
     out += fields[i].name;
     out += '=';

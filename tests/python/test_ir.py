@@ -88,3 +88,17 @@ def test_ndarray_round_trip_and_zero_copy_view():
     for dtype in ["int8", "int32", "int64", "uint8", "float16", "float64", "bool"]:
         v = np.ones((2, 2), dtype=dtype)
         np.testing.assert_array_equal(tvm.nd.array(v).numpy(), v)
+
+
+def test_strided_slice_prints_unset_axes_as_tvm():
+    """TVM declares StridedSliceAttrs' begin/end/strides/axes without a default, so its printer
+    writes them even when unset: `axes=None` (TVM's printed IR, e.g. CombineParallelConv2D's
+    slices). The text without axes still parses, and prints back with it."""
+    from relaypass import relay as r
+    x = r.var("x", shape=(4, 4))
+    text = str(r.strided_slice(x, [0, 0], [2, 2]))
+    assert text.endswith("strided_slice(%x, begin=[0, 0], end=[2, 2], strides=[1], axes=None)")
+    mod = tvm.relay.fromtext(
+        '#[version = "0.0.5"]\ndef @main(%x: Tensor[(4, 4), float32]) {\n'
+        "  strided_slice(%x, begin=[0], end=[2], strides=[1])\n}\n")
+    assert "strides=[1], axes=None)" in mod.astext()

@@ -79,6 +79,9 @@ struct AttrField {
   bool has_default = false;
   AttrValue default_value;
   std::string doc;
+  // A field TVM declares without set_default: it prints even when it holds its default (TVM
+  // prints `axes=None`), though a missing value still reads as the default.
+  bool printed_when_default = false;
 };
 
 // The description of one attrs type, e.g. "relay.attrs.Conv2DAttrs".
@@ -104,6 +107,7 @@ class AttrsSchema {
   static AttrField RequiredIndexExpr(std::string name);  // no default: always printed
   static AttrField IntArray(std::string name, std::vector<int64_t> def);
   static AttrField NullableIntArray(std::string name);  // default None
+  static AttrField UnsetIntArray(std::string name);     // default None, printed as `=None`
   static AttrField RequiredIntArray(std::string name);
   static AttrField RequiredIntArrayArray(std::string name);
   static AttrField RequiredIntOrIntArray(std::string name);
