@@ -63,12 +63,11 @@ test-models: build
 # built into build-tsan.
 SANITIZE_BUILD ?= build-sanitize
 TSAN_BUILD ?= build-tsan
-# The Python package is left out: an ASan/TSan-instrumented extension cannot be loaded into an
-# uninstrumented python3 (the sanitizer runtime must come first); the C++ under it is the
-# library these builds test.
+# ASan builds the Python package too and runs the pytest suite with libasan preloaded into
+# python3 (python/CMakeLists.txt). TSan builds only the thread-safety tests, which are C++.
 # -g1 (line tables): sanitizer reports keep file:line, and the build is much cheaper than -g.
 SANITIZE_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS="-O1 -g1" \
-  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON -DRELAYPASS_PYTHON=OFF
+  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
 # tests/lsan.supp: what Graphviz and fontconfig keep for the process's life (not our leaks).
 ASAN_ENV = ASAN_OPTIONS=abort_on_error=1:halt_on_error=1:detect_leaks=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
@@ -100,7 +99,7 @@ ASAN_EXCLUDE = ^(ParserErrorTest\.NestingIsBounded|ScalingTest\.PrintingNestsNoD
 
 # OpenBLAS's own worker threads synchronise in ways TSan cannot see: keep BLAS on the caller.
 test-tsan: deps
-	cmake -S . -B $(TSAN_BUILD) $(SANITIZE_CMAKE) -DRELAYPASS_SANITIZE=thread
+	cmake -S . -B $(TSAN_BUILD) $(SANITIZE_CMAKE) -DRELAYPASS_SANITIZE=thread -DRELAYPASS_PYTHON=OFF
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_reliability
 	$(TSAN_ENV) OPENBLAS_NUM_THREADS=1 $(TSAN_BUILD)/test_reliability --gtest_filter='ThreadSafetyTest.*'
 
