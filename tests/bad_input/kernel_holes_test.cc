@@ -264,6 +264,13 @@ TEST(KernelHolesTest, FoundByTheKernelFuzzer) {
       RunOnRandom(Parse("def @main(%x: Tensor[(1, 1, 0, 3), float32]) {\n"
                         "  nn.upsampling(%x, scale_h=2f, scale_w=1e18f)\n}\n"));
   EXPECT_EQ(empty[0].size(), 0);
+  // repeat of empty slices INT32_MAX times: an empty (6, 6 * INT32_MAX, 0) result at once
+  // (NumPy's shape); the kernel looped 36 * 2^31 times over zero-byte copies, minutes for one
+  // call (found by session 4's 10-minute sweep of the kernel fuzzer).
+  const std::vector<ir::NDArray> repeated =
+      RunOnRandom(Parse("def @main(%x: Tensor[(6, 6, 0), float32]) {\n"
+                        "  repeat(%x, repeats=2147483647, axis=1)\n}\n"));
+  EXPECT_EQ(repeated[0].shape(), (ir::Shape{6, int64_t{6} * 2147483647, 0}));
 }
 
 }  // namespace
