@@ -2,6 +2,7 @@
 // its builder.
 #include <string>
 
+#include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
 #include "layout_rules/layout_rules.h"
 #include "nn_family.h"
@@ -175,19 +176,20 @@ Expr conv2d(Expr data, Expr weight, const Conv2DArgs& args) {
   using ir::AttrValue;
   std::optional<Ints> kernel_size;
   if (args.kernel_size) kernel_size = op::NormalizePair(*args.kernel_size);
-  return op::CallOp("nn.conv2d", {std::move(data), std::move(weight)},
-                    {
-                        {"strides", AttrValue::Ints(op::NormalizePair(args.strides))},
-                        {"padding", AttrValue::Ints(op::NormalizePadding2D(args.padding))},
-                        {"dilation", AttrValue::Ints(op::NormalizePair(args.dilation))},
-                        {"groups", AttrValue::Int(args.groups)},
-                        {"channels", op::OptionalInt(args.channels)},
-                        {"kernel_size", op::OptionalInts(kernel_size)},
-                        {"data_layout", AttrValue::Str(args.data_layout)},
-                        {"kernel_layout", AttrValue::Str(args.kernel_layout)},
-                        {"out_layout", AttrValue::Str(args.out_layout)},
-                        {"out_dtype", AttrValue::Str(args.out_dtype)},
-                    });
+  return op::CallOp(
+      "nn.conv2d", {std::move(data), std::move(weight)},
+      {
+          {"strides", AttrValue::Ints(op::NormalizePair(args.strides))},
+          {"padding", AttrValue::Ints(op::kernels::Padding4(args.padding, "nn.conv2d"))},
+          {"dilation", AttrValue::Ints(op::NormalizePair(args.dilation))},
+          {"groups", AttrValue::Int(args.groups)},
+          {"channels", op::OptionalInt(args.channels)},
+          {"kernel_size", op::OptionalInts(kernel_size)},
+          {"data_layout", AttrValue::Str(args.data_layout)},
+          {"kernel_layout", AttrValue::Str(args.kernel_layout)},
+          {"out_layout", AttrValue::Str(args.out_layout)},
+          {"out_dtype", AttrValue::Str(args.out_dtype)},
+      });
 }
 
 }  // namespace relaypass::relay::nn

@@ -33,19 +33,6 @@ ir::AttrValue OptionalInts(const std::optional<std::vector<int64_t>>& v) {
   return v ? ir::AttrValue::Ints(*v) : ir::AttrValue::Null();
 }
 
-std::vector<int64_t> NormalizePadding2D(const std::vector<int64_t>& p) {
-  switch (p.size()) {
-    case 1:
-      return {p[0], p[0], p[0], p[0]};
-    case 2:
-      return {p[0], p[1], p[0], p[1]};
-    case 4:
-      return p;
-    default:
-      throw InternalError("2D padding must have 1, 2 or 4 values, got " + std::to_string(p.size()));
-  }
-}
-
 std::vector<int64_t> NormalizePair(const std::vector<int64_t>& v) {
   return v.size() == 1 ? std::vector<int64_t>{v[0], v[0]} : v;
 }

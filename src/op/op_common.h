@@ -29,10 +29,9 @@ ir::AttrValue OptionalInt(const std::optional<int64_t>& v);
 // An Array<Integer> attribute: int32 values, or None.
 ir::AttrValue OptionalInts(const std::optional<std::vector<int64_t>>& v);
 
-// The normalisation TVM's Python wrappers apply to 2D conv/pool arguments: get_pad_tuple2d
-// (p -> (p, p, p, p); (a, b) -> (a, b, a, b); 4 values unchanged; other lengths are an
-// InternalError) and `int -> (int, int)` for strides, dilation, kernel and pool sizes.
-std::vector<int64_t> NormalizePadding2D(const std::vector<int64_t>& padding);
+// The normalisation TVM's Python wrappers apply to 2D conv/pool arguments: `int -> (int, int)`
+// for strides, dilation, kernel and pool sizes. Padding (get_pad_tuple2d) is kernels::Padding4,
+// which the kernels use too.
 std::vector<int64_t> NormalizePair(const std::vector<int64_t>& v);
 
 }  // namespace relaypass::op

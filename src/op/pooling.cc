@@ -2,6 +2,7 @@
 // relations, builders).
 #include <string>
 
+#include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
 #include "layout_rules/layout_rules.h"
 #include "nn_family.h"
@@ -153,7 +154,7 @@ op::AttrValues Pool2DAttrValues(const Pool2DArgs& args) {
       {"pool_size", AttrValue::Ints(op::NormalizePair(args.pool_size))},
       {"strides", AttrValue::Ints(op::NormalizePair(args.strides))},
       {"dilation", AttrValue::Ints(op::NormalizePair(args.dilation))},
-      {"padding", AttrValue::Ints(op::NormalizePadding2D(args.padding))},
+      {"padding", AttrValue::Ints(op::kernels::Padding4(args.padding, "2D pooling"))},
       {"layout", AttrValue::Str(args.layout)},
       {"out_layout", AttrValue::Str(args.out_layout)},
       {"ceil_mode", AttrValue::Bool(args.ceil_mode)},
