@@ -4,9 +4,11 @@
 #include <limits>
 #include <string_view>
 
+#include "concretize_rules.h"
 #include "relaypass/op/layout.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/relay.h"
+#include "rule_util.h"
 
 namespace relaypass::passes::simplify {
 
@@ -15,45 +17,6 @@ namespace {
 using ir::CallNode;
 using ir::DataType;
 using ir::Expr;
-
-const CallNode* OpCall(const Expr& e, std::string_view name) {
-  auto* call = e.as<CallNode>();
-  if (!call) return nullptr;
-  auto* op = call->op_node();
-  return op && op->name == name ? call : nullptr;
-}
-
-const ir::TensorTypeNode* TensorOf(const Expr& e) {
-  return e->checked_type ? e->checked_type.as<ir::TensorTypeNode>() : nullptr;
-}
-
-// TVM's MakeConstantScalar(dtype, value).
-Expr ScalarOf(DataType dtype, double value) {
-  return relay::const_(value, dtype.ToString());
-}
-
-// TVM's IsScalar: a tensor type whose dimensions are all 1 (rank 0 included).
-bool IsScalarTyped(const Expr& e) {
-  auto* t = TensorOf(e);
-  if (!t) return false;
-  for (ir::Dim d : t->shape) {
-    if (d != 1) return false;
-  }
-  return true;
-}
-
-// Matches op(a, b) trying (a, b) and, for add and multiply, (b, a) (TVM's commutative
-// matching). `first` and `second` see the candidate arguments.
-template <typename F>
-bool MatchBinary(const CallNode* call, F&& try_order) {
-  if (call->args.size() != 2) return false;
-  if (try_order(call->args[0], call->args[1])) return true;
-  auto* op = call->op_node();
-  if (op->name == "add" || op->name == "multiply") {
-    return try_order(call->args[1], call->args[0]);
-  }
-  return false;
-}
 
 // ----- SimplifyAdd: add(x, x) -> multiply(x, 2)
 Rule SimplifyAdd() {
@@ -90,8 +53,26 @@ Rule SimplifyRSqrt() {
           }};
 }
 
-// ----- EliminateIdentity: x + 0, x * 1, x - 0, x / 1 (scalar constants) -> x when the result
-// has x's type.
+// ----- EliminateIdentity: x + 0, x * 1, x - 0, x / 1 -> x when the result has x's type. The 0
+// is a scalar constant, zeros() or zeros_like(_); the 1 a scalar constant, ones() or ones_like(_).
+
+// Whether `e` is the identity operand of `name` (add, subtract: zeros; multiply, divide: ones) in
+// TVM's pattern: a constant (checked later), or a fill call. A fill call is a matched inner node.
+bool IsIdentityOperand(const std::string& name, const Expr& e, Match& m) {
+  if (e.as<ir::ConstantNode>()) return true;
+  const bool zeros = name == "add" || name == "subtract";
+  auto* call = e.as<CallNode>();
+  auto* op = call ? call->op_node() : nullptr;
+  if (!op) return false;
+  const std::string fill = zeros ? "zeros" : "ones";
+  if ((op->name == fill && call->args.empty()) ||
+      (op->name == fill + "_like" && call->args.size() == 1)) {
+    m.inner = {e.get()};
+    return true;
+  }
+  return false;
+}
+
 Rule EliminateIdentity() {
   return {"EliminateIdentity",
           {"add", "multiply", "subtract", "divide"},
@@ -103,7 +84,8 @@ Rule EliminateIdentity() {
               return false;
             }
             return MatchBinary(call, [&](const Expr& x, const Expr& k) {
-              if (!k.as<ir::ConstantNode>()) return false;
+              m.inner.clear();
+              if (!IsIdentityOperand(op->name, k, m)) return false;
               m.captures = {x, k};
               return true;
             });
@@ -111,14 +93,15 @@ Rule EliminateIdentity() {
           [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
             auto* call = pre.as<CallNode>();
             const std::string& name = call->op_node()->name;
-            auto* constant = c[1].as<ir::ConstantNode>();
-            if (!IsScalarTyped(c[1]) || constant->data.size() < 1) return post;
-            const DataType dt = constant->data.dtype();
-            if (!(dt.is_float() || dt.is_int() || dt.is_uint())) return post;
-            const double value = constant->data.GetAsDouble(0);
-            const double identity = name == "add" || name == "subtract" ? 0.0 : 1.0;
-            if (value != identity) return post;
-            // The type of x in the input graph: the argument that is not the constant.
+            if (auto* constant = c[1].as<ir::ConstantNode>()) {
+              if (!IsScalarTyped(c[1]) || constant->data.size() < 1) return post;
+              const DataType dt = constant->data.dtype();
+              if (!(dt.is_float() || dt.is_int() || dt.is_uint())) return post;
+              const double value = constant->data.GetAsDouble(0);
+              const double identity = name == "add" || name == "subtract" ? 0.0 : 1.0;
+              if (value != identity) return post;
+            }
+            // The type of x in the input graph: the argument that is not the identity.
             const Expr& x_pre =
                 post.as<CallNode>()->args[1].same_as(c[0]) ? call->args[1] : call->args[0];
             if (x_pre->checked_type && pre->checked_type &&
@@ -238,12 +221,19 @@ Rule SimplifyNoOpTranspose() {
           }};
 }
 
-// ----- SimplifySameCast: cast(x) to x's own dtype -> x
+// A cast or cast_like call (TVM's `cast_like(data, _) || cast(data)`), else null.
+const CallNode* CastCall(const Expr& e) {
+  if (auto* call = OpCall(e, "cast"); call && call->args.size() == 1) return call;
+  if (auto* call = OpCall(e, "cast_like"); call && call->args.size() == 2) return call;
+  return nullptr;
+}
+
+// ----- SimplifySameCast: cast(x) or cast_like(x, _) to x's own dtype -> x
 Rule SimplifySameCast() {
   return {"SimplifySameCast",
-          {"cast"},
+          {"cast", "cast_like"},
           [](const Expr& pre, Match& m) {
-            auto* call = OpCall(pre, "cast");
+            auto* call = CastCall(pre);
             if (!call) return false;
             m.captures = {call->args[0]};
             return true;
@@ -285,14 +275,15 @@ bool IsWidenCast(DataType origin, DataType cast) {
   return TvmCode(origin) < TvmCode(cast) && TvmBits(origin) <= TvmBits(cast);
 }
 
-// ----- SimplifyConsecutiveCast: cast(cast(x)) -> cast(x) when the first cast widens
+// ----- SimplifyConsecutiveCast: cast(cast(x)) -> cast(x) when the first cast widens (either
+// cast may be a cast_like)
 Rule SimplifyConsecutiveCast() {
   return {"SimplifyConsecutiveCast",
-          {"cast"},
+          {"cast", "cast_like"},
           [](const Expr& pre, Match& m) {
-            auto* outer = OpCall(pre, "cast");
+            auto* outer = CastCall(pre);
             if (!outer) return false;
-            auto* inner = OpCall(outer->args[0], "cast");
+            auto* inner = CastCall(outer->args[0]);
             if (!inner) return false;
             m.inner = {outer->args[0].get()};
             m.captures = {inner->args[0], outer->args[0]};
@@ -453,7 +444,13 @@ Rule SimplifyAdjacentMultiplyOrAdd() {
 }  // namespace
 
 std::vector<Rule> SimplifyExprRules() {
-  return {SimplifyAdd(),
+  return {ConcretizeZerosLike(),
+          ConcretizeOnesLike(),
+          ConcretizeFullLike(),
+          ConcretizeReshapeLike(),
+          ConcretizeBroadcastToLike(),
+          ConcretizeCastLike(),
+          SimplifyAdd(),
           SimplifyRSqrt(),
           EliminateIdentity(),
           SimplifyReshape(),
@@ -461,6 +458,7 @@ std::vector<Rule> SimplifyExprRules() {
           SimplifyNoOpTranspose(),
           SimplifySameCast(),
           SimplifyConsecutiveCast(),
+          FullElementwise(),
           SwitchAddMultiply(),
           SimplifyAdjacentMultiplyOrAdd(),
           SimplifyClipAndConsecutiveCast(),

@@ -8,10 +8,9 @@
 
 namespace relaypass::passes::simplify {
 
-// TVM's SimplifyExpr composer, in its order, without the rewrites of operators relaypass does
-// not have (zeros/ones/full and their *_like forms, reshape_like, collapse_sum_like,
-// broadcast_to_like, cast_like, contrib_reverse_reshape, qnn.dequantize with argmax/argmin/
-// argsort) and without SimplifyBinomial.
+// TVM's SimplifyExpr composer, in its order. Left out: ConcretizeCollapseSumLike (relaypass has
+// no collapse_sum_like), SimplifyDQArgMax/ArgMin/ArgSort (no qnn.dequantize yet) and
+// SimplifyBinomial. The full_like and reshape_like rules apply once those operators exist.
 std::vector<Rule> SimplifyExprRules();
 // TVM's SimplifyExprPostAlterOp composer: EliminateIdentity, SimplifyReshape, SimplifySameCast,
 // SimplifyConsecutiveCast, SimplifyClipAndConsecutiveCast, SimplifyClip.
