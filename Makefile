@@ -7,6 +7,8 @@ JOBS ?= $(shell nproc)
 export CCACHE_BASEDIR := $(CURDIR)
 # The sanitizer and fuzz builds use -g, for which ccache would also key objects by directory.
 export CCACHE_NOHASHDIR := 1
+# Precompiled headers (RELAYPASS_PCH): ccache caches their users only with this sloppiness.
+export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
 
 .PHONY: all deps configure build run test test-onnx test-models clean test-sanitize test-asan test-asan-python test-tsan fuzz bench
 
