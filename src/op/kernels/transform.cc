@@ -5,6 +5,7 @@
 
 #include "kernel_util.h"
 #include "kernels.h"
+#include "relaypass/ir/tensor_size.h"
 
 namespace relaypass::op::kernels {
 
@@ -37,7 +38,9 @@ Shape InferNewShape(const Shape& in, const std::vector<int64_t>& spec, bool allo
       while (src < in.size()) out.push_back(in[src++]);
     } else if (v == -3) {
       if (src + 1 >= in.size()) fail("-3 needs two input dimensions");
-      out.push_back(in[src] * in[src + 1]);
+      int64_t merged = 0;
+      if (__builtin_mul_overflow(in[src], in[src + 1], &merged)) fail("-3 overflows int64");
+      out.push_back(merged);
       src += 2;
     } else if (v == -4) {
       if (i + 2 >= spec.size() || src >= in.size()) fail("-4 needs a dimension and two values");
@@ -51,16 +54,19 @@ Shape InferNewShape(const Shape& in, const std::vector<int64_t>& spec, bool allo
       fail("unsupported special value " + std::to_string(v));
     }
   }
+  // Products are overflow-checked: newshape values come from the user (up to INT64_MAX).
   const int64_t total = NumElements(in);
   if (infer) {
-    int64_t others = 1;
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (i != *infer) others *= out[i];
-    }
-    if (others == 0) fail("cannot infer -1 next to a 0 dimension");
-    out[*infer] = total / others;
+    const std::optional<int64_t> others = ir::ElementCount(out);  // the -1 slot holds 1 here
+    if (!others) fail("the other dimensions' product overflows int64");
+    if (*others == 0) fail("cannot infer -1 next to a 0 dimension");
+    out[*infer] = total / *others;
   }
-  if (NumElements(out) != total) fail("the element counts differ");
+  for (int64_t d : out) {
+    if (d < 0) fail("a dimension comes out negative");
+  }
+  const std::optional<int64_t> count = ir::ElementCount(out);
+  if (!count || *count != total) fail("the element counts differ");
   return out;
 }
 
