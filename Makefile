@@ -65,10 +65,10 @@ test-models: build
 # built into build-tsan.
 SANITIZE_BUILD ?= build-sanitize
 TSAN_BUILD ?= build-tsan
-# The CI job leaves the Python package out (RELAYPASS_PYTHON=OFF); `make test-asan-python`
-# builds it into build-sanitize-python and runs the pytest suite with libasan preloaded into
-# python3 (python/CMakeLists.txt; docs/reliability.md says why it is not in CI yet). TSan builds
-# only the thread-safety tests, which are C++.
+# CI runs test-asan, which leaves the Python package out (RELAYPASS_PYTHON=OFF);
+# `make test-asan-python` builds it into build-sanitize-python and runs the pytest suite with
+# libasan and libstdc++ preloaded into python3 (python/CMakeLists.txt). TSan builds only the
+# thread-safety tests, which are C++. Both are run by hand: docs/reliability.md says why.
 # -g1 (line tables): sanitizer reports keep file:line, and the build is much cheaper than -g.
 SANITIZE_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS="-O1 -g1" \
   -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
