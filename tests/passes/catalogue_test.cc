@@ -27,12 +27,7 @@
 namespace relaypass::passes {
 namespace {
 
-std::string StripTypes(std::string text) {
-  for (size_t at; (at = text.find(" /* ty=")) != std::string::npos;) {
-    text.erase(at, text.find("*/", at) + 2 - at);
-  }
-  return text;
-}
+using testing::StripTypes;
 
 ir::IRModule Parse(const std::string& body) {
   return ir::InferTypes(text::ParseModule("#[version = \"0.0.5\"]\n" + body));

@@ -44,6 +44,13 @@ std::string Print(const ir::IRModule& mod) {
   return text::PrettyPrint(mod);
 }
 
+std::string StripTypes(std::string text) {
+  for (size_t at; (at = text.find(" /* ty=")) != std::string::npos;) {
+    text.erase(at, text.find("*/", at) + 2 - at);
+  }
+  return text;
+}
+
 std::string RebaseGenSym(const std::string& text, uint64_t base) {
   static const std::regex fresh("%x_([0-9]+)");
   std::string out;

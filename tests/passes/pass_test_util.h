@@ -27,4 +27,7 @@ std::string Print(const ir::IRModule& mod);
 // process-global, so a test reads NextGenSymId() first and compares as if in a fresh process.
 std::string RebaseGenSym(const std::string& text, uint64_t base);
 
+// `text` without its ` /* ty=... */` type annotations.
+std::string StripTypes(std::string text);
+
 }  // namespace relaypass::passes::testing

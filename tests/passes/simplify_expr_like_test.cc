@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "pass_test_util.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/passes/simplify_expr.h"
 #include "relaypass/text/parser.h"
@@ -15,12 +16,7 @@
 namespace relaypass::passes {
 namespace {
 
-std::string StripTypes(std::string text) {
-  for (size_t at; (at = text.find(" /* ty=")) != std::string::npos;) {
-    text.erase(at, text.find("*/", at) + 2 - at);
-  }
-  return text;
-}
+using testing::StripTypes;
 
 // main's body after SimplifyExpr, without types, from the line after the signature.
 std::string Simplified(const std::string& body) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "pass_test_util.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/passes/simplify_inference.h"
 #include "relaypass/relay.h"
@@ -11,12 +12,7 @@ namespace {
 
 using namespace relay;  // NOLINT: reads like the tutorials
 
-std::string StripTypes(std::string text) {
-  for (size_t at; (at = text.find(" /* ty=")) != std::string::npos;) {
-    text.erase(at, text.find("*/", at) + 2 - at);
-  }
-  return text;
-}
+using testing::StripTypes;
 
 TEST(SimplifyInferenceTest, BatchNormBecomesScaleAndShift) {
   // The expected text is relay_semantics.md 3.6's derivation for an NCHW batch_norm.
