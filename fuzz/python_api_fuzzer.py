@@ -218,9 +218,13 @@ def check_program(mod, args, ref=None, kinds=("graph", "vm", "build", "vmcompile
             if not err(r) and compare_passes:
                 same(r, base, "after passes, vm executor")
     for kind, variant in (odd or []):
+        # Compared with the same executor on C-ordered arguments: executors may differ from each
+        # other within tolerance (relay.build runs SimplifyInference, whose epsilon TVM rounds to
+        # float32), but the memory layout of an argument must not change the numbers.
+        same_kind = attempt(run_kind, kind, mod, args, 0)
         r = attempt(run_kind, kind, mod, variant, 0)
-        if not err(r) and not err(base):
-            same(r, base, "%s executor on the same arguments in another memory layout" % kind,
+        if not err(r) and not err(same_kind):
+            same(r, same_kind, "%s executor on the same arguments in another memory layout" % kind,
                  strict=True)
     for kind, variant, why in (bad or []):
         r = attempt(run_kind, kind, mod, variant, 0)
@@ -275,6 +279,24 @@ def irange(dt):
         return -math.inf, math.inf
     i = np.iinfo(dt)
     return int(i.min), int(i.max)
+
+
+def tvm_widen_cast(src, dst):
+    """TVM v0.13's IsWidenCast (SimplifyConsecutiveCast): int < uint < float, bits not fewer."""
+    code = {"int": 0, "uin": 1, "boo": 1, "flo": 2}
+    bits = 1 if src == "bool" else int("".join(c for c in src if c.isdigit()))
+    dbits = 1 if dst == "bool" else int("".join(c for c in dst if c.isdigit()))
+    return code[src[:3]] <= code[dst[:3]] and bits <= dbits
+
+
+def cast_keeps_values(src, dst, lo, hi):
+    """Whether every value in [lo, hi] of dtype src is the same after a cast to dst."""
+    if dst.startswith("float"):
+        return src.startswith("float") or max(abs(lo), abs(hi)) <= 2 ** MANT[dst]
+    if src.startswith("float"):
+        return False
+    tlo, thi = irange(dst)
+    return tlo <= lo and hi <= thi
 
 
 def lit(x):
@@ -801,6 +823,12 @@ class ProgramGen:
                              a.exact and b.exact, max(a.frac, b.frac))
         if name == "cast":
             dt = r.choice(ALL_DTYPES)
+            if getattr(a, "lossy_widen", False):
+                # TVM's SimplifyConsecutiveCast drops the inner cast of cast(cast(x)) when
+                # IsWidenCast says it widens (int8 -> uint8 does), even where it changed values
+                # (-4 -> 252): optimised and unoptimised executors then differ, as TVM's do.
+                # tests/bad_input/python_fuzz_cases/consecutive_cast_keeps_tvms_two_answers.json
+                return None
             ok = True
             lo, hi = a.lo, a.hi
             if a.kind == "f" and dt != "bool" and not dt.startswith("float"):
@@ -817,9 +845,12 @@ class ProgramGen:
             if a.kind == "f" and not dt.startswith("float") and not ok:
                 lo, hi = irange(dt)
             ex = a.exact and self.is_exact(dt, lo, hi, a.frac) if dt.startswith("float") else True
-            return self.emit("relay.cast(%s, %r)" % (a.code, dt),
-                             "%s.astype(%r)" % (self.r(a), dt) if ok else None, a.shape, dt,
-                             lo, hi, a.nan and dt.startswith("float"), ex and ok, a.frac, npok=ok)
+            v = self.emit("relay.cast(%s, %r)" % (a.code, dt),
+                          "%s.astype(%r)" % (self.r(a), dt) if ok else None, a.shape, dt,
+                          lo, hi, a.nan and dt.startswith("float"), ex and ok, a.frac, npok=ok)
+            v.lossy_widen = tvm_widen_cast(a.dtype, dt) and (
+                a.nan or not cast_keeps_values(a.dtype, dt, a.lo, a.hi))
+            return v
         if name == "expand_dims":
             ax = r.randrange(-rank - 1, rank + 1)
             k = r.choice([1, 1, 2])
