@@ -585,6 +585,13 @@ class ProgramGen:
             names += ["exp", "log", "sqrt", "tanh", "sigmoid", "floor", "ceil", "trunc", "round",
                       "sin", "cos", "erf", "rsqrt", "isnan", "isfinite", "isinf"]
         name = self.rng.choice(names)
+        if fl and not a.exact and (name in ("floor", "ceil", "trunc", "round", "sign") or (
+                name in ("sin", "cos") and not max(abs(a.lo), abs(a.hi)) <= 8)):
+            # An inexact argument may differ between executors by rounding (relay.build runs
+            # SimplifyInference: layer_norm in float32 where the kernel keeps double); these ops
+            # turn that into a whole unit (floor near an integer) or any value (sin(1e15)). Seed
+            # 14 case 3492: sin(sqrt(layer_norm(x, gamma=1e30))).
+            name = "tanh"
         dt, lo, hi, nan, exact, frac = a.dtype, a.lo, a.hi, a.nan, a.exact, a.frac
         code = "relay.%s(%s)" % (name, a.code)
         ref = None
@@ -1357,7 +1364,7 @@ def wrapper_case(r):
             (1, 2, 3, 4), True, "NCHW", [1.5, 2], {"a": 1}, [None, 1]]
     L = []
     shape = tuple(r.choice([1, 2, 3, 4]) for _ in range(r.choice([1, 2, 3, 4, 4])))
-    ins = []
+    ins, dtypes = [], []
     for i in range(nin):
         nm = "x%d" % i
         if name in ("relay.stack", "relay.concatenate") and i == 0:
@@ -1370,7 +1377,8 @@ def wrapper_case(r):
         elif name == "relay.full" and i == 0:
             L.append("%s = relay.const(%r)" % (nm, r.choice([1.0, 0, -1])))
         else:
-            L.append("%s = relay.var(%r, shape=%r, dtype=%r)" % (nm, nm, shape, r.choice(ALL_DTYPES)))
+            dtypes.append(r.choice(ALL_DTYPES))
+            L.append("%s = relay.var(%r, shape=%r, dtype=%r)" % (nm, nm, shape, dtypes[-1]))
         ins.append(nm)
     if name == "relay.einsum":
         ins = ["[%s]" % ", ".join(ins)]
@@ -1381,8 +1389,10 @@ def wrapper_case(r):
              "relay.Function(relay.analysis.free_vars(e), e)))")
     L.append("args = inputs_for(mod, np.random.default_rng(%d))" % r.randrange(10 ** 6))
     L.append("base = attempt(run_kind, 'debug', mod, args, 0)")
-    L.append("if not err(base):\n    touch(base)\n    other = attempt(run_kind, 'vm', mod, args, 3)\n"
-             "    if not err(other):\n        same(other, base, 'vm vs debug')")
+    L.append("if not err(base):\n    touch(base)\n    other = attempt(run_kind, 'vm', mod, args, 3)")
+    # clip of a bool tensor: TVM's two answers (see hostile_case; seed 14 case 17351)
+    if not (name == "relay.clip" and dtypes and dtypes[0] == "bool"):
+        L.append("    if not err(other):\n        same(other, base, 'vm vs debug')")
     return "\n".join(L)
 
 
