@@ -34,9 +34,9 @@
 #include "relaypass/passes/to_basic_block_normal_form.h"
 #include "relaypass/passes/to_graph_normal_form.h"
 #include "relaypass/passes/to_mixed_precision.h"
+#include "relaypass/text/print_ir.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_config.h"
-#include "relaypass/transform/print_ir.h"
 #include "relaypass/transform/registry.h"
 
 namespace relaypass::transform {

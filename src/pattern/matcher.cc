@@ -4,9 +4,9 @@
 #include <unordered_set>
 #include <utility>
 
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/structural.h"
 #include "relaypass/ir/type_infer.h"
-#include "relaypass/op/registry.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::pattern {

@@ -1,6 +1,6 @@
 #include "relaypass/pattern/pattern.h"
 
-#include "relaypass/op/registry.h"
+#include "relaypass/ir/op_registry.h"
 
 namespace relaypass::pattern {
 
@@ -38,7 +38,7 @@ DFPattern DFPattern::Dominates(const DFPattern& parent) const {
 }
 
 DFPattern IsOp(const std::string& op_name) {
-  return IsExpr(op::GetOp(op_name));
+  return IsExpr(ir::GetOp(op_name));
 }
 DFPattern Wildcard() {
   return make_ref<WildcardPatternNode>();

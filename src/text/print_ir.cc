@@ -1,4 +1,4 @@
-#include "relaypass/transform/print_ir.h"
+#include "relaypass/text/print_ir.h"
 
 #include <iostream>
 

@@ -6,7 +6,6 @@
 #include "names.h"
 #include "relaypass/support/error.h"
 #include "relaypass/transform/sequential.h"
-#include "text_cursor.h"
 
 namespace relaypass::transform {
 
@@ -53,34 +52,6 @@ OptionValue EmptyValue(OptionType type) {
       return OptionValue::MakeDict({});
   }
   return OptionValue();
-}
-
-// The canonical text of a pass made with `given` options: `NAME` or `NAME(a=1, b="x")`.
-std::string SpecText(const std::string& name, const NamedValues& given) {
-  if (given.empty()) return name;
-  std::string out = name + "(";
-  for (size_t i = 0; i < given.size(); ++i) {
-    if (i) out += ", ";
-    out += given[i].first + "=" + given[i].second.ToString();
-  }
-  return out + ")";
-}
-
-// NAME [ '(' [ option '=' literal { ',' option '=' literal } ] ')' ]
-std::pair<std::string, NamedValues> ParsePassText(detail::TextCursor& cursor) {
-  std::string name(cursor.Identifier());
-  if (name.empty()) cursor.Fail("expected a pass name");
-  NamedValues options;
-  if (cursor.TryConsume('(') && !cursor.TryConsume(')')) {
-    do {
-      std::string option(cursor.Identifier());
-      if (option.empty()) cursor.Fail("expected an option name");
-      cursor.Expect('=');
-      options.emplace_back(std::move(option), cursor.Literal());
-    } while (cursor.TryConsume(','));
-    cursor.Expect(')');
-  }
-  return {std::move(name), std::move(options)};
 }
 
 }  // namespace
@@ -189,44 +160,7 @@ Pass PassRegistry::Create(const std::string& name, const NamedValues& given) con
   if (!pass.defined() || pass.info().name != name) {
     throw InternalError("the factory of pass \"" + name + "\" made a pass with another name");
   }
-  return pass.WithSpec(SpecText(name, given));
-}
-
-Pass CreatePass(const std::string& text, const PassRegistry& registry) {
-  detail::TextCursor cursor(text, "pass");
-  auto [name, options] = ParsePassText(cursor);
-  cursor.SkipSpace();
-  if (!cursor.AtEnd()) cursor.Fail("unexpected text after the pass");
-  return registry.Create(name, options);
-}
-
-Pass ParsePipeline(const std::string& text, const PassRegistry& registry) {
-  detail::TextCursor cursor(text, "pipeline");
-  std::vector<Pass> passes;
-  cursor.SkipSpace();
-  if (!cursor.AtEnd()) {
-    do {
-      auto [name, options] = ParsePassText(cursor);
-      passes.push_back(registry.Create(name, options));
-    } while (cursor.TryConsume(','));
-    cursor.SkipSpace();
-    if (!cursor.AtEnd()) cursor.Fail("expected ',' between passes");
-  }
-  return Sequential(std::move(passes));
-}
-
-std::string PrintPipeline(const Pass& pass) {
-  if (!pass.spec().empty()) return pass.spec();
-  const std::vector<Pass>* members = SequentialPasses(pass);
-  if (members && pass.info().name == "sequential") {
-    std::string out;
-    for (size_t i = 0; i < members->size(); ++i) {
-      if (i) out += ",";
-      out += PrintPipeline((*members)[i]);
-    }
-    return out;
-  }
-  return pass.info().name;
+  return pass.WithSpec(WritePassText({name, given, 0}));
 }
 
 std::vector<std::string> LintPassRegistry(const PassRegistry& registry) {

@@ -44,6 +44,14 @@ std::string_view TextCursor::Identifier() {
   return text_.substr(start, pos_ - start);
 }
 
+std::string_view TextCursor::PassName() {
+  SkipSpace();
+  if (AtEnd() || !IsIdentStart(text_[pos_])) return {};
+  size_t start = pos_;
+  while (!AtEnd() && (IsIdentChar(text_[pos_]) || text_[pos_] == '-')) ++pos_;
+  return text_.substr(start, pos_ - start);
+}
+
 void TextCursor::FailAt(size_t pos, const std::string& message) const {
   throw PassError(what_ + " '" + std::string(text_) + "': " + message + " at column " +
                   std::to_string(pos + 1));

@@ -22,6 +22,8 @@ class TextCursor {
   void Expect(char c);
   // An identifier ([A-Za-z_][A-Za-z0-9_.]*) after spaces, or "" if none starts here.
   std::string_view Identifier();
+  // A pass name after spaces: an identifier that may also hold '-' (`fold-constant`).
+  std::string_view PassName();
   // A Python literal after spaces (see ParseOptionValue).
   OptionValue Literal();
   // Throws PassError: "<what> 'TEXT': MESSAGE at column N" (1-based).

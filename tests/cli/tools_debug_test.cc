@@ -1,5 +1,5 @@
 // The library pieces behind relay-opt's debugging options, used from C++ directly: unified
-// diffs, split input, pass-name spelling, opt-bisect, the reducer.
+// diffs, split input, closest names, opt-bisect, the reducer.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -11,7 +11,6 @@
 #include "relaypass/text/printer.h"
 #include "relaypass/tools/module_stats.h"
 #include "relaypass/tools/opt_bisect.h"
-#include "relaypass/tools/pipeline_text.h"
 #include "relaypass/tools/reducer.h"
 #include "relaypass/tools/split_input.h"
 #include "relaypass/tools/text_diff.h"
@@ -55,30 +54,10 @@ TEST(SplitInputTest, ChunksKeepTheirLineNumbers) {
   EXPECT_EQ(SplitInputFile("// ------\n").size(), 1u) << "only the exact marker splits";
 }
 
-TEST(PipelineTextTest, KebabCaseNamesAndResolvedOptions) {
-  const transform::PassRegistry& registry = transform::PassRegistry::Global();
-  EXPECT_EQ(CamelCasePassName("fold-constant", registry), "FoldConstant");
-  EXPECT_EQ(CamelCasePassName("fuse_ops", registry), "FuseOps");
-  EXPECT_EQ(CamelCasePassName("infertype", registry), "") << "no separator: case-sensitive";
-  EXPECT_EQ(CamelCasePassName("FoldConstant", registry), "") << "already registered";
-  EXPECT_EQ(CamelCasePassName("fold-constants", registry), "");
-  std::vector<PassNameFix> fixes;
-  std::vector<std::string> unknown;
-  EXPECT_EQ(NormalizePipelineNames(
-                "fold-constant, fuse-ops(fuse_opt_level=2),no-such-pass,"
-                "ConvertLayout(desired_layouts={\"nn.conv2d\": [\"NHWC\", \"default\"]})",
-                registry, &fixes, &unknown),
-            "FoldConstant, FuseOps(fuse_opt_level=2),no-such-pass,"
-            "ConvertLayout(desired_layouts={\"nn.conv2d\": [\"NHWC\", \"default\"]})");
-  ASSERT_EQ(fixes.size(), 2u);
-  EXPECT_EQ(fixes[1].written, "fuse-ops");
-  EXPECT_EQ(unknown, std::vector<std::string>{"no-such-pass"});
+TEST(ClosestNameTest, SuggestsANearOption) {
   EXPECT_EQ(support::ClosestName("--print-changd", {"--print-changed", "--print-ir-after"}),
             "--print-changed");
   EXPECT_EQ(support::ClosestName("--frobnicate", {"--print-changed"}), "");
-  const transform::Pass pipeline = transform::ParsePipeline("FoldConstant,FuseOps");
-  EXPECT_EQ(ResolvedPipelineText(pipeline, registry),
-            "sequential\n  FoldConstant(fold_qnn=False)\n  FuseOps(fuse_opt_level=-1)\n");
 }
 
 ir::IRModule Example() {

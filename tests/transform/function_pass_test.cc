@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "relaypass/ir/type.h"
+#include "relaypass/text/print_ir.h"
 #include "relaypass/text/printer.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass.h"
-#include "relaypass/transform/print_ir.h"
 #include "relaypass/transform/sequential.h"
 #include "test_util.h"
 

@@ -3,9 +3,9 @@
 
 #include <sstream>
 
+#include "relaypass/text/print_ir.h"
 #include "relaypass/transform/infer_type.h"
 #include "relaypass/transform/pass_info.h"
-#include "relaypass/transform/print_ir.h"
 #include "relaypass/transform/sequential.h"
 
 namespace relaypass::transform {

@@ -6,7 +6,6 @@
 #include "pipeline.h"
 #include "relaypass/support/closest_name.h"
 #include "relaypass/support/error.h"
-#include "relaypass/tools/pipeline_text.h"
 #include "relaypass/tools/plugin.h"
 
 namespace relay_opt {

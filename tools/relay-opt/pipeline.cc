@@ -14,12 +14,12 @@
 #include "relaypass/tools/module_stats.h"
 #include "relaypass/tools/op_count.h"
 #include "relaypass/tools/opt_bisect.h"
-#include "relaypass/tools/pipeline_text.h"
 #include "relaypass/tools/print_ir_instrument.h"
 #include "relaypass/tools/report_instrument.h"
 #include "relaypass/tools/verify_instrument.h"
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/pass_context.h"
+#include "relaypass/transform/pipeline_text.h"
 #include "relaypass/transform/registry.h"
 #include "relaypass/transform/sequential.h"
 #include "relaypass/transform/timing.h"
@@ -33,32 +33,6 @@ namespace tools = relaypass::tools;
 using relaypass::Error;
 using relaypass::ir::IRModule;
 
-// `text` with kebab-case pass names read as the registered ones, each noted on stderr.
-std::string CamelCaseNames(const std::string& option, const std::string& text) {
-  const transform::PassRegistry& registry = transform::PassRegistry::Global();
-  std::vector<tools::PassNameFix> fixes;
-  std::vector<std::string> unknown;
-  std::string out = tools::NormalizePipelineNames(text, registry, &fixes, &unknown);
-  if (!unknown.empty()) {
-    const std::string best = relaypass::support::ClosestName(unknown[0], registry.Names());
-    throw Error(option + ": unknown pass \"" + unknown[0] + "\"" +
-                (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
-                " (relay-opt --list-passes lists them)");
-  }
-  for (const tools::PassNameFix& fix : fixes) {
-    std::cerr << "relay-opt: note: " << option << ": read '" << fix.written << "' as '"
-              << fix.registered << "'\n";
-  }
-  return out;
-}
-
-std::vector<std::string> CamelCaseList(const std::string& option,
-                                       const std::vector<std::string>& names) {
-  std::vector<std::string> out;
-  for (const std::string& name : names) out.push_back(CamelCaseNames(option, name));
-  return out;
-}
-
 // Runs `make`, prefixing the message of a relaypass::Error with the option it came from.
 template <typename F>
 auto ForOption(const std::string& option, F&& make) {
@@ -67,6 +41,54 @@ auto ForOption(const std::string& option, F&& make) {
   } catch (const Error& e) {
     throw Error(option + ": " + e.message());
   }
+}
+
+// The kebab-case names that match no pass are an error; the others are noted on stderr.
+void ReportSpellings(const std::string& option, const std::vector<transform::PassNameFix>& fixes,
+                     const std::vector<std::string>& unknown) {
+  if (!unknown.empty()) {
+    const std::string best =
+        relaypass::support::ClosestName(unknown[0], transform::PassRegistry::Global().Names());
+    throw Error(option + ": unknown pass \"" + unknown[0] + "\"" +
+                (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
+                " (relay-opt --list-passes lists them)");
+  }
+  for (const transform::PassNameFix& fix : fixes) {
+    std::cerr << "relay-opt: note: " << option << ": read '" << fix.written << "' as '"
+              << fix.registered << "'\n";
+  }
+}
+
+// Pipeline text with kebab-case pass names read as the registered ones.
+std::string CamelCaseNames(const std::string& option, const std::string& text) {
+  std::vector<transform::PassNameFix> fixes;
+  std::vector<std::string> unknown;
+  std::string out = ForOption(option, [&] {
+    return transform::NormalizePipelineNames(text, transform::PassRegistry::Global(), &fixes,
+                                             &unknown);
+  });
+  ReportSpellings(option, fixes, unknown);
+  return out;
+}
+
+// A list of pass names (not pipeline text: any string is a name here) with kebab-case
+// spellings read as the registered ones.
+std::vector<std::string> CamelCaseList(const std::string& option,
+                                       const std::vector<std::string>& names) {
+  const transform::PassRegistry& registry = transform::PassRegistry::Global();
+  std::vector<std::string> out;
+  std::vector<transform::PassNameFix> fixes;
+  std::vector<std::string> unknown;
+  for (const std::string& name : names) {
+    const std::string registered = transform::RegisteredSpelling(name, registry);
+    if (!registered.empty()) fixes.push_back({name, registered});
+    if (registered.empty() && name.find('-') != std::string::npos && !registry.Find(name)) {
+      unknown.push_back(name);
+    }
+    out.push_back(registered.empty() ? name : registered);
+  }
+  ReportSpellings(option, fixes, unknown);
+  return out;
 }
 
 std::set<std::string> Containers(const PassPlan& plan) {
@@ -281,13 +303,13 @@ std::string DumpPassPipeline(const Options& o, const PassPlan& plan) {
   if (!plan.direct.empty()) {
     out += "// --passes: each called directly (no opt_level gating)\n";
     for (const transform::Pass& pass : plan.direct) {
-      out += tools::ResolvedPipelineText(pass, registry);
+      out += transform::PrintResolvedPipeline(pass, registry);
     }
   }
   if (plan.pipeline.defined()) {
     const transform::PassContext ctx = MakeContext(o, plan, {});
     out += "// --pipeline at opt_level " + std::to_string(o.opt_level) + "\n";
-    out += tools::ResolvedPipelineText(plan.pipeline, registry, &ctx);
+    out += transform::PrintResolvedPipeline(plan.pipeline, registry, &ctx);
   }
   if (plan.empty()) out += "// no passes\n";
   return out;

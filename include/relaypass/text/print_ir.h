@@ -1,4 +1,5 @@
-// PrintIR: a pass that shows the module it is given (tvm.transform.PrintIR).
+// PrintIR: a pass that shows the module it is given (tvm.transform.PrintIR). It lives with the
+// printer it calls, above the pass infrastructure; its name stays transform::PrintIR, as TVM's.
 #pragma once
 
 #include "relaypass/transform/pass.h"

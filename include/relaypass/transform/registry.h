@@ -19,6 +19,7 @@
 
 #include "relaypass/transform/option_value.h"
 #include "relaypass/transform/pass.h"
+#include "relaypass/transform/pipeline_text.h"  // CreatePass, ParsePipeline, PrintPipeline
 
 namespace relaypass::transform {
 
@@ -81,19 +82,6 @@ class PassRegistry {
 
 /// Registers the project's passes (the explicit list in src/passes/registered_passes.cc).
 void RegisterAllPasses(PassRegistry& registry);
-
-/// Creates one pass from text: `NAME` or `NAME(option=literal, ...)`, literals as in
-/// ParseOptionValue. The pass remembers its text (Pass::spec()).
-Pass CreatePass(const std::string& text, const PassRegistry& registry = PassRegistry::Global());
-
-/// Parses a comma-separated list of passes (as CreatePass) into a Sequential named
-/// "sequential". PassError naming the column of a syntax error.
-Pass ParsePipeline(const std::string& text, const PassRegistry& registry = PassRegistry::Global());
-
-/// The text of a pass: its spec() if it came from the registry; for a Sequential named
-/// "sequential", its members' texts joined by ","; otherwise its name. Whitespace is
-/// normalised, so PrintPipeline(ParsePipeline(t)) == t for text written without spaces.
-std::string PrintPipeline(const Pass& pass);
 
 /// Checks the registry: names unique (also ignoring case), trimmed identifiers; each pass whose
 /// options all have defaults can be created with them and carries its registered name; every
