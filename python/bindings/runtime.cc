@@ -46,6 +46,21 @@ struct EnteredTarget {
 };
 thread_local std::vector<EnteredTarget> target_scopes;
 
+// A per-operator hook written in Python (Legalize's, AlterOpLayout's): called with the GIL, it
+// returns an expression or None (keep the call); its exceptions come back as they were raised.
+template <typename... Args>
+std::function<ir::Expr(Args...)> ExprHookFromPython(const py::object& fn) {
+  PyRef hook(fn);
+  return [hook](Args... args) -> ir::Expr {
+    py::gil_scoped_acquire gil;
+    return CallPython([&]() -> ir::Expr {
+      py::object result = hook.get()(args...);
+      if (result.is_none()) return nullptr;
+      return result.cast<ir::Expr>();
+    });
+  };
+}
+
 }  // namespace
 
 // Values nest as deep as the program made them (a 100,000-deep tuple is a valid result), so both
@@ -262,44 +277,30 @@ void BindLayoutHooks(py::module_& m) {
         target_scopes.pop_back();
       });
 
-  py::class_<passes::AlterOpLayoutHook>(m, "AlterOpLayoutHook")
-      .def_property_readonly("registered", &passes::AlterOpLayoutHook::registered)
-      .def("unregister", &passes::AlterOpLayoutHook::Unregister);
+  // Legalize's and AlterOpLayout's registrations are both passes::OpHook: one class, two names.
+  py::class_<passes::OpHook>(m, "OpHook")
+      .def_property_readonly("registered", &passes::OpHook::registered)
+      .def("unregister", &passes::OpHook::Unregister);
+  m.attr("AlterOpLayoutHook") = m.attr("OpHook");
+  m.attr("LegalizeHook") = m.attr("OpHook");
   m.def(
       "register_alter_op_layout",
       [](const std::string& op_name, const py::object& fn, int level) {
-        PyRef hook(fn);
-        auto call = [hook](const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
-                           const std::vector<ir::Type>& tinfos,
-                           const ir::Type& out_type) -> ir::Expr {
-          py::gil_scoped_acquire gil;
-          return CallPython([&]() -> ir::Expr {
-            py::object result = hook.get()(attrs, inputs, tinfos, out_type);
-            if (result.is_none()) return nullptr;
-            return result.cast<ir::Expr>();
-          });
-        };
-        return passes::RegisterAlterOpLayout(op_name, call, level);
+        return passes::RegisterAlterOpLayout(
+            op_name,
+            ExprHookFromPython<const ir::Attrs&, const std::vector<ir::Expr>&,
+                               const std::vector<ir::Type>&, const ir::Type&>(fn),
+            level);
       },
       py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
-
-  py::class_<passes::LegalizeHook>(m, "LegalizeHook")
-      .def_property_readonly("registered", &passes::LegalizeHook::registered)
-      .def("unregister", &passes::LegalizeHook::Unregister);
   m.def(
       "register_legalize",
       [](const std::string& op_name, const py::object& fn, int level) {
-        PyRef hook(fn);
-        auto call = [hook](const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
-                           const std::vector<ir::Type>& types) -> ir::Expr {
-          py::gil_scoped_acquire gil;
-          return CallPython([&]() -> ir::Expr {
-            py::object result = hook.get()(attrs, inputs, types);
-            if (result.is_none()) return nullptr;
-            return result.cast<ir::Expr>();
-          });
-        };
-        return passes::RegisterLegalize(op_name, call, level);
+        return passes::RegisterLegalize(
+            op_name,
+            ExprHookFromPython<const ir::Attrs&, const std::vector<ir::Expr>&,
+                               const std::vector<ir::Type>&>(fn),
+            level);
       },
       py::arg("op_name"), py::arg("fn"), py::arg("level") = 10);
 

@@ -10,12 +10,12 @@
 // as x86's NCHWc conv2d, are not provided.)
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "relaypass/ir/expr.h"
+#include "relaypass/passes/op_hooks.h"
 #include "relaypass/transform/pass.h"
 #include "relaypass/transform/registry.h"
 
@@ -29,26 +29,8 @@ using AlterOpLayoutFunc =
     std::function<ir::Expr(const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
                            const std::vector<ir::Type>& tinfos, const ir::Type& out_type)>;
 
-/// Owns one hook registration and removes it when destroyed (or on Unregister()); movable, not
-/// copyable. Call Release() to keep the hook for the rest of the process.
-class AlterOpLayoutHook {
- public:
-  AlterOpLayoutHook() = default;
-  AlterOpLayoutHook(AlterOpLayoutHook&& other) noexcept;
-  AlterOpLayoutHook& operator=(AlterOpLayoutHook&& other) noexcept;
-  AlterOpLayoutHook(const AlterOpLayoutHook&) = delete;
-  AlterOpLayoutHook& operator=(const AlterOpLayoutHook&) = delete;
-  ~AlterOpLayoutHook() { Unregister(); }
-
-  bool registered() const { return id_ != 0; }
-  void Unregister();
-  void Release() { id_ = 0; }
-
- private:
-  friend AlterOpLayoutHook RegisterAlterOpLayout(const std::string&, AlterOpLayoutFunc, int);
-  explicit AlterOpLayoutHook(uint64_t id) : id_(id) {}
-  uint64_t id_ = 0;
-};
+/// Owns one hook registration (passes/op_hooks.h).
+using AlterOpLayoutHook = OpHook;
 
 /// Registers `hook` for operator `op_name` at priority `level` (TVM's plevel, default 10): the
 /// registered hook with the highest level is the one used; registering below it changes nothing

@@ -10,12 +10,12 @@
 // (which pad or convert int8/float16 convolutions for particular targets) are not provided.
 #pragma once
 
-#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "relaypass/ir/expr.h"
+#include "relaypass/passes/op_hooks.h"
 #include "relaypass/transform/pass.h"
 #include "relaypass/transform/registry.h"
 
@@ -28,26 +28,8 @@ using LegalizeFunc =
     std::function<ir::Expr(const ir::Attrs& attrs, const std::vector<ir::Expr>& inputs,
                            const std::vector<ir::Type>& types)>;
 
-/// Owns one hook registration and removes it when destroyed (or on Unregister()); movable, not
-/// copyable. Release() keeps the hook for the rest of the process.
-class LegalizeHook {
- public:
-  LegalizeHook() = default;
-  LegalizeHook(LegalizeHook&& other) noexcept;
-  LegalizeHook& operator=(LegalizeHook&& other) noexcept;
-  LegalizeHook(const LegalizeHook&) = delete;
-  LegalizeHook& operator=(const LegalizeHook&) = delete;
-  ~LegalizeHook() { Unregister(); }
-
-  bool registered() const { return id_ != 0; }
-  void Unregister();
-  void Release() { id_ = 0; }
-
- private:
-  friend LegalizeHook RegisterLegalize(const std::string&, LegalizeFunc, int);
-  explicit LegalizeHook(uint64_t id) : id_(id) {}
-  uint64_t id_ = 0;
-};
+/// Owns one hook registration (passes/op_hooks.h).
+using LegalizeHook = OpHook;
 
 /// Registers `hook` for operator `op_name` at priority `level` (TVM's plevel, default 10): the
 /// hook with the highest level is used. InternalError for an unknown operator, an empty hook, or
