@@ -126,6 +126,15 @@ Expr min(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
          bool exclude = false);
 Expr prod(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
           bool exclude = false);
+// Logical and / or of the elements over `axis` (TVM's relay.all / relay.any).
+Expr all(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+         bool exclude = false);
+Expr any(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+         bool exclude = false);
+// TVM's `variance` operator: the mean of (x - mean)^2 over `axis`, `mean` given (with the reduced
+// axes kept, as relay.variance passes it); divided by count - 1 when `unbiased`.
+Expr variance(Expr x, Expr mean, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
+              bool exclude = false, bool unbiased = false);
 
 namespace nn {
 

@@ -1,5 +1,5 @@
-// Reductions: sum, mean, prod, max and min over some axes (ReduceAttrs), argmax and argmin
-// (ArgReduceAttrs), pattern CommReduce.
+// Reductions: sum, mean, prod, max, min, all and any over some axes (ReduceAttrs), argmax and
+// argmin (ArgReduceAttrs), variance (VarianceAttrs: data and its mean), pattern CommReduce.
 #include <algorithm>
 #include <string>
 
@@ -28,6 +28,14 @@ const AttrsSchema* ArgReduceAttrs() {
       "relay.attrs.ArgReduceAttrs",
       {AttrsSchema::NullableIntArray("axis"), AttrsSchema::Bool("keepdims", false),
        AttrsSchema::Bool("select_last_index", false), AttrsSchema::Bool("exclude", false)});
+  return &schema;
+}
+
+const AttrsSchema* VarianceAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.VarianceAttrs",
+      {AttrsSchema::NullableIntArray("axis"), AttrsSchema::Bool("keepdims", false),
+       AttrsSchema::Bool("exclude", false), AttrsSchema::Bool("unbiased", false)});
   return &schema;
 }
 
@@ -63,6 +71,18 @@ bool ReduceRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's VarianceRel: the data's reduction, once the mean is known to have the data's rank.
+bool VarianceRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef mean = TensorOf(call, 1);
+  if (!data || !mean) return false;
+  if (data->ndim() != mean->ndim()) {
+    call.Fail("variance: the mean " + TypeString(mean) + " must have the rank of the data " +
+              TypeString(data));
+  }
+  return ReduceRel(call);
+}
+
 }  // namespace
 
 void RegisterReduceOps(OpRegistry& registry) {
@@ -77,6 +97,8 @@ void RegisterReduceOps(OpRegistry& registry) {
       {"prod", "Product over the given axes (all axes when axis is None).", kernels::Prod},
       {"max", "Maximum over the given axes (all axes when axis is None).", kernels::Max},
       {"min", "Minimum over the given axes (all axes when axis is None).", kernels::Min},
+      {"all", "Logical and over the given axes (all axes when axis is None).", kernels::All},
+      {"any", "Logical or over the given axes (all axes when axis is None).", kernels::Any},
   };
   for (const Reduction& r : reductions) {
     OpDef& def = RegisterOp(registry, r.name, 1, OpPattern::kCommReduce, ReduceRel, r.description);
@@ -84,6 +106,12 @@ void RegisterReduceOps(OpRegistry& registry) {
     def.kernel = r.kernel;
     def.infer_layout = layout_rules::Reduce;
   }
+  OpDef& variance =
+      RegisterOp(registry, "variance", 2, OpPattern::kCommReduce, VarianceRel,
+                 "Mean of the squared differences from `mean` over the given axes (count - 1 "
+                 "when unbiased).");
+  variance.attrs_schema = VarianceAttrs();
+  variance.kernel = kernels::Variance;
   const Reduction arg_reductions[] = {
       {"argmax",
        "Index (int32) of the maximum over the given axes (first, or last with "
@@ -136,6 +164,23 @@ Expr min(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
 
 Expr prod(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
   return Reduce("prod", std::move(x), axis, keepdims, exclude);
+}
+
+Expr all(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
+  return Reduce("all", std::move(x), axis, keepdims, exclude);
+}
+
+Expr any(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude) {
+  return Reduce("any", std::move(x), axis, keepdims, exclude);
+}
+
+Expr variance(Expr x, Expr mean, std::optional<Ints> axis, bool keepdims, bool exclude,
+              bool unbiased) {
+  return op::CallOp("variance", {std::move(x), std::move(mean)},
+                    {{"axis", op::OptionalInts(axis)},
+                     {"keepdims", ir::AttrValue::Bool(keepdims)},
+                     {"exclude", ir::AttrValue::Bool(exclude)},
+                     {"unbiased", ir::AttrValue::Bool(unbiased)}});
 }
 
 Expr argmax(Expr x, std::optional<Ints> axis, bool keepdims, bool exclude, bool select_last_index) {

@@ -62,7 +62,7 @@ KernelFn BatchFlatten, Pad, ExpandDims, Squeeze, Reshape, Transpose, Concatenate
     Cast, LayoutTransform;
 
 // reduce.cc
-KernelFn Sum, Mean, Prod, Max, Min;
+KernelFn Sum, Mean, Prod, Max, Min, All, Any, Variance;
 
 // layout.cc: `x` in layout `src` rearranged into layout `dst` (same primal axes); the result's
 // shape is BijectiveLayout's, as in the type relation.

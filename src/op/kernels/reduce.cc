@@ -1,6 +1,7 @@
-// sum, mean, prod, max and min over `axis` (None or [] = every axis; `exclude` reduces the
-// others; `keepdims`). Floats accumulate in double; integers in their own type (wrapping, as TVM's
-// integer sum).
+// sum, mean, prod, max, min, all and any over `axis` (None or [] = every axis; `exclude` reduces
+// the others; `keepdims`), and variance (sum of squared differences from a given mean, divided by
+// the count). Floats accumulate in double; integers in their own type (wrapping, as TVM's integer
+// sum).
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -13,7 +14,7 @@ namespace relaypass::op::kernels {
 
 namespace {
 
-enum class Reduction { kSum, kMean, kProd, kMax, kMin };
+enum class Reduction { kSum, kMean, kProd, kMax, kMin, kAll, kAny };
 
 // The reduction's identity: what an empty reduction gives (TVM: max of nothing is the lowest
 // value, -inf for floats).
@@ -22,6 +23,7 @@ Acc Identity(Reduction r) {
   using L = std::numeric_limits<Acc>;
   switch (r) {
     case Reduction::kProd:
+    case Reduction::kAll:
       return Acc(1);
     case Reduction::kMax:
       return L::has_infinity ? -L::infinity() : L::lowest();
@@ -41,6 +43,10 @@ Acc Combine(Reduction r, Acc acc, Acc v) {
       return std::max(acc, v);
     case Reduction::kMin:
       return std::min(acc, v);
+    case Reduction::kAll:
+      return static_cast<Acc>(acc != Acc(0) && v != Acc(0));
+    case Reduction::kAny:
+      return static_cast<Acc>(acc != Acc(0) || v != Acc(0));
     default:
       return WrapAdd<Acc>(acc, v);
   }
@@ -140,6 +146,37 @@ Arrays Max(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
 
 Arrays Min(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   return Reduce(in, attrs, out_type, Reduction::kMin, "min");
+}
+
+Arrays All(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Reduce(in, attrs, out_type, Reduction::kAll, "all");
+}
+
+Arrays Any(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return Reduce(in, attrs, out_type, Reduction::kAny, "any");
+}
+
+// TVM's topi variance: sum((data - mean)^2) over the reduced axes, divided by the number of
+// elements reduced (one fewer when `unbiased`); `mean` broadcasts against `data` as in subtract.
+Arrays Variance(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  CheckInputs(in, 2, "variance");
+  const bool unbiased = AttrsOf(attrs, "variance").get_bool("unbiased");
+  return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
+    DispatchFloat(x[0].dtype(), "variance", [](auto) {});
+    const ir::Type diff_type = ir::TensorType(x[0].shape(), x[0].dtype());
+    const NDArray diff = Subtract({x[0], x[1]}, ir::Attrs(), diff_type)[0];
+    const NDArray squares = Multiply({diff, diff}, ir::Attrs(), diff_type)[0];
+    NDArray out = Reduce({squares}, attrs, out_type, Reduction::kSum, "variance")[0];
+    // The output has one element per group of `count` reduced elements (none when empty).
+    const int64_t count = out.size() > 0 ? squares.size() / out.size() : 0;
+    return {DispatchFloat(out.dtype(), "variance", [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T* v = out.mutable_data<T>();
+      const T divisor = static_cast<T>(count - (unbiased ? 1 : 0));
+      for (int64_t i = 0; i < out.size(); ++i) v[i] /= divisor;
+      return out;
+    })};
+  });
 }
 
 }  // namespace relaypass::op::kernels
