@@ -15,8 +15,9 @@ fail or error in TVM are listed (they may pass by accident, on a stub).
 and names each one that no longer passes. With --update-expected the file is rewritten to the
 tests that pass now (ids of groups not run are kept).
 
-Exit status: 0 when no expected test regressed, 1 otherwise, 2 when run.sh does not end with
-pytest's summary, 77 (CTest: skipped) when DIR does not exist.
+Exit status: 0 when no expected test regressed, 1 otherwise, 2 for a bad argument (such as a
+--package without relaypass/__init__.py) or when run.sh does not end with pytest's summary,
+77 (CTest: skipped) when DIR does not exist.
 Python 3 standard library only.
 """
 import argparse
@@ -144,6 +145,9 @@ def main():
     if not os.path.isfile(os.path.join(args.tests, "run.sh")):
         print(f"skipped: {args.tests} not found (a checkout without ../shared)")
         return 77
+    if not os.path.isfile(os.path.join(args.package, "relaypass", "__init__.py")):
+        # run.sh would take the folder for a test file and use build/python instead
+        ap.error(f"{args.package} holds no relaypass package (relaypass/__init__.py)")
     groups = read_groups(args.tests)
     selected = [g for g in args.groups.split(",") if g] or list(groups)
     unknown = [g for g in selected if g not in groups]
