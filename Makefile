@@ -10,7 +10,7 @@ export CCACHE_NOHASHDIR := 1
 # Precompiled headers (RELAYPASS_PCH): ccache caches their users only with this sloppiness.
 export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
 
-.PHONY: all deps configure build run test test-onnx test-models clean test-sanitize test-asan test-asan-python test-tsan fuzz bench
+.PHONY: all deps configure build run test test-onnx test-tvm test-models clean test-sanitize test-asan test-asan-python test-tsan fuzz bench
 
 all: build
 
@@ -51,6 +51,17 @@ test-onnx: deps configure
 	cmake --build $(BUILD) -j $(JOBS) --target onnx-backend-test
 	$(BUILD)/onnx-backend-test --expected=tests/data/onnx/backend_expected_pass.txt \
 	  --doc=docs/onnx.md $(ONNX_FLAGS)
+
+# TVM v0.13's own Relay tests (../shared/tvm_tests, when this checkout sits next to it) on
+# $(BUILD)/python: a table per group and per file of the outcomes here and TVM's own passes
+# (scripts/tvm_conformance.py, docs/tvm-tests.md); fails if a test listed in
+# tests/data/tvm/expected_pass.txt no longer passes. GROUPS=api,run limits the groups;
+# TVM_FLAGS=--update-expected records the current passes as the expectation.
+GROUPS ?=
+TVM_FLAGS ?=
+test-tvm: build
+	scripts/tvm_conformance.py --package $(BUILD)/python --groups "$(GROUPS)" \
+	  --expected tests/data/tvm/expected_pass.txt $(TVM_FLAGS)
 
 # torchvision models (scripts/export-models.py; Debian's python3-torch, python3-torchvision and
 # python3-onnx) through the importer and the evaluator, before and after --pipeline=default -O3,

@@ -7,6 +7,7 @@ packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-de
           pybind11-dev python3-dev python3-numpy python3-pytest pkg-config
           libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
           libgraphviz-dev nlohmann-json3-dev libre2-dev
+          python3-scipy  # TVM's own op tests (make test-tvm) import scipy at module level
           chromium)  # the pass explorer's browser test (tests/report/browser_check.py)
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
