@@ -314,3 +314,27 @@ def test_runtime_convert():
     assert tvm.runtime.convert((1, [x])) == [1, [x]]
     assert tvm.runtime.convert({"a": (2,)}) == {"a": [2]}
     assert tvm.runtime.convert(x) is x
+
+
+def test_simplify_fc_transpose_convert():
+    # TVM's data_dep_optimization/simplify_fc_transpose.py: each weight search_fc_transpose finds
+    # becomes a parameter "<name>.T" holding the weight transposed (hand-computed below), params
+    # changes in place; the function computes the same values.
+    import numpy as np
+
+    from relaypass.relay.data_dep_optimization import simplify_fc_transpose
+
+    x = relay.var("x", shape=(1, 4))
+    w = relay.var("w", shape=(4, 3))
+    f = relay.Function([x, w], relay.nn.dense(x, relay.transpose(w, [1, 0])))
+    w_np = np.arange(12, dtype="float32").reshape(4, 3)
+    params = {"w": tvm.nd.array(w_np)}
+    new_f, new_params = simplify_fc_transpose.convert(f, params)
+    assert new_params is params and sorted(params) == ["w.T"]
+    np.testing.assert_array_equal(params["w.T"].numpy(), [[0, 3, 6, 9], [1, 4, 7, 10],
+                                                          [2, 5, 8, 11]])
+    assert [p.name_hint for p in new_f.params] == ["x", "w.T"]
+    x_np = np.ones((1, 4), "float32")
+    out = relay.create_executor(mod=tvm.IRModule.from_expr(new_f)).evaluate()(
+        x_np, params["w.T"]).numpy()
+    np.testing.assert_allclose(out, x_np @ w_np)
