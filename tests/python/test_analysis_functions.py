@@ -338,3 +338,30 @@ def test_simplify_fc_transpose_convert():
     out = relay.create_executor(mod=tvm.IRModule.from_expr(new_f)).evaluate()(
         x_np, params["w.T"]).numpy()
     np.testing.assert_allclose(out, x_np @ w_np)
+
+
+def test_annotated_region_set():
+    # TVM's AnnotatedRegionSet rules (annotated_region_set.cc), by hand: each compiler_begin
+    # opens a region; a call joins its arguments' open regions, merging them (so add(b1, b2)
+    # makes one region with two args); compiler_end closes the region of its argument, and a
+    # compiler_end argument does not carry its region into the call using it.
+    from relaypass.relay.op.annotation import compiler_begin, compiler_end
+
+    x = relay.var("x", shape=(2,))
+    b1, b2 = compiler_begin(x, "t"), compiler_begin(x, "t")
+    s = relay.add(b1, b2)
+    e1 = compiler_end(s, "t")
+    b3 = compiler_begin(e1, "u")
+    r = relay.nn.relu(b3)
+    e2 = compiler_end(r, "u")
+    f = relay.Function([x], e2)
+    regions = relay.analysis.AnnotatedRegionSet(
+        f, relay.op.get("annotation.compiler_begin"), relay.op.get("annotation.compiler_end"))
+    assert len(regions) == 2
+    first = regions.get_region(s)
+    assert first.target == "t"
+    assert set(first.args) == {b1, b2} and set(first.rets) == {e1}
+    assert set(first.nodes) == {b1, b2, s, e1}
+    second = regions.get_region(r)
+    assert second.target == "u" and set(second.nodes) == {b3, r, e2} and second.rets == [e2]
+    assert regions.get_region(x) is None

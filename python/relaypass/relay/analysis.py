@@ -6,7 +6,7 @@ Python recursion over it: graphs of any depth are fine.
 from enum import IntEnum
 
 from .. import _core
-from .._errors import InternalError
+from .._errors import InternalError, TVMError
 from ..ir import IRModule, Op
 from .expr import (
     Call,
@@ -458,3 +458,157 @@ def search_fc_transpose(expr):
         else:
             stack.extend(reversed(_children(node)))
     return names
+
+
+class AnnotatedRegion:
+    """One region of an AnnotatedRegionSet: ``id``, ``target`` (the compiler named by its
+    annotations), ``func_name``, ``args`` (its compiler_begin calls), ``rets`` (its compiler_end
+    calls) and ``nodes`` (every expression in it, annotations included)."""
+
+    def __init__(self, region_id, target, func_name):
+        self.id = region_id
+        self.target = target
+        self.func_name = func_name
+        self._nodes = {}  # insertion-ordered set
+        self.args = []
+        self.rets = []
+
+    @property
+    def nodes(self):
+        return list(self._nodes)
+
+    def __repr__(self):
+        return "AnnotatedRegion(id={}, target={!r})".format(self.id, self.target)
+
+
+class AnnotatedRegionSet:
+    """An expression split into regions by ``region_begin_op`` / ``region_end_op`` annotations
+    (annotation.compiler_begin / compiler_end), as TVM's AnnotatedRegionSet: a compiler_begin
+    opens a region; an expression joins (and merges) the open regions of its arguments (an
+    argument that is a compiler_end closes its region and is not followed); a compiler_end
+    closes its argument's region. ``len()`` is the number of regions; ``get_region(expr)`` the
+    region holding ``expr``, or None. Built with an explicit stack (any depth)."""
+
+    def __init__(self, expr, region_begin_op, region_end_op, func_name="default"):
+        self.regions = []
+        self._next_id = 0
+        self._begin = region_begin_op
+        self._end = region_end_op
+        self._func_name = func_name
+        self._create(expr)
+
+    def __len__(self):
+        return len(self.regions)
+
+    def get_region(self, expr):
+        """The region containing ``expr``, or None."""
+        for region in self.regions:
+            if expr in region._nodes:
+                return region
+        return None
+
+    def _merge(self, src, dest):
+        if src is dest:
+            return
+        dest._nodes.update(src._nodes)
+        dest.args.extend(src.args)
+        dest.rets.extend(src.rets)
+        # An output of src feeding an input of dest becomes internal to the merged region.
+        internal = [begin for begin in dest.args if begin.args[0] in src._nodes]
+        for begin in internal:
+            end = begin.args[0]
+            dest.rets = [r for r in dest.rets if r != end]
+        dest.args = [a for a in dest.args if a not in internal]
+        self.regions.remove(src)
+
+    def _add_to_region(self, dest, expr):
+        src = self.get_region(expr)
+        if src is not None:
+            self._merge(src, dest)
+        else:
+            dest._nodes[expr] = None
+
+    def _is_end(self, expr):
+        return isinstance(expr, Call) and expr.op == self._end
+
+    def _add_to_arg_region(self, expr, args):
+        region = None
+        for arg in args:
+            if self._is_end(arg):  # a closed region
+                continue
+            region = self.get_region(arg)
+            if region is not None:
+                break
+        for arg in args:
+            if self._is_end(arg):
+                continue
+            arg_region = self.get_region(arg)
+            if (region is None) != (arg_region is None):
+                raise InternalError("Arg regions are inconsistent: {}".format(expr.astext(False)))
+            if region is not None and region is not arg_region:
+                self._merge(arg_region, region)
+        if region is not None:
+            self._add_to_region(region, expr)
+
+    def _visit_call(self, call):
+        is_compiler_annotation = (isinstance(call.op, Op)
+                                  and call.op.attrs_type_key == "relay.attrs.CompilerAttrs")
+        if not is_compiler_annotation:
+            self._add_to_arg_region(call, list(call.args))
+            return
+        _check(len(call.args) == 1, "A region annotation must have one argument.")
+        target = call.attrs["compiler"]
+        if call.op == self._begin:
+            _check(self.get_region(call) is None, "The region begin is already in a region.")
+            region = AnnotatedRegion(self._next_id, target, self._func_name)
+            self._next_id += 1
+            self.regions.append(region)
+            region._nodes[call] = None
+            region.args.append(call)
+            return
+        _check(call.op == self._end, "A CompilerAttrs call that is neither the region begin nor "
+                                     "the region end operator.")
+        region = self.get_region(call.args[0])
+        if region is None:
+            raise TVMError("Cannot find the corresponding region for end annotation:\n"
+                           + call.astext(False))
+        _check(region.target == target, "A region end of target {} closes a region of target {}"
+               .format(target, region.target))
+        region._nodes[call] = None
+        region.rets.append(call)
+
+    def _create(self, expr):
+        # TVM's Creator is a MixedModeVisitor: calls, tuples and tuple projections after their
+        # children; lets, ifs and references before theirs; each node once.
+        visited = set()
+        stack = [("visit", expr)]
+        while stack:
+            task, node = stack.pop()
+            if task == "call":
+                self._visit_call(node)
+                continue
+            if task == "tuple":
+                self._add_to_arg_region(node, list(node.fields))
+                continue
+            if task == "getitem":
+                self._add_to_arg_region(node, [node.tuple_value])
+                continue
+            if node in visited:
+                continue
+            visited.add(node)
+            children = _children(node)
+            if isinstance(node, Call):
+                stack.append(("call", node))
+            elif isinstance(node, Tuple):
+                stack.append(("tuple", node))
+            elif isinstance(node, TupleGetItem):
+                stack.append(("getitem", node))
+            elif isinstance(node, Let):
+                self._add_to_arg_region(node, [node.var, node.value, node.body])
+            elif isinstance(node, If):
+                self._add_to_arg_region(node, children)
+            elif isinstance(node, (RefCreate, RefRead)):
+                self._add_to_arg_region(node, children)
+            elif isinstance(node, RefWrite):
+                self._add_to_arg_region(node, [node.ref])
+            stack.extend(("visit", c) for c in reversed(children))
