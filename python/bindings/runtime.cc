@@ -18,6 +18,7 @@
 #include "relaypass/passes/infer_type_local.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/target.h"
+#include "relaypass/passes/to_a_normal_form.h"
 #include "relaypass/passes/to_mixed_precision.h"
 #include "relaypass/support/error.h"
 #include "relaypass/workloads/init.h"
@@ -186,6 +187,11 @@ void BindEvaluator(py::module_& m) {
     ir::post_order_visit(expr, [&](const ir::Expr& e) { CallPython([&] { fvisit(e); }); });
   });
   m.def("free_vars", &ir::FreeVars);
+  // relay.analysis.check_basic_block_normal_form raises on the first of these (Python side).
+  m.def("basic_block_normal_form_violations", [](const ir::Expr& expr) {
+    py::gil_scoped_release release;
+    return passes::BasicBlockNormalFormViolations(expr);
+  });
   m.def("infer_types", [](const ir::IRModule& mod) {
     py::gil_scoped_release release;
     return ir::InferTypes(mod);

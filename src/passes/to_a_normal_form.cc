@@ -303,6 +303,15 @@ Expr ToBasicBlockNormalForm(const Expr& expr) {
   return Filler(scopes, true).Run();
 }
 
+std::vector<Expr> BasicBlockNormalFormViolations(const Expr& expr) {
+  ScopeAnalysis scopes = ScopeAnalysis::Run(expr, true);
+  std::vector<Expr> out;
+  for (uint32_t id : scopes.index.post_order()) {
+    if (scopes.lifted[id]) out.push_back(Expr(scopes.index.node(id)));
+  }
+  return out;
+}
+
 transform::Pass ToANormalForm() {
   auto pass_func = [](const ir::IRModule& mod, const transform::PassContext&) {
     ir::IRModule result = mod;

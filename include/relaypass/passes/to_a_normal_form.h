@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "relaypass/ir/expr.h"
 #include "relaypass/transform/pass.h"
@@ -23,6 +24,12 @@ ir::Expr ToANormalForm(const ir::Expr& expr);
 // to variables, in the scope that holds all their uses; let values stay bound to their
 // variables. A graph without ifs, functions or lets comes back structurally equal.
 ir::Expr ToBasicBlockNormalForm(const ir::Expr& expr);
+
+// The expressions that keep `expr` from being in basic block normal form: those
+// ToBasicBlockNormalForm would lift (TVM's CalcScope second result, which
+// relay.analysis.check_basic_block_normal_form reports), in post-order. Empty when `expr` is in
+// basic block normal form. Iterative: any depth.
+std::vector<ir::Expr> BasicBlockNormalFormViolations(const ir::Expr& expr);
 
 // A fresh variable `x_N` (TVM's Var::GenSym): N comes from a process-global counter that is never
 // reset, so names depend on earlier conversions in the same process.

@@ -25,6 +25,8 @@ from . import function  # noqa: F401
 from . import op  # noqa: F401
 from .op import *  # noqa: F401,F403
 from .op import nn, annotation, image  # noqa: F401
+# The star import above also brought relay.op.op under the name `op`: relay.op is the package.
+op = __import__("importlib").import_module(__name__ + ".op")
 from . import transform  # noqa: F401
 from . import dataflow_pattern  # noqa: F401
 from . import analysis  # noqa: F401
@@ -46,6 +48,9 @@ def astext(obj, show_meta_data=True, annotate=None):
 from .param_dict import save_param_dict, load_param_dict  # noqa: F401,E402
 from . import backend  # noqa: F401
 from . import ty  # noqa: F401
+from .ty import scalar_type, TypeVar, GlobalTypeVar, TypeRelation, TypeCall  # noqa: F401,E402
+from . import type_functor  # noqa: F401,E402
+from .type_functor import TypeFunctor, TypeVisitor, TypeMutator  # noqa: F401,E402
 from . import scope_builder  # noqa: F401
 from .scope_builder import ScopeBuilder  # noqa: F401
 from . import vm  # noqa: F401

@@ -114,3 +114,12 @@ def AnnotateTarget(targets, include_non_call_ops=True):  # noqa: F811 (TVM's sig
     if isinstance(targets, str):
         targets = [targets]
     return _annotate_target(list(targets), include_non_call_ops)
+
+
+def gradient(expr, mod=None, mode="higher_order"):
+    """relay.transform.gradient (automatic differentiation) is not implemented by relaypass: it
+    raises tvm.error.OpNotImplemented. (The name exists so that code importing it loads.)"""
+    from .._errors import OpNotImplemented
+
+    raise OpNotImplemented("relay.transform.gradient (automatic differentiation) is not "
+                           "available in relaypass")

@@ -22,3 +22,15 @@ from . import executor  # noqa: F401
 def enabled(target):
     """tvm.runtime.enabled: whether relaypass runs ``target`` (the CPU: "llvm", "cpu", "c")."""
     return str(target).split()[0] in ("llvm", "cpu", "c", "stackvm")
+
+
+def convert(value):
+    """tvm.runtime.convert: a Python value as the runtime object relaypass uses for it. A list or
+    tuple becomes a list (relaypass's Array: the API takes and returns lists), a dict a dict (its
+    Map), each element converted; numbers, strings and nodes come back as they are (relaypass
+    has no separate IntImm/FloatImm/String objects to wrap them in)."""
+    if isinstance(value, (list, tuple)):
+        return [convert(v) for v in value]
+    if isinstance(value, dict):
+        return {convert(k): convert(v) for k, v in value.items()}
+    return value

@@ -17,6 +17,7 @@ from .registry import (  # noqa: F401
     list_op_names,
 )
 from . import _generic
+from . import op  # noqa: F401,E402 (tvm.relay.op.op)
 
 # Operators registered in C++ without a hand-written wrapper above get a generic one.
 _generic.install(__name__)

@@ -1,0 +1,8 @@
+"""tvm.relay.op.op: Op.get and the registration functions (also in relay.op)."""
+from .registry import (  # noqa: F401
+    get,
+    list_op_names,
+    register_alter_op_layout,
+    register_legalize,
+    register_mixed_precision_conversion,
+)
