@@ -28,9 +28,11 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "acos",
       "acosh",
       "add",
+      "all",
       "annotation.compiler_begin",
       "annotation.compiler_end",
       "annotation.stop_fusion",
+      "any",
       "argmax",
       "argmin",
       "asin",
@@ -149,6 +151,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "transpose",
       "trilu",
       "trunc",
+      "variance",
       "where",
       "zeros",
       "zeros_like",
@@ -213,6 +216,7 @@ TEST(OpRegistryTest, AttrsSchemasInTvmOrder) {
   EXPECT_EQ(names("nn.batch_norm"), "axis epsilon center scale ");
   EXPECT_EQ(names("nn.dense"), "units out_dtype ");
   EXPECT_EQ(names("sum"), "axis keepdims exclude ");
+  EXPECT_EQ(names("variance"), "axis keepdims exclude unbiased ");  // TVM's VarianceAttrs
   EXPECT_EQ(names("reshape"), "newshape allowzero ");
   EXPECT_EQ(Def("add").attrs_schema, nullptr);
   EXPECT_EQ(Def("mean").attrs_schema->type_key(), "relay.attrs.ReduceAttrs");

@@ -151,9 +151,19 @@ def _to_value(value):
 _END = object()
 
 
+def _prepare_for_interpreter(mod):
+    """What TVM's interpreter runs before it interprets (its Prepare) that changes the numbers:
+    SimplifyInference, so batch_norm, layer_norm, instance_norm, group_norm and l2_normalize
+    compute as the same elementwise arithmetic, in the data's dtype, as the other executors. The
+    module is type-checked before (kernels trust types) and after."""
+    from .transform import SimplifyInference
+
+    return _core.infer_types(SimplifyInference()(_core.infer_types(mod)))
+
+
 class Interpreter(Executor_):
-    """create_executor("debug"): main interpreted as written (no optimization), on one evaluator
-    made once per evaluate()."""
+    """create_executor("debug"): main interpreted without optimization (only TVM's interpreter
+    preparation, SimplifyInference), on one evaluator made once per evaluate()."""
 
     def evaluate(self, expr=None, binds=None):
         from .expr import GlobalVar, Let, Expr, const
@@ -172,9 +182,9 @@ class Interpreter(Executor_):
             # with the module's functions.
             mod = IRModule(dict(self.mod.functions))
             mod["main"] = Function([], expr)
-            return _core.ModuleRunner(_core.infer_types(mod)).run_main([])
+            return _core.ModuleRunner(_prepare_for_interpreter(mod)).run_main([])
         # As TVM's executors: the module is type-checked before it runs (kernels trust types).
-        mod = _core.infer_types(self._main(expr))
+        mod = _prepare_for_interpreter(self._main(expr))
         main = mod["main"]
         names = [p.name_hint for p in main.params]
         runner = _core.ModuleRunner(mod)

@@ -374,7 +374,7 @@ RELAYPASS_COMPARE(GreaterEqual, "greater_equal", a >= b)
     });                                                                       \
   }
 
-RELAYPASS_UNARY(Negative, "negative", false, WrapSub<T>(T(0), x))
+RELAYPASS_UNARY(Negative, "negative", false, WrapNeg<T>(x))
 RELAYPASS_UNARY(Relu, "nn.relu", false, std::max(x, T(0)))
 RELAYPASS_UNARY(Sqrt, "sqrt", true, std::sqrt(x))
 RELAYPASS_UNARY(Rsqrt, "rsqrt", true, T(1) / std::sqrt(x))

@@ -54,6 +54,17 @@ T WrapSub(T a, T b) {
   }
 }
 
+// -a: integers wrap (two's complement); a float's sign flips, zeros included (-0.0 for 0.0, as
+// TVM's topi.negative, where 0 - a would give +0.0).
+template <typename T>
+T WrapNeg(T a) {
+  if constexpr (kWraps<T>) {
+    return WrapSub<T>(T(0), a);
+  } else {
+    return static_cast<T>(-a);
+  }
+}
+
 template <typename T>
 T WrapMul(T a, T b) {
   if constexpr (kWraps<T>) {
