@@ -8,7 +8,8 @@ from . import _core
 from ._errors import TVMError, DiagnosticError
 from . import error
 from . import nd
-from .nd import cpu, device, NDArray
+from .nd import cpu, device, NDArray  # noqa: F401
+from .nd import cuda, gpu, cl, opencl, vulkan, metal, rocm, ext_dev, hexagon, webgpu  # noqa: F401
 from . import ir
 from .ir import IRModule
 from . import instrument

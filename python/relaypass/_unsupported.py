@@ -4,6 +4,7 @@ name from them raises an error that says what is missing."""
 import sys
 import types
 
+from . import _values
 from ._errors import OpNotImplemented
 
 
@@ -106,3 +107,5 @@ te.var = _var
 te.size_var = _size_var
 tir.Var = SymbolicVar
 tir.SizeVar = SymbolicSizeVar
+tir.IntImm = _values.IntImm
+tir.FloatImm = _values.FloatImm

@@ -4,9 +4,19 @@ ints and floats, so ``int(d)``, ``d == 3`` and NumPy all work as with plain numb
 
 
 class IntImm(int):
-    """An integer constant (tvm.tir.IntImm): ``.value`` is the int itself."""
+    """An integer constant (tvm.tir.IntImm): ``.value`` is the int itself. Made as TVM makes
+    one, ``IntImm("int32", 1)``, or from an int alone (dtype int32)."""
 
     dtype = "int32"
+
+    def __new__(cls, *args, span=None):
+        if len(args) == 2 and isinstance(args[0], str):
+            dtype, value = args
+            obj = super().__new__(cls, int(value))
+            if dtype != cls.dtype:
+                obj.dtype = dtype
+            return obj
+        return super().__new__(cls, *args)
 
     @property
     def value(self):
@@ -18,9 +28,19 @@ class IntImm64(IntImm):
 
 
 class FloatImm(float):
-    """A float constant (tvm.tir.FloatImm)."""
+    """A float constant (tvm.tir.FloatImm), made as ``FloatImm("float32", 0.5)`` or from a
+    float alone (dtype float32)."""
 
     dtype = "float32"
+
+    def __new__(cls, *args, span=None):
+        if len(args) == 2 and isinstance(args[0], str):
+            dtype, value = args
+            obj = super().__new__(cls, float(value))
+            if dtype != cls.dtype:
+                obj.dtype = dtype
+            return obj
+        return super().__new__(cls, *args)
 
     @property
     def value(self):

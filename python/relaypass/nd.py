@@ -61,11 +61,36 @@ def cpu(dev_id=0):
 
 
 def device(dev_type, dev_id=0):
-    """tvm.device: only the CPU ("cpu", "llvm", "c" or 1) is available."""
-    code = _DEVICE_TYPES.get(str(dev_type).split()[0], -1) if isinstance(dev_type, str) else dev_type
-    if code != 1:
-        raise TVMError("relaypass runs on the CPU only; device '{}' is not available".format(dev_type))
-    return Device(1, dev_id)
+    """tvm.device: a Device by name ("cpu", "llvm", "cuda", ...) or DLPack code, as TVM's (an
+    unknown name is a ValueError). Only the CPU exists here: another device can be named, and its
+    ``exist`` is False, but running or allocating on it is a TVMError."""
+    if isinstance(dev_type, str):
+        name = dev_type.split()[0] if dev_type.split() else dev_type
+        if name not in _DEVICE_TYPES:
+            raise ValueError("Unknown device type %s" % name)
+        dev_type = _DEVICE_TYPES[name]
+    return Device(dev_type, dev_id)
+
+
+def _device_of(name):
+    def make(dev_id=0):
+        return Device(_DEVICE_TYPES[name], dev_id)
+
+    make.__name__ = name
+    make.__doc__ = "tvm.{}: the {} device (named, never available in relaypass).".format(name, name)
+    return make
+
+
+cuda = _device_of("cuda")
+gpu = _device_of("gpu")
+cl = _device_of("cl")
+opencl = _device_of("opencl")
+vulkan = _device_of("vulkan")
+metal = _device_of("metal")
+rocm = _device_of("rocm")
+ext_dev = _device_of("ext_dev")
+hexagon = _device_of("hexagon")
+webgpu = _device_of("webgpu")
 
 
 def _check_device(dev):

@@ -74,5 +74,10 @@ def test_executors_check_their_arguments():
     np.testing.assert_array_equal(f(np.ones((2, 2)), np.ones((2, 2))).numpy(), np.full((2, 2), 2.0))
     with pytest.raises(RuntimeError, match="unknown execution strategy"):
         relay.create_executor("woof")
+    # As TVM: another device can be named (it does not exist here), an unknown name cannot, and
+    # using a device other than the CPU is an error.
+    assert not tvm.device("cuda").exist and tvm.device("cuda") == tvm.cuda(0)
+    with pytest.raises(ValueError, match="Unknown device type"):
+        tvm.device("woof")
     with pytest.raises(tvm.TVMError, match="CPU only"):
-        tvm.device("cuda")
+        tvm.nd.array(np.zeros(2), tvm.device("cuda"))

@@ -270,6 +270,7 @@ def create_executor(kind="debug", mod=None, device=None, target="llvm", params=N
         mod = IRModule()
     if target is not None:
         _check_target(target)
+    _nd._check_device(device)
     if kind == "debug":
         return Interpreter(mod, params)
     if kind in ("graph", "aot"):

@@ -160,12 +160,23 @@ def _write_artifact(built, path):
     _core.export_built_module(built, path)
 
 
+def _check_devices(devs):
+    """True, or a TVMError for a device other than the CPU (no silent CPU fallback)."""
+    from ..nd import _check_device
+
+    for dev in devs:
+        for one in dev if isinstance(dev, (list, tuple)) else [dev]:
+            _check_device(one)
+    return True
+
+
 def factory_module(built, executor_kind="graph"):
     """The runtime module of a build: "default" (the module name) makes an executor module;
     the lib it imports (type "relaypass") exports the build."""
     type_key = "AotExecutor" if executor_kind == "aot" else "GraphExecutor"
     functions = {
-        built.mod_name: lambda *devs: _executor_module(_core.GraphExecutor(built), built, type_key),
+        built.mod_name: lambda *devs: _executor_module(
+            _core.GraphExecutor(built) if _check_devices(devs) else None, built, type_key),
         "get_graph_json": lambda: built.graph_json,
         "get_params": lambda: dict(built.params),
         "_export": lambda path: _write_artifact(built, path),

@@ -74,6 +74,10 @@ class VirtualMachine:
         if not isinstance(exe, Executable):
             raise TypeError("VirtualMachine takes the Executable relay.vm.compile returns, got {}"
                             .format(type(exe).__name__))
+        from ..nd import _check_device
+
+        for dev in device if isinstance(device, (list, tuple)) else [device]:
+            _check_device(dev)
         self.executable = exe
         self.device = device
         self._runners = {}

@@ -1,0 +1,54 @@
+"""Names of TVM's Python API that scripts and TVM's own tests reach for at import time: devices
+by name, tvm.tir.IntImm/FloatImm, tvm.target.VirtualDevice and codegen, tvm.contrib.cudnn.
+Expected values are TVM v0.13's documented behaviour (python/tvm/runtime/ndarray.py device(),
+python/tvm/tir/expr.py IntImm, python/tvm/target/virtual_device.py)."""
+import numpy as np
+import pytest
+
+import relaypass as tvm
+from relaypass import relay
+
+
+def test_devices_are_named_as_tvm_names_them_but_only_the_cpu_runs():
+    gpu = tvm.device("cuda", 1)
+    assert (gpu.device_type, gpu.device_id, gpu.exist) == (2, 1, False)
+    assert gpu == tvm.cuda(1) and tvm.device("llvm") == tvm.cpu(0)
+    assert tvm.opencl().device_type == 4 and tvm.vulkan().device_type == 7
+    with pytest.raises(ValueError, match="Unknown device type woof"):
+        tvm.device("woof")
+    x = relay.var("x", shape=(2,))
+    mod = tvm.IRModule.from_expr(relay.Function([x], x))
+    lib = relay.build(mod, "llvm")
+    # No silent CPU fallback: a device other than the CPU is refused wherever it is given.
+    for use in (lambda: lib["default"](tvm.cuda()),
+                lambda: relay.create_executor("graph", mod, tvm.cuda()),
+                lambda: tvm.runtime.vm.VirtualMachine(relay.vm.compile(mod, "llvm"), tvm.cuda()),
+                lambda: tvm.nd.array(np.zeros(2), tvm.cuda())):
+        with pytest.raises(tvm.TVMError, match="CPU only"):
+            use()
+
+
+def test_int_imm_and_float_imm_are_made_as_in_tvm():
+    i = tvm.tir.IntImm("int64", 3)
+    assert (i, i.value, i.dtype) == (3, 3, "int64") and isinstance(i, tvm.tir.IntImm)
+    f = tvm.tir.FloatImm("float64", 0.5)
+    assert (f, f.value, f.dtype) == (0.5, 0.5, "float64")
+    x = relay.var("x", shape=(2,))
+    func = relay.Function([x], x).with_attr("Inline", tvm.tir.IntImm("int32", 1))
+    assert func.attrs["Inline"] == 1
+
+
+def test_virtual_device_holds_device_target_and_scope():
+    cpu = tvm.target.Target("llvm")
+    a = tvm.target.VirtualDevice(tvm.cpu(0), cpu, memory_scope="global")
+    assert (a.device_type_int, a.virtual_device_id, a.memory_scope) == (1, 0, "global")
+    assert a == tvm.target.VirtualDevice(tvm.cpu(0), tvm.target.Target("llvm"), "global")
+    assert a != tvm.target.VirtualDevice(tvm.cuda(0), cpu, "global")
+    assert tvm.target.VirtualDevice().device_type_int == -1  # TVM's kInvalidDeviceType
+
+
+def test_codegen_and_cudnn_answer_what_relaypass_is():
+    assert tvm.target.codegen.llvm_version_major() == 14
+    assert tvm.contrib.cudnn.exists() is False
+    with pytest.raises(tvm.error.OpNotImplemented):
+        tvm.contrib.cudnn.conv_forward()
