@@ -5,8 +5,10 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "relaypass/ir/attrs.h"
 #include "relaypass/ir/expr.h"
 #include "relaypass/ir/module.h"
 
@@ -31,6 +33,12 @@ Constant const_(ir::NDArray data);
 Function function(std::vector<Var> params, Expr body);
 Expr tuple(std::vector<Expr> fields);
 Expr get_item(Expr tuple, int index);
+
+// A call to any registered operator by name, with its attributes by field name (Python's
+// `relay.op._make.call`): unnamed fields take their defaults; an unknown operator or field is an
+// error. The builders below are this with TVM's argument normalisation.
+using AttrValues = std::vector<std::pair<std::string, ir::AttrValue>>;
+Expr call(const std::string& op_name, std::vector<Expr> args, const AttrValues& attrs = {});
 
 // Elementwise and broadcast.
 Expr add(Expr a, Expr b);

@@ -1,6 +1,7 @@
 // The builder API's non-operator helpers: variables, constants, functions, tuples.
 #include <cstdint>
 
+#include "op_common.h"
 #include "relaypass/relay.h"
 #include "relaypass/support/error.h"
 #include "relaypass/support/float16.h"
@@ -91,6 +92,10 @@ Function function(std::vector<Var> params, Expr body) {
 
 Expr tuple(std::vector<Expr> fields) {
   return ir::MakeTuple(std::move(fields));
+}
+
+Expr call(const std::string& op_name, std::vector<Expr> args, const AttrValues& attrs) {
+  return op::CallOp(op_name, std::move(args), attrs);
 }
 
 Expr get_item(Expr tuple, int index) {

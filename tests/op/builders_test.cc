@@ -64,6 +64,19 @@ TEST(BuildersTest, CallsUseTheRegisteredOps) {
   EXPECT_EQ(node->attrs, nullptr);
 }
 
+// relay::call, the generic builder: any registered op by name, named attribute fields given,
+// the others at the schema's defaults (TVM's ReshapeAttrs: allowzero defaults to False).
+TEST(BuildersTest, GenericCallByOpName) {
+  Var x = var("x", {2, 3});
+  Expr reshaped = call("reshape", {x}, {{"newshape", ir::AttrValue::Ints({3, 2})}});
+  EXPECT_TRUE(reshaped.as<ir::CallNode>()->op.same_as(op::GetOp("reshape")));
+  EXPECT_EQ(AttrsOf(reshaped).get("newshape").as_ints(), (std::vector<int64_t>{3, 2}));
+  EXPECT_FALSE(AttrsOf(reshaped).get_bool("allowzero"));
+  EXPECT_EQ(call("less", {x, x}).as<ir::CallNode>()->attrs, nullptr);
+  EXPECT_ANY_THROW(call("nn.no_such_op", {x}));
+  EXPECT_ANY_THROW(call("reshape", {x}, {{"no_such_field", ir::AttrValue::Int(1)}}));
+}
+
 TEST(BuildersTest, PaddingNormalisedToFourValues) {
   Var x = var("x"), w = var("w");
   EXPECT_EQ(AttrsOf(nn::conv2d(x, w, {.padding = {1}})).get("padding").ToString(), "[1, 1, 1, 1]");

@@ -2,7 +2,6 @@
 // TVM composes too: HardSigmoid, HardSwish, Elu, Selu, Softplus, Softsign, Mish).
 #include <limits>
 
-#include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
 
@@ -11,7 +10,6 @@ namespace relaypass::frontend::onnx_import {
 namespace {
 
 namespace relay = relaypass::relay;
-using op::CallOp;
 
 ir::Expr C(const NodeContext& ctx, double v) {
   return ScalarConst(v, ctx.dtype(0));
@@ -107,7 +105,7 @@ Outputs Mish(const NodeContext& ctx) {
 // TVM's ThresholdedRelu: x where x > alpha, else 0.
 Outputs ThresholdedRelu(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
-  ir::Expr mask = CallOp("greater", {ctx.input(0), C(ctx, ctx.attr_float("alpha", 1.0))});
+  ir::Expr mask = relay::call("greater", {ctx.input(0), C(ctx, ctx.attr_float("alpha", 1.0))});
   return {relay::multiply(relay::cast(mask, ctx.dtype(0).ToString()), ctx.input(0))};
 }
 // TVM's PRelu: the slope broadcast to the input (broadcast_to_like) and both flattened,

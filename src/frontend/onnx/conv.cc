@@ -3,7 +3,6 @@
 // and nn.bias_add for the third input. 2-D and 3-D convolutions, and 1-D ones as 2-D over a
 // height of 1 (relaypass has no conv1d). ConvTranspose as TVM's: nn.conv{1,2,3}d_transpose.
 // ConvInteger and QLinearConv on the centered operands in float64 (exact for 8-bit values).
-#include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
 #include "spatial.h"

@@ -1,7 +1,6 @@
 // Elementwise math and comparisons: TVM's Elemwise (Add, Sub, Mul, Div), Pow, the unary math
 // ops (trigonometric and hyperbolic included), Reciprocal, the variadic Max/Min/Sum/Mean, the
 // comparisons, the logical ops, Sign, IsNaN, IsInf, Mod and BitShift.
-#include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
 
@@ -10,7 +9,6 @@ namespace relaypass::frontend::onnx_import {
 namespace {
 
 namespace relay = relaypass::relay;
-using op::CallOp;
 
 // Opset < 7 broadcasting: `broadcast=1` aligns B with A starting at `axis`.
 ir::Expr LegacyBroadcast(const NodeContext& ctx, ir::Expr b) {
@@ -25,14 +23,14 @@ ir::Expr LegacyBroadcast(const NodeContext& ctx, ir::Expr b) {
 Converter Binary(const std::string& relay_op) {
   return [relay_op](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(2, 2);
-    return {CallOp(relay_op, {ctx.input(0), LegacyBroadcast(ctx, ctx.input(1))})};
+    return {relay::call(relay_op, {ctx.input(0), LegacyBroadcast(ctx, ctx.input(1))})};
   };
 }
 
 Converter Unary(const std::string& relay_op) {
   return [relay_op](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
-    return {CallOp(relay_op, {ctx.input(0)})};
+    return {relay::call(relay_op, {ctx.input(0)})};
   };
 }
 
@@ -63,7 +61,7 @@ Converter Variadic(const std::string& relay_op) {
   return [relay_op](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, ctx.num_inputs());
     ir::Expr acc = ctx.input(0);
-    for (size_t i = 1; i < ctx.num_inputs(); ++i) acc = CallOp(relay_op, {acc, ctx.input(i)});
+    for (size_t i = 1; i < ctx.num_inputs(); ++i) acc = relay::call(relay_op, {acc, ctx.input(i)});
     return {acc};
   };
 }
@@ -90,7 +88,7 @@ Outputs Mean(const NodeContext& ctx) {
 Outputs Mod(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
   const char* name = ctx.attr_int("fmod", 0) == 0 ? "floor_mod" : "mod";
-  return {CallOp(name, {ctx.input(0), ctx.input(1)})};
+  return {relay::call(name, {ctx.input(0), ctx.input(1)})};
 }
 
 // TVM's BitShift: left_shift or right_shift.
@@ -98,7 +96,8 @@ Outputs BitShift(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
   const std::string direction = ctx.attr_string("direction", "");
   if (direction != "LEFT" && direction != "RIGHT") ctx.Fail("direction must be LEFT or RIGHT");
-  return {CallOp(direction == "LEFT" ? "left_shift" : "right_shift", {ctx.input(0), ctx.input(1)})};
+  return {relay::call(direction == "LEFT" ? "left_shift" : "right_shift",
+                      {ctx.input(0), ctx.input(1)})};
 }
 
 // TVM's IsInf: isinf, masked by the sign for detect_negative / detect_positive = 0.
@@ -108,10 +107,10 @@ Outputs IsInf(const NodeContext& ctx) {
   ir::Expr r = relay::isinf(x);
   ir::Expr zero = ScalarConst(0, ctx.dtype(0));
   if (ctx.attr_int("detect_negative", 1) == 0) {
-    r = relay::multiply(r, CallOp("greater", {x, zero}));
+    r = relay::multiply(r, relay::call("greater", {x, zero}));
   }
   if (ctx.attr_int("detect_positive", 1) == 0) {
-    r = relay::multiply(r, CallOp("less", {x, zero}));
+    r = relay::multiply(r, relay::call("less", {x, zero}));
   }
   return {r};
 }

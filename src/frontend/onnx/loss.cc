@@ -1,7 +1,6 @@
 // NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (inference forms), composed: the target
 // class of each element is picked with a one-hot mask (equal to a constant class index range),
 // as relaypass has no take / gather.
-#include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
 
@@ -10,7 +9,6 @@ namespace relaypass::frontend::onnx_import {
 namespace {
 
 namespace relay = relaypass::relay;
-using op::CallOp;
 
 // The loss of log-probabilities `logp` ([N, C, d...]) against `target` ([N, d...]).
 ir::Expr Nll(const NodeContext& ctx, const ir::Expr& logp, const ir::Shape& shape,
@@ -27,7 +25,7 @@ ir::Expr Nll(const NodeContext& ctx, const ir::Expr& logp, const ir::Shape& shap
   }
   ir::Expr classes_col = relay::expand_dims(ir::MakeConstant(range), 1, r - 2);  // [C, 1...]
   ir::Expr tgt = relay::expand_dims(ctx.input(target), 1);                       // [N, 1, d...]
-  ir::Expr onehot = relay::cast(CallOp("equal", {tgt, classes_col}), dtype.ToString());
+  ir::Expr onehot = relay::cast(relay::call("equal", {tgt, classes_col}), dtype.ToString());
   ir::Expr picked = relay::sum(relay::multiply(logp, onehot), relay::Ints{1});  // [N, d...]
   ir::Expr w;  // the weight of each element, null for 1
   if (ctx.has_input(weight)) {
@@ -36,9 +34,9 @@ ir::Expr Nll(const NodeContext& ctx, const ir::Expr& logp, const ir::Shape& shap
   }
   if (ctx.has_attr("ignore_index")) {
     ir::Expr keep = relay::cast(
-        CallOp("not_equal",
-               {ctx.input(target), ScalarConst(static_cast<double>(ctx.attr_int("ignore_index", 0)),
-                                               ctx.dtype(target))}),
+        relay::call("not_equal", {ctx.input(target),
+                                  ScalarConst(static_cast<double>(ctx.attr_int("ignore_index", 0)),
+                                              ctx.dtype(target))}),
         dtype.ToString());
     w = w ? relay::multiply(w, keep) : keep;
   }

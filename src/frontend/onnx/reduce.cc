@@ -1,6 +1,5 @@
 // The Reduce ops as TVM: sum / mean / max / min / prod with axis (all axes when absent) and
 // keepdims; ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and ReduceLogSumExp composed.
-#include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
 

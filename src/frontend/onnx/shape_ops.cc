@@ -2,7 +2,6 @@
 // and Shape / Size, which fold to int64 constants (shapes are static).
 #include <numeric>
 
-#include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/relay.h"
 
@@ -21,8 +20,8 @@ ir::Expr Int64Vector(const Ints& values) {
 
 ir::Expr Reshape(const NodeContext& ctx, const Ints& shape, bool allowzero) {
   if (!allowzero) return relay::reshape(ctx.input(0), shape);
-  return op::CallOp("reshape", {ctx.input(0)},
-                    {{"newshape", AttrValue::Ints(shape)}, {"allowzero", AttrValue::Bool(true)}});
+  return relay::call("reshape", {ctx.input(0)},
+                     {{"newshape", AttrValue::Ints(shape)}, {"allowzero", AttrValue::Bool(true)}});
 }
 
 Outputs ReshapeV1(const NodeContext& ctx) {

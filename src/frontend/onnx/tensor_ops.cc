@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "../../op/op_common.h"
 #include "context.h"
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/relay.h"
@@ -142,7 +141,7 @@ ir::Expr NormalizeIndices(const NodeContext& ctx, int64_t axis) {
     return relay::cast(ir::MakeConstant(a), dtype.ToString());
   }
   ir::Expr indices = ctx.input(1);
-  ir::Expr negative = op::CallOp("less", {indices, ScalarConst(0, dtype)});
+  ir::Expr negative = relay::call("less", {indices, ScalarConst(0, dtype)});
   return relay::where(
       negative, relay::add(indices, ScalarConst(static_cast<double>(extent), dtype)), indices);
 }
@@ -267,7 +266,7 @@ Outputs OneHot(const NodeContext& ctx) {
   ir::Expr on = relay::take(ctx.input(2), ScalarConst(1, ir::DataType::Int32()));
   ir::Expr indices = ctx.input(0);
   indices =
-      relay::where(op::CallOp("less", {indices, ScalarConst(0, idt)}),
+      relay::where(relay::call("less", {indices, ScalarConst(0, idt)}),
                    relay::add(indices, ScalarConst(static_cast<double>(depth), idt)), indices);
   return {
       relay::one_hot(indices, on, off, depth, ctx.Int32(axis, "axis"), ctx.dtype(2).ToString())};
@@ -294,9 +293,9 @@ Outputs Shrink(const NodeContext& ctx) {
   ir::Expr x = ctx.input(0);
   const double lambd = ctx.attr_float("lambd", 0.5), bias = ctx.attr_float("bias", 0.0);
   ir::Expr zeros = relay::zeros_like(x);
-  ir::Expr lo = relay::where(op::CallOp("less", {x, relay::negative(ScalarConst(lambd, dt))}),
+  ir::Expr lo = relay::where(relay::call("less", {x, relay::negative(ScalarConst(lambd, dt))}),
                              relay::add(x, ScalarConst(bias, dt)), zeros);
-  ir::Expr hi = relay::where(op::CallOp("greater", {x, ScalarConst(lambd, dt)}),
+  ir::Expr hi = relay::where(relay::call("greater", {x, ScalarConst(lambd, dt)}),
                              relay::subtract(x, ScalarConst(bias, dt)), zeros);
   return {relay::add(lo, hi)};
 }
