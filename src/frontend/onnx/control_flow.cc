@@ -1,0 +1,205 @@
+// If, Loop and Scan with what decides them known at import: the chosen branch inlined, loop and
+// scan bodies unrolled (values threaded through, scan outputs stacked). TVM builds Relay control
+// flow; here shapes are static.
+#include "graph_importer.h"
+
+#include <algorithm>
+
+#include "relaypass/relay.h"
+#include "tensor.h"
+
+namespace relaypass::frontend::onnx_import {
+
+const onnx::GraphProto& GraphImporter::GraphAttr(const onnx::NodeProto& node, int64_t index,
+                                                 const std::string& name) {
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() == name && a.has_g()) return a.g();
+  }
+  NodeFail(node, index, "missing graph attribute " + name);
+}
+
+// The nodes of a subgraph converted in the current scope (its initializers added first); the
+// outer graph's values are visible to it, as ONNX's scoping says.
+void GraphImporter::ConvertSubgraph(const onnx::GraphProto& g, const onnx::NodeProto& owner,
+                                    int64_t index, int64_t opset) {
+  for (const onnx::TensorProto& t : g.initializer()) {
+    ValueInfo v;
+    ir::NDArray data = TensorFromProto(t, base_dir_, source_ + ": initializer '" + t.name() + "'");
+    v.shape = data.shape();
+    v.dtype = data.dtype();
+    v.value = data;
+    v.import_const = true;
+    v.expr = ir::MakeConstant(data);
+    values_[t.name()] = v;
+  }
+  for (const onnx::NodeProto& n : g.node()) {
+    for (const std::string& in : n.input()) {
+      if (!in.empty() && !values_.count(in)) {
+        NodeFail(
+            owner, index,
+            "the subgraph's node " + n.op_type() + " reads '" + in + "', which is not defined");
+      }
+    }
+    ConvertNode(n, index, opset);
+  }
+  for (const onnx::ValueInfoProto& o : g.output()) {
+    if (!values_.count(o.name())) {
+      NodeFail(owner, index, "the subgraph's output '" + o.name() + "' is not produced");
+    }
+  }
+}
+
+// If with a condition known at import (a bound graph input, or folded): the chosen branch
+// inlined. (TVM builds a Relay If; here shapes are static and both branches may differ.)
+void GraphImporter::ConvertIf(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+  if (node.input_size() != 1) NodeFail(node, index, "If takes one input");
+  const bool cond = KnownValue(node, index, node.input(0), "the condition").GetAsDouble(0) != 0;
+  const onnx::GraphProto& branch = GraphAttr(node, index, cond ? "then_branch" : "else_branch");
+  if (branch.output_size() != node.output_size()) {
+    NodeFail(node, index, "the branch's outputs do not match the node's");
+  }
+  ConvertSubgraph(branch, node, index, opset);
+  for (int k = 0; k < node.output_size(); ++k) {
+    if (!node.output(k).empty()) values_[node.output(k)] = values_.at(branch.output(k).name());
+  }
+}
+
+// Loop with a trip count (and conditions) known at import: the body unrolled, loop-carried
+// values threaded through, scan outputs stacked on a new axis 0. (TVM builds a recursive
+// Relay function.)
+void GraphImporter::ConvertLoop(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+  const onnx::GraphProto& body = GraphAttr(node, index, "body");
+  const int carried_count = node.input_size() - 2;
+  if (carried_count < 0 || body.input_size() != carried_count + 2 ||
+      body.output_size() < carried_count + 1 || node.output_size() != body.output_size() - 1) {
+    NodeFail(node, index, "the body's inputs and outputs do not match the node's");
+  }
+  const int scan_count = body.output_size() - 1 - carried_count;
+  constexpr int64_t kMaxTrips = 4096;
+  int64_t trips = kMaxTrips;
+  if (!node.input(0).empty()) {
+    trips = static_cast<int64_t>(
+        KnownValue(node, index, node.input(0), "the trip count").GetAsDouble(0));
+    if (trips > kMaxTrips) NodeFail(node, index, "more than 4096 iterations to unroll", true);
+  }
+  bool cond = true;
+  if (!node.input(1).empty()) {
+    cond = KnownValue(node, index, node.input(1), "the condition").GetAsDouble(0) != 0;
+  }
+  std::vector<ValueInfo> carried;
+  for (int k = 0; k < carried_count; ++k) carried.push_back(values_.at(node.input(2 + k)));
+  std::vector<std::vector<ValueInfo>> scans(scan_count);
+  int64_t i = 0;
+  for (; i < trips && cond; ++i) {
+    ValueInfo iter;
+    iter.value = ir::NDArray::Scalar<int64_t>(i, ir::DataType::Int64());
+    iter.dtype = ir::DataType::Int64();
+    iter.expr = ir::MakeConstant(*iter.value);
+    iter.import_const = true;
+    values_[body.input(0).name()] = iter;
+    ValueInfo c;
+    c.value = ir::NDArray::Scalar<uint8_t>(1, ir::DataType::Bool());
+    c.dtype = ir::DataType::Bool();
+    c.expr = ir::MakeConstant(*c.value);
+    c.import_const = true;
+    values_[body.input(1).name()] = c;
+    for (int k = 0; k < carried_count; ++k) values_[body.input(2 + k).name()] = carried[k];
+    ConvertSubgraph(body, node, index, opset);
+    cond =
+        KnownValue(node, index, body.output(0).name(), "the body's condition").GetAsDouble(0) != 0;
+    for (int k = 0; k < carried_count; ++k) carried[k] = values_.at(body.output(1 + k).name());
+    for (int j = 0; j < scan_count; ++j) {
+      scans[j].push_back(values_.at(body.output(1 + carried_count + j).name()));
+    }
+  }
+  if (node.input(0).empty() && i == kMaxTrips) {
+    NodeFail(node, index, "the loop did not end within 4096 iterations", true);
+  }
+  for (int k = 0; k < carried_count; ++k) {
+    if (!node.output(k).empty()) values_[node.output(k)] = carried[k];
+  }
+  for (int j = 0; j < scan_count; ++j) {
+    const std::string& name = node.output(carried_count + j);
+    if (name.empty()) continue;
+    if (scans[j].empty()) NodeFail(node, index, "a scan output of zero iterations", true);
+    values_[name] = Derive(node, index, scans[j], [](const std::vector<ir::Expr>& parts) {
+      std::vector<ir::Expr> fields;
+      for (const ir::Expr& p : parts) fields.push_back(relay::expand_dims(p, 0));
+      return relay::concatenate(fields, 0);
+    });
+  }
+}
+
+// Scan (opset 9+) unrolled over the scan axis: each step's slices of the scan inputs and the
+// states go through the body; the scan outputs are stacked along their axes.
+void GraphImporter::ConvertScan(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+  const onnx::GraphProto& body = GraphAttr(node, index, "body");
+  int64_t num_scan = -1;
+  std::vector<int64_t> in_axes, in_dirs, out_axes, out_dirs;
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() == "num_scan_inputs") num_scan = a.i();
+    if (a.name() == "scan_input_axes") in_axes.assign(a.ints().begin(), a.ints().end());
+    if (a.name() == "scan_input_directions") in_dirs.assign(a.ints().begin(), a.ints().end());
+    if (a.name() == "scan_output_axes") out_axes.assign(a.ints().begin(), a.ints().end());
+    if (a.name() == "scan_output_directions") out_dirs.assign(a.ints().begin(), a.ints().end());
+  }
+  const int64_t states = node.input_size() - num_scan;
+  const int64_t outs = node.output_size() - states;
+  if (num_scan < 1 || states < 0 || outs < 0 || body.input_size() != node.input_size() ||
+      body.output_size() != node.output_size()) {
+    NodeFail(node, index, "the body's inputs and outputs do not match the node's");
+  }
+  in_axes.resize(num_scan, 0);
+  in_dirs.resize(num_scan, 0);
+  out_axes.resize(outs, 0);
+  out_dirs.resize(outs, 0);
+  std::vector<ValueInfo> carried;
+  for (int64_t k = 0; k < states; ++k) carried.push_back(values_.at(node.input(k)));
+  int64_t steps = -1;
+  for (int64_t j = 0; j < num_scan; ++j) {
+    const ValueInfo& x = values_.at(node.input(states + j));
+    const int64_t r = static_cast<int64_t>(x.shape.size());
+    if (in_axes[j] < 0) in_axes[j] += r;
+    if (in_axes[j] < 0 || in_axes[j] >= r) NodeFail(node, index, "scan_input_axes out of range");
+    const int64_t n = x.shape[in_axes[j]];
+    if (steps >= 0 && n != steps) NodeFail(node, index, "scan inputs differ in length");
+    steps = n;
+  }
+  if (steps < 1) NodeFail(node, index, "an empty scan", true);
+  std::vector<std::vector<ValueInfo>> scans(outs);
+  for (int64_t t = 0; t < steps; ++t) {
+    for (int64_t k = 0; k < states; ++k) values_[body.input(k).name()] = carried[k];
+    for (int64_t j = 0; j < num_scan; ++j) {
+      const int64_t at = in_dirs[j] ? steps - 1 - t : t;
+      const int64_t axis = in_axes[j];
+      values_[body.input(states + j).name()] = Derive(
+          node, index, {values_.at(node.input(states + j))}, [&](const std::vector<ir::Expr>& a) {
+            return relay::squeeze(
+                relay::strided_slice(a[0], {at}, {at + 1}, relay::Ints{1}, relay::Ints{axis}),
+                relay::Ints{axis});
+          });
+    }
+    ConvertSubgraph(body, node, index, opset);
+    for (int64_t k = 0; k < states; ++k) carried[k] = values_.at(body.output(k).name());
+    for (int64_t j = 0; j < outs; ++j)
+      scans[j].push_back(values_.at(body.output(states + j).name()));
+  }
+  for (int64_t k = 0; k < states; ++k) {
+    if (!node.output(k).empty()) values_[node.output(k)] = carried[k];
+  }
+  for (int64_t j = 0; j < outs; ++j) {
+    const std::string& name = node.output(states + j);
+    if (name.empty()) continue;
+    std::vector<ValueInfo> parts = scans[j];
+    if (out_dirs[j]) std::reverse(parts.begin(), parts.end());
+    const int64_t rank = static_cast<int64_t>(parts[0].shape.size()) + 1;
+    const int64_t axis = out_axes[j] < 0 ? out_axes[j] + rank : out_axes[j];
+    values_[name] = Derive(node, index, parts, [&](const std::vector<ir::Expr>& ps) {
+      std::vector<ir::Expr> fields;
+      for (const ir::Expr& p : ps) fields.push_back(relay::expand_dims(p, static_cast<int>(axis)));
+      return relay::concatenate(fields, static_cast<int>(axis));
+    });
+  }
+}
+
+}  // namespace relaypass::frontend::onnx_import
