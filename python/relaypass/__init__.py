@@ -19,6 +19,7 @@ from . import parser
 from . import relay
 from . import runtime
 from . import contrib
-from ._unsupported import te, tir, topi, autotvm, auto_scheduler, meta_schedule, rpc
+from . import topi
+from ._unsupported import te, tir, autotvm, auto_scheduler, meta_schedule, rpc
 
 __version__ = "0.13.0"  # the TVM version whose API and behaviour relaypass follows

@@ -61,7 +61,6 @@ def _missing(name):
 
 te = _missing("te")
 tir = _missing("tir")
-topi = _missing("topi")
 autotvm = _missing("autotvm")
 auto_scheduler = _missing("auto_scheduler")
 meta_schedule = _missing("meta_schedule")
