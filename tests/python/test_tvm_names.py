@@ -52,3 +52,26 @@ def test_codegen_and_cudnn_answer_what_relaypass_is():
     assert tvm.contrib.cudnn.exists() is False
     with pytest.raises(tvm.error.OpNotImplemented):
         tvm.contrib.cudnn.conv_forward()
+
+
+def test_ffi_base_error_and_op_const():
+    # TVM's tests catch tvm._ffi.base.TVMError; relay.op.const is relay.const.
+    assert tvm._ffi.base.TVMError is tvm.TVMError
+    assert relay.op.const(1, dtype="int8").data.numpy().dtype == np.int8
+    with pytest.raises(tvm.error.OpNotImplemented):
+        tvm._ffi.register_func("f")
+
+
+def test_frontend_common_infer_type_and_shape():
+    from relaypass.relay.frontend.common import infer_shape, infer_type
+
+    x = relay.var("x", shape=(2, 3))
+    y = relay.nn.relu(x)
+    # As TVM's: an expression comes back as main's typed body, a Function typed itself, and a
+    # given module receives main.
+    assert infer_type(y).checked_type == relay.TensorType((2, 3), "float32")
+    assert infer_shape(y) == (2, 3)
+    assert isinstance(infer_type(relay.Function([x], y)), relay.Function)
+    mod = tvm.IRModule()
+    infer_type(y, mod)
+    assert [g.name_hint for g in mod.get_global_vars()] == ["main"]

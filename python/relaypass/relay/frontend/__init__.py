@@ -1,2 +1,3 @@
-"""tvm.relay.frontend: model importers (ONNX)."""
+"""tvm.relay.frontend: model importers (ONNX) and their common helpers."""
+from . import common  # noqa: F401
 from .onnx import from_onnx  # noqa: F401

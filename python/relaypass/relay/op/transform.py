@@ -1,5 +1,5 @@
 """Shape and layout operators (tvm.relay.op.transform), by TVM's names and signatures."""
-from ..expr import Tuple, TupleWrapper
+from ..expr import Tuple, TupleWrapper, const  # noqa: F401 (relay.op.const, as TVM's)
 from ._make import call
 
 
