@@ -1,17 +1,29 @@
 #include "relaypass/ir/op_registry.h"
 
 #include "relaypass/support/error.h"
+#include "relaypass/support/registry_installers.h"
 
 namespace relaypass::ir {
+
+namespace {
+support::RegistryInstallers<OpRegistry>& Installers() {
+  static auto* installers = new support::RegistryInstallers<OpRegistry>();  // never destroyed
+  return *installers;
+}
+}  // namespace
 
 OpRegistry& OpRegistry::Global() {
   // Built once, on first use; C++ guarantees thread-safe initialisation of this static.
   static OpRegistry* registry = [] {
     auto* r = new OpRegistry();
-    RegisterBuiltinOps(*r);
+    Installers().InstallInto(*r);
     return r;
   }();
   return *registry;
+}
+
+void OpRegistry::AddInstaller(void (*install)(OpRegistry&)) {
+  Installers().Add(install);
 }
 
 OpDef& OpRegistry::Register(std::unique_ptr<OpDef> def) {

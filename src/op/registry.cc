@@ -2,11 +2,9 @@
 
 #include "families.h"
 
-namespace relaypass::ir {
+namespace relaypass::op {
 
-// Declared by the IR core (relaypass/ir/op_registry.h), which calls it on first use of
-// ir::OpRegistry::Global().
-void RegisterBuiltinOps(OpRegistry& registry) {
+void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::OpRegistry r(registry);
   op::RegisterTensorOps(r);
   op::RegisterNNOps(r);
@@ -18,10 +16,6 @@ void RegisterBuiltinOps(OpRegistry& registry) {
   op::RegisterStackOp(r);
   op::RegisterAnnotationOps(r);
 }
-
-}  // namespace relaypass::ir
-
-namespace relaypass::op {
 
 OpRegistry& OpRegistry::Global() {
   static OpRegistry registry(ir::OpRegistry::Global());

@@ -1,9 +1,11 @@
-// The one list of registered passes and config options (declared by the transform layer, defined
-// here so that src/transform/ includes no particular pass). A pass file defines
-// `void RegisterXxx(transform::PassRegistry&)` (declared in its header under
-// include/relaypass/passes/) and adds one line below, plus the include of that header.
-// An explicit list, not static registrar objects: those are dropped when nothing else in their
-// object file is referenced from the static library.
+// The one list of the library's passes and config options (include/relaypass/passes/
+// registered_passes.h). A pass file defines `void RegisterXxx(transform::PassRegistry&)`
+// (declared in its header under include/relaypass/passes/) and adds one line below, plus the
+// include of that header. An explicit list, not static registrar objects in every pass file:
+// those are dropped when nothing else in their object file is referenced from the static
+// library. src/builtins installs the list into the process-wide registries.
+#include "relaypass/passes/registered_passes.h"
+
 #include "relaypass/passes/alter_op_layout.h"
 #include "relaypass/passes/byoc.h"
 #include "relaypass/passes/canonicalize_cast.h"
@@ -39,50 +41,54 @@
 #include "relaypass/transform/pass_config.h"
 #include "relaypass/transform/registry.h"
 
-namespace relaypass::transform {
+namespace relaypass::passes {
 
-void RegisterAllPasses(PassRegistry& registry) {
+using transform::OptionType;
+using transform::OptionValue;
+using transform::PassOptions;
+
+void RegisterAllPasses(transform::PassRegistry& registry) {
   registry.Register({"InferType",
                      {},
-                     [](const PassOptions&) { return InferType(); },
+                     [](const PassOptions&) { return transform::InferType(); },
                      "infers and checks the types of every function"});
   registry.Register({"PrintIR",
                      {},
-                     [](const PassOptions&) { return PrintIR(); },
+                     [](const PassOptions&) { return transform::PrintIR(); },
                      "prints the module to stderr and returns it unchanged"});
-  passes::RegisterSimplifyInference(registry);
-  passes::RegisterFoldConstant(registry);
-  passes::RegisterEliminateCommonSubexpr(registry);
-  passes::RegisterFuseOps(registry);
-  passes::RegisterToANormalForm(registry);
-  passes::RegisterDeadCodeElimination(registry);
-  passes::RegisterCanonicalizeOps(registry);
-  passes::RegisterConvertLayout(registry);
-  passes::RegisterAlterOpLayout(registry);
-  passes::RegisterFoldScaleAxis(registry);
-  passes::RegisterRemoveUnusedFunctions(registry);
-  passes::RegisterToBasicBlockNormalForm(registry);
-  passes::RegisterToGraphNormalForm(registry);
-  passes::RegisterLegalize(registry);
-  passes::RegisterSimplifyExpr(registry);
-  passes::RegisterCanonicalizeCast(registry);
-  passes::RegisterFlattenAtrousConv(registry);
-  passes::RegisterPlanDevices(registry);
-  passes::RegisterCombineParallel(registry);
-  passes::RegisterFastMath(registry);
-  passes::RegisterDefuseOps(registry);
-  passes::RegisterFoldExplicitPadding(registry);
-  passes::RegisterSimplifyFCTranspose(registry);
-  passes::RegisterEtaExpand(registry);
-  passes::RegisterInline(registry);
-  passes::RegisterLabelOps(registry);
-  passes::RegisterDynamicToStatic(registry);
-  passes::RegisterLambdaLift(registry);
-  passes::RegisterToMixedPrecision(registry);
-  passes::RegisterByocPasses(registry);
+  RegisterSimplifyInference(registry);
+  RegisterFoldConstant(registry);
+  RegisterEliminateCommonSubexpr(registry);
+  RegisterFuseOps(registry);
+  RegisterToANormalForm(registry);
+  RegisterDeadCodeElimination(registry);
+  RegisterCanonicalizeOps(registry);
+  RegisterConvertLayout(registry);
+  RegisterAlterOpLayout(registry);
+  RegisterFoldScaleAxis(registry);
+  RegisterRemoveUnusedFunctions(registry);
+  RegisterToBasicBlockNormalForm(registry);
+  RegisterToGraphNormalForm(registry);
+  RegisterLegalize(registry);
+  RegisterSimplifyExpr(registry);
+  RegisterCanonicalizeCast(registry);
+  RegisterFlattenAtrousConv(registry);
+  RegisterPlanDevices(registry);
+  RegisterCombineParallel(registry);
+  RegisterFastMath(registry);
+  RegisterDefuseOps(registry);
+  RegisterFoldExplicitPadding(registry);
+  RegisterSimplifyFCTranspose(registry);
+  RegisterEtaExpand(registry);
+  RegisterInline(registry);
+  RegisterLabelOps(registry);
+  RegisterDynamicToStatic(registry);
+  RegisterLambdaLift(registry);
+  RegisterToMixedPrecision(registry);
+  RegisterByocPasses(registry);
 }
 
-void RegisterAllConfigOptions(PassConfigRegistry& registry) {
+void RegisterAllConfigOptions(transform::PassConfigRegistry& registry) {
   registry.Register({"relay.FuseOps.max_depth", OptionType::kInt, OptionValue::Int(256),
                      "the largest number of operators FuseOps puts into one function"});
   registry.Register({"relay.FuseOps.link_params", OptionType::kBool, OptionValue::Bool(false),
@@ -92,4 +98,4 @@ void RegisterAllConfigOptions(PassConfigRegistry& registry) {
                      "evaluates (0: the process's budget, by default the available memory)"});
 }
 
-}  // namespace relaypass::transform
+}  // namespace relaypass::passes

@@ -2,16 +2,29 @@
 
 #include "names.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/registry_installers.h"
 
 namespace relaypass::transform {
+
+namespace {
+support::RegistryInstallers<PassConfigRegistry>& ConfigInstallers() {
+  static auto* installers =
+      new support::RegistryInstallers<PassConfigRegistry>();  // never destroyed
+  return *installers;
+}
+}  // namespace
 
 PassConfigRegistry& PassConfigRegistry::Global() {
   static PassConfigRegistry* registry = [] {
     auto* r = new PassConfigRegistry();  // never destroyed: usable from any static destructor
-    RegisterAllConfigOptions(*r);
+    ConfigInstallers().InstallInto(*r);
     return r;
   }();
   return *registry;
+}
+
+void PassConfigRegistry::AddInstaller(void (*install)(PassConfigRegistry&)) {
+  ConfigInstallers().Add(install);
 }
 
 void PassConfigRegistry::Register(PassConfigOption option) {

@@ -5,6 +5,7 @@
 
 #include "names.h"
 #include "relaypass/support/error.h"
+#include "relaypass/support/registry_installers.h"
 #include "relaypass/transform/sequential.h"
 
 namespace relaypass::transform {
@@ -63,13 +64,24 @@ const OptionValue& PassOptions::Get(const std::string& name) const {
   throw InternalError("the pass has no option \"" + name + "\"");
 }
 
+namespace {
+support::RegistryInstallers<PassRegistry>& PassInstallers() {
+  static auto* installers = new support::RegistryInstallers<PassRegistry>();  // never destroyed
+  return *installers;
+}
+}  // namespace
+
 PassRegistry& PassRegistry::Global() {
   static PassRegistry* registry = [] {
     auto* r = new PassRegistry();  // never destroyed: usable from any static destructor
-    RegisterAllPasses(*r);
+    PassInstallers().InstallInto(*r);
     return r;
   }();
   return *registry;
+}
+
+void PassRegistry::AddInstaller(void (*install)(PassRegistry&)) {
+  PassInstallers().Add(install);
 }
 
 void PassRegistry::Register(PassRegistration reg) {

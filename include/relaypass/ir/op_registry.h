@@ -1,8 +1,9 @@
 // The operator registry of the IR core (TVM keeps `Op` and its registry in tvm/ir): the generic
 // record of an operator that type inference and the passes read (arity, attrs schema, type
-// relation, fusion pattern, flags). It knows no particular operator: the operator layer fills it
-// (RegisterBuiltinOps, defined in src/op/registry.cc) and extends the record with its own fields
-// (kernel, layout rules) by deriving from OpDef.
+// relation, fusion pattern, flags). It knows no particular operator: the layers above add
+// installers that fill it (the library's operators: op::RegisterBuiltinOps, installed by
+// src/builtins) and extend the record with their own fields (kernel, layout rules) by deriving
+// from OpDef.
 #pragma once
 
 #include <functional>
@@ -83,8 +84,10 @@ struct OpDef {
 
 class OpRegistry {
  public:
-  // The process-wide registry with every built-in op (registered on first use, thread-safe).
+  // The process-wide registry, made on first use (thread-safe) and filled by the installers.
   static OpRegistry& Global();
+  // Adds a function that registers operators into Global() (support/registry_installers.h).
+  static void AddInstaller(void (*install)(OpRegistry&));
 
   // Registers `def` under def->name; throws if the name is empty or taken. The returned def may
   // be filled in further only during registration.
@@ -105,10 +108,5 @@ class OpRegistry {
 
 // The Op node for a registered name; throws TypeError("unknown operator ...") otherwise.
 Op GetOp(const std::string& name);
-
-// Registers every built-in operator. Declared here, defined by the operator layer
-// (src/op/registry.cc): OpRegistry::Global() calls it once, on first use, so the IR core
-// includes no operator.
-void RegisterBuiltinOps(OpRegistry& registry);
 
 }  // namespace relaypass::ir

@@ -69,4 +69,8 @@ const OpDef* Def(const ir::OpNode* op);
 // The Op node for a registered name; throws TypeError("unknown operator ...") otherwise.
 using ir::GetOp;
 
+// Registers every built-in operator into `registry` (each family's registrations, in
+// src/op/registry.cc). The library installs it into ir::OpRegistry::Global() (src/builtins).
+void RegisterBuiltinOps(ir::OpRegistry& registry);
+
 }  // namespace relaypass::op

@@ -20,9 +20,11 @@ struct PassConfigOption {
 
 class PassConfigRegistry {
  public:
-  /// The process-wide registry, filled on first use with the options of RegisterAllConfigOptions
-  /// (src/passes/registered_passes.cc).
+  /// The process-wide registry, made on first use and filled by the installers (the library's
+  /// options: passes::RegisterAllConfigOptions, installed by src/builtins).
   static PassConfigRegistry& Global();
+  /// Adds a function that registers options into Global() (support/registry_installers.h).
+  static void AddInstaller(void (*install)(PassConfigRegistry&));
 
   /// Adds an option; PassError if the name is taken or the default does not fit the type.
   void Register(PassConfigOption option);
@@ -38,8 +40,5 @@ class PassConfigRegistry {
   mutable std::mutex mutex_;
   std::map<std::string, PassConfigOption> options_;
 };
-
-/// Registers the project's config options (the explicit list in src/passes/registered_passes.cc).
-void RegisterAllConfigOptions(PassConfigRegistry& registry);
 
 }  // namespace relaypass::transform

@@ -4,9 +4,9 @@
 // the passes a pass requires.
 //
 // Registration is explicit: a pass file defines `void RegisterXxx(transform::PassRegistry&)` and
-// adds one line to RegisterAllPasses in src/passes/registered_passes.cc (no static
-// initializers, so nothing is lost when the static library is linked). The transform layer only
-// declares RegisterAllPasses: it includes no particular pass; the list lives with the passes.
+// adds one line to passes::RegisterAllPasses in src/passes/registered_passes.cc. The transform
+// layer names no pass: the layers above add installers to the registry (AddInstaller), and the
+// library installs its list from src/builtins.
 #pragma once
 
 #include <functional>
@@ -58,8 +58,10 @@ struct PassRegistration {
 
 class PassRegistry {
  public:
-  /// The process-wide registry, filled on first use by RegisterAllPasses.
+  /// The process-wide registry, made on first use and filled by the installers.
   static PassRegistry& Global();
+  /// Adds a function that registers passes into Global() (support/registry_installers.h).
+  static void AddInstaller(void (*install)(PassRegistry&));
 
   /// Adds a pass. PassError if the name is empty, untrimmed, not an identifier or taken, or an
   /// option is duplicated or has a default that does not fit its type.
@@ -79,9 +81,6 @@ class PassRegistry {
   mutable std::mutex mutex_;
   std::map<std::string, PassRegistration> passes_;
 };
-
-/// Registers the project's passes (the explicit list in src/passes/registered_passes.cc).
-void RegisterAllPasses(PassRegistry& registry);
 
 /// Checks the registry: names unique (also ignoring case), trimmed identifiers; each pass whose
 /// options all have defaults can be created with them and carries its registered name; every

@@ -1,0 +1,32 @@
+// The library's own operators, passes and config options, installed into the process-wide
+// registries before main (a static initialiser). The IR core and the pass infrastructure own
+// those registries but name no operator or pass; this file, the top of the library, names the
+// lists (op::RegisterBuiltinOps, passes::RegisterAllPasses, passes::RegisterAllConfigOptions).
+//
+// A static library drops an object file nothing refers to, so every user of librelaypass.a links
+// with `--undefined=relaypass_builtin_registrations` (CMake's relaypass target and relaypass.pc
+// carry it): the linker then keeps this file and its initialiser.
+#include "relaypass/ir/op_registry.h"
+#include "relaypass/op/registry.h"
+#include "relaypass/passes/registered_passes.h"
+
+// The symbol the linker option names.
+extern "C" {
+extern const int relaypass_builtin_registrations;
+const int relaypass_builtin_registrations = 1;
+}
+
+namespace relaypass {
+namespace {
+
+struct InstallBuiltins {
+  InstallBuiltins() {
+    ir::OpRegistry::AddInstaller(&op::RegisterBuiltinOps);
+    transform::PassRegistry::AddInstaller(&passes::RegisterAllPasses);
+    transform::PassConfigRegistry::AddInstaller(&passes::RegisterAllConfigOptions);
+  }
+};
+const InstallBuiltins install_builtins;
+
+}  // namespace
+}  // namespace relaypass
