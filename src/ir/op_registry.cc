@@ -54,8 +54,19 @@ std::vector<std::string> OpRegistry::ListNames() const {
 
 Op GetOp(const std::string& name) {
   Op op = OpRegistry::Global().GetOp(name);
-  if (!op) throw TypeError("unknown operator " + name);
+  if (!op) throw TypeError(UnknownOperatorMessage(name));
   return op;
+}
+
+std::string UnknownOperatorMessage(const std::string& name) {
+  std::string message = "unknown operator " + name;
+  if (OpRegistry::Global().ListNames().empty()) {
+    message +=
+        " (no operator is registered: a program linked with librelaypass.a needs "
+        "-Wl,--undefined=relaypass_builtin_registrations, which the CMake target "
+        "relaypass::relaypass and relaypass.pc add)";
+  }
+  return message;
 }
 
 }  // namespace relaypass::ir

@@ -147,7 +147,7 @@ ir::Expr Parser::ParseBinary(int min_precedence) {
     if (!infix || infix->precedence < min_precedence) return lhs;
     Location loc = Consume().loc;
     ir::Op op = ops_.GetOp(infix->op_name);
-    if (!op) Fail(loc, std::string("unknown operator ") + infix->op_name);
+    if (!op) Fail(loc, ir::UnknownOperatorMessage(infix->op_name));
     ir::Expr rhs = ParseBinary(infix->precedence + 1);
     lhs = MakeOpCall(op, {std::move(lhs), std::move(rhs)}, nullptr, loc, loc);
   }
@@ -275,7 +275,7 @@ ir::Expr Parser::ParseOperator() {
     name += Consume().text;
   }
   ir::Op op = ops_.GetOp(name);
-  if (!op) Fail(first.loc, "unknown operator " + name);
+  if (!op) Fail(first.loc, ir::UnknownOperatorMessage(name));
   return op;
 }
 

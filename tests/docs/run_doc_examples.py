@@ -226,6 +226,8 @@ def run_cpp_block(runner, where, lines, start):
         build = subprocess.run(
             ["g++", "-std=c++20", "-O1", "-Wall", "-Wextra", "-Werror",
              "-I" + os.path.join(runner.source_dir, "include"), "example.cc",
+             # as relaypass.pc links the static library: its installer object kept
+             "-Wl,--undefined=relaypass_builtin_registrations",
              os.path.join(runner.build_dir, "librelaypass.a"), "-lopenblas", "-lonnx",
              "-lonnx_proto", "-lprotobuf", "-lpthread", "-o", "example"],
             cwd=work, capture_output=True, text=True)

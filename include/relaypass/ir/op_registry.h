@@ -106,7 +106,12 @@ class OpRegistry {
   std::map<std::string, Entry> ops_;
 };
 
-// The Op node for a registered name; throws TypeError("unknown operator ...") otherwise.
+// The Op node for a registered name; throws TypeError(UnknownOperatorMessage(name)) otherwise.
 Op GetOp(const std::string& name);
+
+// "unknown operator NAME"; when no operator is registered at all, also how to link the library's
+// operators in (a program linked by hand with the static library and without
+// --undefined=relaypass_builtin_registrations).
+std::string UnknownOperatorMessage(const std::string& name);
 
 }  // namespace relaypass::ir
