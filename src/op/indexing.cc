@@ -108,6 +108,25 @@ const AttrsSchema* ReverseSequenceAttrs() {
   return &schema;
 }
 
+const AttrsSchema* SequenceMaskAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.SequenceMaskAttrs",
+      {AttrsSchema::Double("mask_value", 0.0), AttrsSchema::Int("axis", 0)});
+  return &schema;
+}
+const AttrsSchema* MatrixSetDiagAttrs() {
+  static const AttrsSchema schema("relay.attrs.MatrixSetDiagAttrs",
+                                  {AttrsSchema::Int("k1", 0), AttrsSchema::Int("k2", 0),
+                                   AttrsSchema::Bool("super_diag_right_align", true),
+                                   AttrsSchema::Bool("sub_diag_right_align", false)});
+  return &schema;
+}
+const AttrsSchema* SliceLikeAttrs() {
+  static const AttrsSchema schema("relay.attrs.SliceLikeAttrs",
+                                  {AttrsSchema::NullableIntArray("axes")});
+  return &schema;
+}
+
 void RequireIntegers(const TypeRelationCall& call, const TensorTypeRef& t,
                      const std::string& what) {
   if (!t->dtype.is_int() && !t->dtype.is_uint()) {
@@ -587,6 +606,146 @@ bool ReverseSequenceRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's CollapseSumLikeRel / CollapseSumToRel: the target shape must broadcast to the data's
+// (the sum undoes that broadcast); the result has the target shape and the data's dtype.
+void CheckCollapse(const TypeRelationCall& call, const TensorTypeRef& data, const Shape& target) {
+  std::optional<Shape> b = BroadcastShape(data->shape, target);
+  if (!b || *b != data->shape) {
+    call.Fail(call.op_name() + ": " + ShapeToString(target) + " does not broadcast to data " +
+              TypeString(data));
+  }
+}
+
+bool CollapseSumLikeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef like = TensorOf(call, 1);
+  if (!data || !like) return false;
+  if (like->dtype != data->dtype) {
+    call.Fail("collapse_sum_like: data " + TypeString(data) + " and collapse_type " +
+              TypeString(like) + " differ in dtype");
+  }
+  CheckCollapse(call, data, like->shape);
+  call.AssignResult(ir::Type(like));
+  return true;
+}
+
+bool CollapseSumToRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef shape = TensorOf(call, 1);
+  if (!data || !shape) return false;
+  RequireIntegers(call, shape, "shape");
+  if (shape->ndim() != 1 || IsAny(shape->shape[0])) {
+    call.Fail("collapse_sum_to: shape must be a 1-D tensor of static length, got " +
+              TypeString(shape));
+  }
+  const ir::AttrValue& attr = AttrsOf(call).get("shape");
+  Shape target;
+  if (attr.is_null()) {
+    target.assign(shape->shape[0], kAnyDim);
+  } else {
+    const std::vector<int64_t> values = attr.as_ints();
+    target.assign(values.begin(), values.end());
+    if (static_cast<Dim>(target.size()) != shape->shape[0]) {
+      call.Fail("collapse_sum_to: the shape attribute and the shape input differ in length");
+    }
+  }
+  CheckCollapse(call, data, target);
+  call.AssignResult(ir::TensorType(target, data->dtype));
+  return true;
+}
+
+// TVM's SequenceMaskRel: axis 0 or 1, valid_length one value per batch (the other axis).
+bool SequenceMaskRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef length = TensorOf(call, 1);
+  if (!data || !length) return false;
+  const int64_t axis = AttrsOf(call).get_int("axis");
+  if (axis != 0 && axis != 1) call.Fail("sequence_mask: axis must be 0 or 1");
+  if (data->ndim() < 2)
+    call.Fail("sequence_mask: data must have rank >= 2, got " + TypeString(data));
+  const Dim batch = data->shape[1 - axis];
+  if (length->ndim() != 1 ||
+      (!IsAny(length->shape[0]) && !IsAny(batch) && length->shape[0] != batch)) {
+    call.Fail("sequence_mask: valid_length " + TypeString(length) + " must have shape (" +
+              std::to_string(batch) + ",)");
+  }
+  call.AssignResult(ir::Type(data));
+  return true;
+}
+
+// The extent of the longest diagonal among k1..k2 of an m x n matrix.
+Dim MaxDiagLen(Dim m, Dim n, int64_t k1, int64_t k2) {
+  if (IsAny(m) || IsAny(n)) return kAnyDim;
+  return std::min(m + std::min<int64_t>(k2, 0), n - std::max<int64_t>(k1, 0));
+}
+
+// matrix_set_diag: the data's type; the diagonal is (..., max_diag_len) for one diagonal, else
+// (..., k2 - k1 + 1, max_diag_len).
+bool MatrixSetDiagRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef diag = TensorOf(call, 1);
+  if (!data || !diag) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const int64_t k1 = attrs.get_int("k1"), k2 = attrs.get_int("k2");
+  const int nd = data->ndim();
+  if (nd < 2) call.Fail("matrix_set_diag: data must have rank >= 2, got " + TypeString(data));
+  if (diag->dtype != data->dtype) {
+    call.Fail("matrix_set_diag: diagonal " + TypeString(diag) + " and data " + TypeString(data) +
+              " differ in dtype");
+  }
+  const Dim m = data->shape[nd - 2], n = data->shape[nd - 1];
+  if (k1 > k2) call.Fail("matrix_set_diag: k1 must not exceed k2");
+  if (!IsAny(m) && !IsAny(n) && (k1 <= -m || k2 >= n)) {
+    call.Fail("matrix_set_diag: diagonals k1..k2 fall outside the matrix");
+  }
+  Shape want(data->shape.begin(), data->shape.end() - 2);
+  if (k1 != k2) want.push_back(k2 - k1 + 1);
+  want.push_back(MaxDiagLen(m, n, k1, k2));
+  bool ok = diag->ndim() == static_cast<int>(want.size());
+  for (size_t i = 0; ok && i < want.size(); ++i) {
+    ok = IsAny(want[i]) || IsAny(diag->shape[i]) || want[i] == diag->shape[i];
+  }
+  if (!ok) {
+    call.Fail("matrix_set_diag: diagonal " + TypeString(diag) + " must have shape " +
+              ShapeToString(want));
+  }
+  call.AssignResult(ir::Type(data));
+  return true;
+}
+
+// TVM's SliceLikeRel: on each of `axes` (default: every axis both have) the data's extent is
+// replaced by shape_like's, which must not exceed it.
+bool SliceLikeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef like = TensorOf(call, 1);
+  if (!data || !like) return false;
+  const ir::AttrValue& axes = AttrsOf(call).get("axes");
+  Shape out = data->shape;
+  auto take = [&](int i) {
+    const Dim t = like->shape[i];
+    if (!IsAny(t) && !IsAny(data->shape[i]) && t > data->shape[i]) {
+      call.Fail("slice_like: end index of axis " + std::to_string(i) + " exceeds input shape: " +
+                std::to_string(t) + " vs " + std::to_string(data->shape[i]));
+    }
+    out[i] = t;
+  };
+  if (axes.is_null()) {
+    for (int i = 0; i < std::min(data->ndim(), like->ndim()); ++i) take(i);
+  } else {
+    if (axes.as_array().empty()) call.Fail("slice_like: axes cannot be empty");
+    for (int64_t a : axes.as_ints()) {
+      const int i = NormalizeAxis(call, a, data->ndim(), "slice_like: axis");
+      if (i >= like->ndim()) {
+        call.Fail("slice_like: axis " + std::to_string(a) + " exceeds the rank of shape_like " +
+                  TypeString(like));
+      }
+      take(i);
+    }
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
 }  // namespace
 
 void RegisterIndexingOps(OpRegistry& registry) {
@@ -608,6 +767,29 @@ void RegisterIndexingOps(OpRegistry& registry) {
                  "Reverses the first seq_lengths[b] elements along seq_axis of each batch b.");
   reverse_sequence.attrs_schema = ReverseSequenceAttrs();
   reverse_sequence.kernel = kernels::ReverseSequence;
+  OpDef& collapse_sum_like =
+      RegisterOp(registry, "collapse_sum_like", 2, OpPattern::kCommReduce, CollapseSumLikeRel,
+                 "Sums data over the axes broadcasting added to the second input's shape.");
+  collapse_sum_like.kernel = kernels::CollapseSumLike;
+  OpDef& collapse_sum_to =
+      RegisterOp(registry, "collapse_sum_to", 2, OpPattern::kCommReduce, CollapseSumToRel,
+                 "Sums data over the axes broadcasting added to a (constant) shape.");
+  collapse_sum_to.attrs_schema = InitOpAttrs();
+  collapse_sum_to.kernel = kernels::CollapseSumTo;
+  OpDef& sequence_mask =
+      RegisterOp(registry, "sequence_mask", 2, OpPattern::kInjective, SequenceMaskRel,
+                 "Sets positions at or past each batch's valid length to mask_value.");
+  sequence_mask.attrs_schema = SequenceMaskAttrs();
+  sequence_mask.kernel = kernels::SequenceMask;
+  OpDef& matrix_set_diag =
+      RegisterOp(registry, "matrix_set_diag", 2, OpPattern::kInjective, MatrixSetDiagRel,
+                 "Replaces diagonals k1..k2 of the innermost matrices with the given ones.");
+  matrix_set_diag.attrs_schema = MatrixSetDiagAttrs();
+  matrix_set_diag.kernel = kernels::MatrixSetDiag;
+  OpDef& slice_like = RegisterOp(registry, "slice_like", 2, OpPattern::kInjective, SliceLikeRel,
+                                 "Slices data from the start to the second input's extents.");
+  slice_like.attrs_schema = SliceLikeAttrs();
+  slice_like.kernel = kernels::SliceLike;
   OpDef& take = RegisterOp(registry, "take", 2, OpPattern::kInjective, TakeRel,
                            "Takes elements of data along an axis at the given indices.");
   take.attrs_schema = TakeAttrs();
@@ -777,6 +959,39 @@ Expr reverse_sequence(Expr data, Expr seq_lengths, int seq_axis, int batch_axis)
   return CallOp(
       "reverse_sequence", {std::move(data), std::move(seq_lengths)},
       {{"seq_axis", AttrValue::Int(seq_axis)}, {"batch_axis", AttrValue::Int(batch_axis)}});
+}
+
+Expr collapse_sum_like(Expr data, Expr like) {
+  return CallOp("collapse_sum_like", {std::move(data), std::move(like)});
+}
+
+Expr collapse_sum_to(Expr data, const Ints& shape) {
+  ir::NDArray array =
+      ir::NDArray::Uninitialized({static_cast<int64_t>(shape.size())}, ir::DataType::Int32());
+  for (size_t i = 0; i < shape.size(); ++i) {
+    array.mutable_data<int32_t>()[i] = static_cast<int32_t>(shape[i]);
+  }
+  return CallOp("collapse_sum_to", {std::move(data), ir::MakeConstant(std::move(array))},
+                {{"shape", AttrValue::Ints(shape)}});
+}
+
+Expr sequence_mask(Expr data, Expr valid_length, double mask_value, int axis) {
+  return CallOp("sequence_mask", {std::move(data), std::move(valid_length)},
+                {{"mask_value", AttrValue::Double(mask_value)}, {"axis", AttrValue::Int(axis)}});
+}
+
+Expr matrix_set_diag(Expr data, Expr diagonal, int k1, int k2, bool super_diag_right_align,
+                     bool sub_diag_right_align) {
+  return CallOp("matrix_set_diag", {std::move(data), std::move(diagonal)},
+                {{"k1", AttrValue::Int(k1)},
+                 {"k2", AttrValue::Int(k2)},
+                 {"super_diag_right_align", AttrValue::Bool(super_diag_right_align)},
+                 {"sub_diag_right_align", AttrValue::Bool(sub_diag_right_align)}});
+}
+
+Expr slice_like(Expr data, Expr shape_like, std::optional<Ints> axes) {
+  return CallOp("slice_like", {std::move(data), std::move(shape_like)},
+                {{"axes", op::OptionalInts(axes)}});
 }
 
 Expr trilu(Expr data, Expr k, bool upper) {
