@@ -46,7 +46,7 @@ def test_collapse_sum_matches_numpy(kind, shape, target, dtype):
     np.testing.assert_allclose(to.numpy(), expected, rtol=1e-5)
 
 
-def test_collapse_sum_types_and_text():
+def test_collapse_sum_types_text_and_simplify_expr():
     x = relay.var("x", shape=(3, 4, 5))
     y = relay.var("y", shape=(4, 1))
     assert _infer(relay.collapse_sum_like(x, y)) == relay.TensorType((4, 1), "float32")
@@ -55,6 +55,13 @@ def test_collapse_sum_types_and_text():
     # TVM's MakeCollapseSumTo keeps a constant shape in the InitOpAttrs `shape` field.
     assert "collapse_sum_to(%x, meta[relay.Constant][0], shape=[1, 5])" in relay.Function(
         [x], to).astext()
+    # SimplifyExpr's ConcretizeCollapseSumLike: a static result becomes collapse_sum_to.
+    mod = tvm.IRModule.from_expr(relay.Function([x, y], relay.collapse_sum_like(x, y)))
+    mod = relay.transform.SimplifyExpr()(relay.transform.InferType()(mod))
+    text = mod.astext()
+    assert "collapse_sum_like" not in text
+    assert "collapse_sum_to(%x, meta[relay.Constant][0] /* ty=Tensor[(2), int32] */, shape=[4, 1])" \
+        in text
     with pytest.raises(Exception, match="collapse_sum_like"):
         _infer(relay.collapse_sum_like(x, relay.var("z", shape=(3, 5))))
 
@@ -78,6 +85,15 @@ def test_reverse_reshape(kind, shape, newshape, oshape):
     text = relay.Function([x], z).astext()
     assert "contrib_reverse_reshape(%x, newshape=[" + ", ".join(map(str, newshape)) + "])" in text
     np.testing.assert_array_equal(_run(kind, [x], z, data).numpy(), data.reshape(oshape))
+
+
+def test_reverse_reshape_pairs_simplify_to_one_reshape():
+    x = relay.var("x", shape=(2, 3, 4))
+    z = relay.reshape(relay.reverse_reshape(x, (0, -1)), (24,))
+    mod = relay.transform.SimplifyExpr()(relay.transform.InferType()(tvm.IRModule.from_expr(z)))
+    text = mod.astext()
+    assert "contrib_reverse_reshape" not in text
+    assert "reshape(%x, newshape=[24])" in text
 
 
 # sequence_mask: out[t, b, ...] = mask_value where t >= valid_length[b] (axis 0; axis 1 swaps t
