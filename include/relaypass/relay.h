@@ -90,6 +90,13 @@ Expr cumsum(Expr data, std::optional<int64_t> axis = std::nullopt, const std::st
 Expr topk(Expr data, int k = 1, int axis = -1, const std::string& ret_type = "both",
           bool is_ascend = false, const std::string& dtype = "int32");
 Expr trilu(Expr data, Expr k, bool upper = true);
+// Stable sorts along `axis`: the values (sort) or the positions (argsort, as `dtype`).
+Expr sort(Expr data, int axis = -1, bool is_ascend = true);
+Expr argsort(Expr data, int axis = -1, bool is_ascend = true, const std::string& dtype = "int32");
+// For each value, its insertion position in the matching row of sorted_sequence (before equal
+// elements, or after them with `right`).
+Expr searchsorted(Expr sorted_sequence, Expr values, bool right = false,
+                  const std::string& dtype = "int32");
 // TVM's einsum over a tuple of operands, e.g. einsum({a, b}, "bij,bjk->bik").
 Expr einsum(std::vector<Expr> operands, const std::string& equation);
 // reduction "update", "add", "mul", "min" or "max"; negative indices count from the end.

@@ -80,6 +80,18 @@ const AttrsSchema* TopKAttrs() {
        AttrsSchema::DType("dtype", "int32")});
   return &schema;
 }
+const AttrsSchema* ArgsortAttrs() {
+  static const AttrsSchema schema("relay.attrs.ArgsortAttrs", {AttrsSchema::Int("axis", -1),
+                                                               AttrsSchema::Bool("is_ascend", true),
+                                                               AttrsSchema::DType("dtype", "")});
+  return &schema;
+}
+const AttrsSchema* SearchSortedAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.SearchSortedAttrs",
+      {AttrsSchema::Bool("right", false), AttrsSchema::DType("dtype", "int32")});
+  return &schema;
+}
 const AttrsSchema* TriluAttrs() {
   static const AttrsSchema schema("relay.attrs.TriluAttrs", {AttrsSchema::Bool("upper", true)});
   return &schema;
@@ -508,6 +520,52 @@ bool ScanopRel(TypeRelationCall& call) {
 }
 
 // TVM's TopKRel: the `axis` extent becomes k (k < 1: the whole axis); values, indices or both.
+// sort: the data's type; argsort: its shape with the index dtype (int32 when unset).
+bool SortRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  NormalizeAxis(call, AttrsOf(call).get_int("axis"), data->ndim(), call.op_name() + ": axis");
+  if (call.op_name() == "sort") {
+    call.AssignResult(ir::Type(data));
+  } else {
+    call.AssignResult(
+        ir::TensorType(data->shape, DTypeOr(AttrsOf(call).get("dtype"), ir::DataType::Int32())));
+  }
+  return true;
+}
+
+// TVM's SearchSortedRel: a sorted_sequence of rank > 1 has the values' rank and leading dims;
+// the result has the values' shape and `dtype`.
+bool SearchSortedRel(TypeRelationCall& call) {
+  TensorTypeRef seq = TensorOf(call, 0);
+  TensorTypeRef values = TensorOf(call, 1);
+  if (!seq || !values) return false;
+  if (seq->ndim() < 1 || values->ndim() < 1) {
+    call.Fail("searchsorted: sorted_sequence and values must have rank >= 1");
+  }
+  if (seq->dtype != values->dtype) {
+    call.Fail("searchsorted: sorted_sequence " + TypeString(seq) + " and values " +
+              TypeString(values) + " differ in dtype");
+  }
+  if (seq->ndim() > 1) {
+    bool ok = seq->ndim() == values->ndim();
+    for (int d = 0; ok && d + 1 < seq->ndim(); ++d) {
+      const Dim a = seq->shape[d], b = values->shape[d];
+      ok = IsAny(a) || IsAny(b) || a == b;
+    }
+    if (!ok) {
+      call.Fail("searchsorted: sorted_sequence " + TypeString(seq) + " and values " +
+                TypeString(values) + " differ in their leading dimensions");
+    }
+  }
+  const ir::DataType dtype = DTypeOr(AttrsOf(call).get("dtype"), ir::DataType::Int32());
+  if (!dtype.is_int() && !dtype.is_uint()) {
+    call.Fail("searchsorted: dtype must be an integer type, got " + dtype.ToString());
+  }
+  call.AssignResult(ir::TensorType(values->shape, dtype));
+  return true;
+}
+
 bool TopKRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -838,6 +896,19 @@ void RegisterIndexingOps(OpRegistry& registry) {
                            "The k largest (or smallest) values along an axis and their indices.");
   topk.attrs_schema = TopKAttrs();
   topk.kernel = kernels::TopK;
+  OpDef& sort = RegisterOp(registry, "sort", 1, OpPattern::kOpaque, SortRel,
+                           "The data sorted along an axis (stable).");
+  sort.attrs_schema = ArgsortAttrs();
+  sort.kernel = kernels::Sort;
+  OpDef& argsort = RegisterOp(registry, "argsort", 1, OpPattern::kOpaque, SortRel,
+                              "The positions that sort the data along an axis (stable).");
+  argsort.attrs_schema = ArgsortAttrs();
+  argsort.kernel = kernels::ArgSort;
+  OpDef& searchsorted =
+      RegisterOp(registry, "searchsorted", 2, OpPattern::kOpaque, SearchSortedRel,
+                 "Where each value would be inserted in the sorted sequence's innermost axis.");
+  searchsorted.attrs_schema = SearchSortedAttrs();
+  searchsorted.kernel = kernels::SearchSorted;
   OpDef& trilu = RegisterOp(registry, "trilu", 2, OpPattern::kInjective, TriluRel,
                             "The upper or lower triangle of the last two axes, from diagonal k.");
   trilu.attrs_schema = TriluAttrs();
@@ -992,6 +1063,23 @@ Expr matrix_set_diag(Expr data, Expr diagonal, int k1, int k2, bool super_diag_r
 Expr slice_like(Expr data, Expr shape_like, std::optional<Ints> axes) {
   return CallOp("slice_like", {std::move(data), std::move(shape_like)},
                 {{"axes", op::OptionalInts(axes)}});
+}
+
+Expr sort(Expr data, int axis, bool is_ascend) {
+  return CallOp("sort", {std::move(data)},
+                {{"axis", AttrValue::Int(axis)}, {"is_ascend", AttrValue::Bool(is_ascend)}});
+}
+
+Expr argsort(Expr data, int axis, bool is_ascend, const std::string& dtype) {
+  return CallOp("argsort", {std::move(data)},
+                {{"axis", AttrValue::Int(axis)},
+                 {"is_ascend", AttrValue::Bool(is_ascend)},
+                 {"dtype", AttrValue::Str(dtype)}});
+}
+
+Expr searchsorted(Expr sorted_sequence, Expr values, bool right, const std::string& dtype) {
+  return CallOp("searchsorted", {std::move(sorted_sequence), std::move(values)},
+                {{"right", AttrValue::Bool(right)}, {"dtype", AttrValue::Str(dtype)}});
 }
 
 Expr trilu(Expr data, Expr k, bool upper) {

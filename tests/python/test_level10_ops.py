@@ -1,8 +1,10 @@
 """TVM v0.13's level-10 operators added to relaypass: collapse_sum_like / collapse_sum_to,
 contrib_reverse_reshape (relay.reverse_reshape), sequence_mask, matrix_set_diag, shape_of,
-ndarray_size and slice_like, on every executor. Expected values come from NumPy (np.sum over the
-collapsed axes, np.reshape to the shape TVM's reverse_reshape documentation gives, slicing) or are
-written out by hand (sequence_mask, matrix_set_diag), as each test says."""
+ndarray_size and slice_like, and the level-6 sort, argsort and searchsorted, on every executor.
+Expected values come from NumPy (np.sum over the collapsed axes, np.reshape to the shape TVM's
+reverse_reshape documentation gives, slicing, np.sort / np.argsort(kind="stable") /
+np.searchsorted) or are written out by hand (sequence_mask, matrix_set_diag), as each test
+says."""
 import numpy as np
 import pytest
 
@@ -219,3 +221,68 @@ def test_slice_like_larger_than_data_is_a_type_error():
     x = relay.var("x", shape=(2, 3))
     with pytest.raises(Exception, match="slice_like: end index of axis 1"):
         _infer(relay.slice_like(x, relay.var("y", shape=(2, 4))))
+
+
+# sort / argsort: np.sort and np.argsort(kind="stable") (descending: of the negated data, which
+# keeps equal elements in order, as TVM's argsort); ties are forced with small integers.
+@pytest.mark.parametrize("kind", EXECUTORS)
+@pytest.mark.parametrize("shape,axis,is_ascend,dtype", [
+    ((2, 3, 4), 0, False, "int32"),
+    ((1, 4, 6), 1, True, "int64"),
+    ((3, 5, 6), -1, False, "float32"),
+    ((4, 7), -1, True, "float64"),
+])
+def test_sort_and_argsort_match_numpy(kind, shape, axis, is_ascend, dtype):
+    in_dtype = "float32"
+    data = RNG.integers(0, 3, size=shape).astype(in_dtype)
+    x = relay.var("x", shape=shape, dtype=in_dtype)
+    order = np.argsort(data if is_ascend else -data, axis=axis, kind="stable")
+    got = _run(kind, [x], relay.argsort(x, axis=axis, is_ascend=is_ascend, dtype=dtype), data)
+    assert got.numpy().dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(got.numpy(), order.astype(dtype))
+    values = _run(kind, [x], relay.sort(x, axis=axis, is_ascend=is_ascend), data).numpy()
+    expected = np.sort(data, axis=axis) if is_ascend else -np.sort(-data, axis=axis)
+    np.testing.assert_array_equal(values, expected)
+
+
+def test_sort_family_types_and_text():
+    x = relay.var("x", shape=(3, 4), dtype="float16")
+    assert _infer(relay.sort(x)) == relay.TensorType((3, 4), "float16")
+    assert _infer(relay.argsort(x, dtype="int64")) == relay.TensorType((3, 4), "int64")
+    text = relay.Function([x], relay.argsort(x, axis=0, is_ascend=False)).astext()
+    assert 'argsort(%x, axis=0, is_ascend=False, dtype="int32")' in text
+    assert "sort(%x)" in relay.Function([x], relay.sort(x)).astext()
+    data = np.array([[3, 1, 2, 0], [1, 1, 0, 2], [5, 4, 4, 3]], dtype="float16")
+    out = _run("debug", [x], relay.sort(x, axis=1), data).numpy()
+    assert out.dtype == np.float16
+    np.testing.assert_array_equal(out, np.sort(data, axis=1))
+    with pytest.raises(Exception, match="argsort: axis"):
+        _infer(relay.argsort(x, axis=2))
+
+
+@pytest.mark.parametrize("kind", EXECUTORS)
+@pytest.mark.parametrize("right,dtype", [(False, "int32"), (True, "int64")])
+def test_searchsorted_matches_numpy(kind, right, dtype):
+    side = "right" if right else "left"
+    seq = np.sort(RNG.integers(0, 6, size=(3, 4, 8)), axis=-1).astype("float32")
+    values = RNG.integers(-1, 7, size=(3, 4, 5)).astype("float32")
+    s = relay.var("s", shape=seq.shape)
+    v = relay.var("v", shape=values.shape)
+    z = relay.searchsorted(s, v, right, dtype)
+    assert _infer(z) == relay.TensorType(values.shape, dtype)
+    expected = np.zeros(values.shape, dtype=dtype)
+    for i in np.ndindex(values.shape[:-1]):
+        expected[i] = np.searchsorted(seq[i], values[i], side=side)
+    got = _run(kind, [s, v], z, seq, values).numpy()
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(got, expected)
+    # A 1-D sequence serves every value.
+    s1 = relay.var("s1", shape=(8,))
+    got1 = _run(kind, [s1, v], relay.searchsorted(s1, v, right, dtype), seq[0, 0], values).numpy()
+    np.testing.assert_array_equal(got1, np.searchsorted(seq[0, 0], values, side=side))
+
+
+def test_searchsorted_leading_dims_must_match():
+    s = relay.var("s", shape=(2, 5))
+    with pytest.raises(Exception, match="searchsorted: sorted_sequence"):
+        _infer(relay.searchsorted(s, relay.var("v", shape=(3, 4))))

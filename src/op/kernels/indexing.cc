@@ -406,6 +406,107 @@ Arrays TopK(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) 
   return {values, indices};
 }
 
+namespace {
+
+// sort / argsort: a stable sort of every line along `axis` (descending keeps equal elements in
+// their order too, as TVM's CPU argsort and np.argsort(-x, kind="stable")). Returns the sorted
+// values (in the data's dtype) or the positions (int64).
+NDArray SortAlongAxis(const NDArray& data, int64_t axis_attr, bool ascend, bool want_values,
+                      const char* op) {
+  NDArray x = IsHalf(data.dtype()) ? CastArray(data, DataType::Float32()) : data;
+  const int axis = NormalizeAxis(axis_attr, x.ndim(), std::string(op) + ": axis");
+  const int64_t n = x.shape()[axis];
+  const int64_t outer = Product(x.shape(), 0, axis);
+  const int64_t inner = Product(x.shape(), axis + 1, x.shape().size());
+  NDArray out = NDArray::Uninitialized(x.shape(), want_values ? x.dtype() : DataType::Int64());
+  DispatchNumeric(x.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* pi = x.data<T>();
+    std::vector<int64_t> order(n);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        auto at = [&](int64_t j) { return pi[(o * n + j) * inner + i]; };
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t l, int64_t r) {
+          return ascend ? at(l) < at(r) : at(l) > at(r);
+        });
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t pos = (o * n + j) * inner + i;
+          if (want_values) {
+            out.mutable_data<T>()[pos] = at(order[j]);
+          } else {
+            out.mutable_data<int64_t>()[pos] = order[j];
+          }
+        }
+      }
+    }
+  });
+  if (want_values && IsHalf(data.dtype())) return CastArray(out, data.dtype());
+  return out;
+}
+
+}  // namespace
+
+Arrays Sort(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "sort");
+  const ir::AttrsNode& a = AttrsOf(attrs, "sort");
+  return {SortAlongAxis(in[0], a.get_int("axis"), a.get_bool("is_ascend"), true, "sort")};
+}
+
+Arrays ArgSort(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "argsort");
+  const ir::AttrsNode& a = AttrsOf(attrs, "argsort");
+  const DataType dtype = DTypeAttr(a, "dtype", DataType::Int32());
+  return {CastArray(
+      SortAlongAxis(in[0], a.get_int("axis"), a.get_bool("is_ascend"), false, "argsort"), dtype)};
+}
+
+// searchsorted: for each value, the first position of its row of sorted_sequence (the row with
+// the same leading indices; a 1-D sequence serves every value) where it could be inserted keeping
+// the order: before equal elements (lower bound), or after them with `right`.
+Arrays SearchSorted(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "searchsorted");
+  const ir::AttrsNode& a = AttrsOf(attrs, "searchsorted");
+  const bool right = a.get_bool("right");
+  const DataType dtype = DTypeAttr(a, "dtype", DataType::Int32());
+  const NDArray& seq_in = in[0];
+  const NDArray& val_in = in[1];
+  if (seq_in.ndim() < 1 || val_in.ndim() < 1) {
+    Fail("searchsorted: sorted_sequence and values must have rank >= 1");
+  }
+  if (seq_in.dtype() != val_in.dtype()) {
+    Fail("searchsorted: sorted_sequence and values differ in dtype");
+  }
+  const bool shared = seq_in.ndim() == 1;
+  if (!shared) {
+    bool ok = seq_in.ndim() == val_in.ndim();
+    for (int d = 0; ok && d + 1 < seq_in.ndim(); ++d) ok = seq_in.shape()[d] == val_in.shape()[d];
+    if (!ok) {
+      Fail("searchsorted: sorted_sequence " + ShapeString(seq_in.shape()) + " and values " +
+           ShapeString(val_in.shape()) + " differ in their leading dimensions");
+    }
+  }
+  const NDArray seq = IsHalf(seq_in.dtype()) ? CastArray(seq_in, DataType::Float32()) : seq_in;
+  const NDArray val = IsHalf(val_in.dtype()) ? CastArray(val_in, DataType::Float32()) : val_in;
+  const int64_t n = seq.shape().back(), m = val.shape().back();
+  const int64_t rows = m == 0 ? 0 : val.size() / m;
+  NDArray out = NDArray::Uninitialized(val.shape(), DataType::Int64());
+  DispatchNumeric(seq.dtype(), "searchsorted", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    int64_t* po = out.mutable_data<int64_t>();
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* begin = seq.data<T>() + (shared ? 0 : r * n);
+      for (int64_t j = 0; j < m; ++j) {
+        const T v = val.data<T>()[r * m + j];
+        const T* at =
+            right ? std::upper_bound(begin, begin + n, v) : std::lower_bound(begin, begin + n, v);
+        po[r * m + j] = at - begin;
+      }
+    }
+  });
+  return {CastArray(out, dtype)};
+}
+
 Arrays Trilu(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   CheckInputs(in, 2, "trilu");
   const bool upper = AttrsOf(attrs, "trilu").get_bool("upper");

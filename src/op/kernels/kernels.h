@@ -35,6 +35,8 @@ KernelFn Take, StridedSlice, BroadcastTo, Tile, Reverse, Gather, GatherND, OneHo
     CastLike;
 // indexing.cc (more): sequence_mask, matrix_set_diag, slice_like.
 KernelFn SequenceMask, MatrixSetDiag, SliceLike;
+// indexing.cc (more): sort, argsort (stable), searchsorted.
+KernelFn Sort, ArgSort, SearchSorted;
 
 // image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
 KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
