@@ -1,6 +1,8 @@
-// The indexing family: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd,
-// one_hot, cumsum, topk, trilu, einsum, scatter_elements, scatter_nd and reverse_sequence (TVM's
-// transform and scan ops that read or write by index).
+// The indexing family: take, strided_slice, broadcast_to (and its inverse collapse_sum_like /
+// collapse_sum_to), tile, reverse, gather, gather_nd, one_hot, cumsum, topk, sort, argsort,
+// searchsorted, trilu, einsum, scatter_elements, scatter_nd, reverse_sequence, sequence_mask,
+// matrix_set_diag and slice_like (TVM's transform, algorithm and scan ops that read or write by
+// index).
 #include <algorithm>
 #include <array>
 #include <cctype>

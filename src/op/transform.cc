@@ -1,5 +1,5 @@
-// The transform family: layout_transform, expand_dims, squeeze, reshape, transpose,
-// concatenate, split, repeat and cast.
+// The transform family: layout_transform, expand_dims, squeeze, reshape,
+// contrib_reverse_reshape, shape_of, ndarray_size, transpose, concatenate, split, repeat and cast.
 #include <algorithm>
 #include <string>
 

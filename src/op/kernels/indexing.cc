@@ -1,7 +1,7 @@
 // Indexing kernels: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd,
-// one_hot, cumsum, topk, trilu, einsum, scatter_elements, scatter_nd, reverse_sequence, argmax
-// and argmin. Data movement copies element bytes, so it
-// takes every dtype; indices may be any integer dtype.
+// one_hot, cumsum, topk, sort, argsort, searchsorted, trilu, einsum, scatter_elements,
+// scatter_nd, reverse_sequence, sequence_mask, matrix_set_diag, slice_like, argmax and argmin. Data
+// movement copies element bytes, so it takes every dtype; indices may be any integer dtype.
 #include <algorithm>
 #include <cstring>
 #include <numeric>

@@ -1,7 +1,7 @@
 // sum, mean, prod, max, min, all and any over `axis` (None or [] = every axis; `exclude` reduces
 // the others; `keepdims`), and variance (sum of squared differences from a given mean, divided by
-// the count). Floats accumulate in double; integers in their own type (wrapping, as TVM's integer
-// sum).
+// the count), and collapse_sum_like / collapse_sum_to (the sum undoing a broadcast). Floats
+// accumulate in double; integers in their own type (wrapping, as TVM's integer sum).
 #include <algorithm>
 #include <limits>
 #include <type_traits>

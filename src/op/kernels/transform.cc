@@ -1,5 +1,6 @@
-// Data movement kernels: reshapes (reshape, squeeze, expand_dims, batch_flatten), split, transpose,
-// concatenate, pad and cast. They copy bytes, so they take every dtype.
+// Data movement kernels: reshapes (reshape, contrib_reverse_reshape, squeeze, expand_dims,
+// batch_flatten), split, transpose, concatenate, pad and cast; shape_of and ndarray_size (which
+// read only the shape). They copy bytes, so they take every dtype.
 #include <algorithm>
 #include <cstring>
 #include <optional>
