@@ -98,6 +98,13 @@ Expr cumsum(Expr data, std::optional<int64_t> axis = std::nullopt, const std::st
 Expr topk(Expr data, int k = 1, int axis = -1, const std::string& ret_type = "both",
           bool is_ascend = false, const std::string& dtype = "int32");
 Expr trilu(Expr data, Expr k, bool upper = true);
+// Stable sorts along `axis`: the values (sort) or the positions (argsort, as `dtype`).
+Expr sort(Expr data, int axis = -1, bool is_ascend = true);
+Expr argsort(Expr data, int axis = -1, bool is_ascend = true, const std::string& dtype = "int32");
+// For each value, its insertion position in the matching row of sorted_sequence (before equal
+// elements, or after them with `right`).
+Expr searchsorted(Expr sorted_sequence, Expr values, bool right = false,
+                  const std::string& dtype = "int32");
 // TVM's einsum over a tuple of operands, e.g. einsum({a, b}, "bij,bjk->bik").
 Expr einsum(std::vector<Expr> operands, const std::string& equation);
 // reduction "update", "add", "mul", "min" or "max"; negative indices count from the end.
@@ -106,6 +113,15 @@ Expr scatter_elements(Expr data, Expr indices, Expr updates, int axis = 0,
 // indices (M, Y...) as gather_nd's; mode "update", "add" or "mul".
 Expr scatter_nd(Expr data, Expr indices, Expr updates, const std::string& mode = "update");
 Expr reverse_sequence(Expr data, Expr seq_lengths, int seq_axis = 1, int batch_axis = 0);
+// Positions at or past valid_length[b] along `axis` (0 or 1; the batch is the other) set to
+// mask_value.
+Expr sequence_mask(Expr data, Expr valid_length, double mask_value = 0.0, int axis = 0);
+// Diagonals k1..k2 of the last two axes replaced by `diagonal` (TVM's matrix_set_diag attrs).
+Expr matrix_set_diag(Expr data, Expr diagonal, int k1 = 0, int k2 = 0,
+                     bool super_diag_right_align = true, bool sub_diag_right_align = false);
+// data[:s0, :s1, ...] with shape_like's extents on `axes` (all of shape_like's leading axes by
+// default).
+Expr slice_like(Expr data, Expr shape_like, std::optional<Ints> axes = std::nullopt);
 Expr argmax(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
             bool exclude = false, bool select_last_index = false);
 Expr argmin(Expr x, std::optional<Ints> axis = std::nullopt, bool keepdims = false,
@@ -121,6 +137,14 @@ Expr stop_fusion(Expr x);  // annotation.stop_fusion: a boundary FuseOps does no
 Expr split(Expr x, int sections, int axis = 0);
 Expr split(Expr x, const Ints& indices, int axis = 0);
 Expr reshape(Expr x, const Ints& newshape);
+// contrib_reverse_reshape: newshape's special values applied from the right.
+Expr reverse_reshape(Expr x, const Ints& newshape);
+Expr shape_of(Expr x, const std::string& dtype = "int32");
+Expr ndarray_size(Expr x, const std::string& dtype = "int32");
+// The sum of data over the axes broadcasting added: collapse_sum_like to like's shape,
+// collapse_sum_to to a static shape (a constant shape input, as TVM's).
+Expr collapse_sum_like(Expr data, Expr like);
+Expr collapse_sum_to(Expr data, const Ints& shape);
 Expr transpose(Expr x, std::optional<Ints> axes = std::nullopt);
 Expr concatenate(std::vector<Expr> fields, int axis = 0);
 Expr layout_transform(Expr x, const std::string& src_layout, const std::string& dst_layout);

@@ -1,6 +1,8 @@
-// The indexing family: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd,
-// one_hot, cumsum, topk, trilu, einsum, scatter_elements, scatter_nd and reverse_sequence (TVM's
-// transform and scan ops that read or write by index).
+// The indexing family: take, strided_slice, broadcast_to (and its inverse collapse_sum_like /
+// collapse_sum_to), tile, reverse, gather, gather_nd, one_hot, cumsum, topk, sort, argsort,
+// searchsorted, trilu, einsum, scatter_elements, scatter_nd, reverse_sequence, sequence_mask,
+// matrix_set_diag and slice_like (TVM's transform, algorithm and scan ops that read or write by
+// index).
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -80,6 +82,18 @@ const AttrsSchema* TopKAttrs() {
        AttrsSchema::DType("dtype", "int32")});
   return &schema;
 }
+const AttrsSchema* ArgsortAttrs() {
+  static const AttrsSchema schema("relay.attrs.ArgsortAttrs", {AttrsSchema::Int("axis", -1),
+                                                               AttrsSchema::Bool("is_ascend", true),
+                                                               AttrsSchema::DType("dtype", "")});
+  return &schema;
+}
+const AttrsSchema* SearchSortedAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.SearchSortedAttrs",
+      {AttrsSchema::Bool("right", false), AttrsSchema::DType("dtype", "int32")});
+  return &schema;
+}
 const AttrsSchema* TriluAttrs() {
   static const AttrsSchema schema("relay.attrs.TriluAttrs", {AttrsSchema::Bool("upper", true)});
   return &schema;
@@ -105,6 +119,25 @@ const AttrsSchema* ReverseSequenceAttrs() {
   static const AttrsSchema schema(
       "relay.attrs.ReverseSequenceAttrs",
       {AttrsSchema::Int("seq_axis", 1), AttrsSchema::Int("batch_axis", 0)});
+  return &schema;
+}
+
+const AttrsSchema* SequenceMaskAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.SequenceMaskAttrs",
+      {AttrsSchema::Double("mask_value", 0.0), AttrsSchema::Int("axis", 0)});
+  return &schema;
+}
+const AttrsSchema* MatrixSetDiagAttrs() {
+  static const AttrsSchema schema("relay.attrs.MatrixSetDiagAttrs",
+                                  {AttrsSchema::Int("k1", 0), AttrsSchema::Int("k2", 0),
+                                   AttrsSchema::Bool("super_diag_right_align", true),
+                                   AttrsSchema::Bool("sub_diag_right_align", false)});
+  return &schema;
+}
+const AttrsSchema* SliceLikeAttrs() {
+  static const AttrsSchema schema("relay.attrs.SliceLikeAttrs",
+                                  {AttrsSchema::NullableIntArray("axes")});
   return &schema;
 }
 
@@ -489,6 +522,52 @@ bool ScanopRel(TypeRelationCall& call) {
 }
 
 // TVM's TopKRel: the `axis` extent becomes k (k < 1: the whole axis); values, indices or both.
+// sort: the data's type; argsort: its shape with the index dtype (int32 when unset).
+bool SortRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  NormalizeAxis(call, AttrsOf(call).get_int("axis"), data->ndim(), call.op_name() + ": axis");
+  if (call.op_name() == "sort") {
+    call.AssignResult(ir::Type(data));
+  } else {
+    call.AssignResult(
+        ir::TensorType(data->shape, DTypeOr(AttrsOf(call).get("dtype"), ir::DataType::Int32())));
+  }
+  return true;
+}
+
+// TVM's SearchSortedRel: a sorted_sequence of rank > 1 has the values' rank and leading dims;
+// the result has the values' shape and `dtype`.
+bool SearchSortedRel(TypeRelationCall& call) {
+  TensorTypeRef seq = TensorOf(call, 0);
+  TensorTypeRef values = TensorOf(call, 1);
+  if (!seq || !values) return false;
+  if (seq->ndim() < 1 || values->ndim() < 1) {
+    call.Fail("searchsorted: sorted_sequence and values must have rank >= 1");
+  }
+  if (seq->dtype != values->dtype) {
+    call.Fail("searchsorted: sorted_sequence " + TypeString(seq) + " and values " +
+              TypeString(values) + " differ in dtype");
+  }
+  if (seq->ndim() > 1) {
+    bool ok = seq->ndim() == values->ndim();
+    for (int d = 0; ok && d + 1 < seq->ndim(); ++d) {
+      const Dim a = seq->shape[d], b = values->shape[d];
+      ok = IsAny(a) || IsAny(b) || a == b;
+    }
+    if (!ok) {
+      call.Fail("searchsorted: sorted_sequence " + TypeString(seq) + " and values " +
+                TypeString(values) + " differ in their leading dimensions");
+    }
+  }
+  const ir::DataType dtype = DTypeOr(AttrsOf(call).get("dtype"), ir::DataType::Int32());
+  if (!dtype.is_int() && !dtype.is_uint()) {
+    call.Fail("searchsorted: dtype must be an integer type, got " + dtype.ToString());
+  }
+  call.AssignResult(ir::TensorType(values->shape, dtype));
+  return true;
+}
+
 bool TopKRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -587,6 +666,146 @@ bool ReverseSequenceRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's CollapseSumLikeRel / CollapseSumToRel: the target shape must broadcast to the data's
+// (the sum undoes that broadcast); the result has the target shape and the data's dtype.
+void CheckCollapse(const TypeRelationCall& call, const TensorTypeRef& data, const Shape& target) {
+  std::optional<Shape> b = BroadcastShape(data->shape, target);
+  if (!b || *b != data->shape) {
+    call.Fail(call.op_name() + ": " + ShapeToString(target) + " does not broadcast to data " +
+              TypeString(data));
+  }
+}
+
+bool CollapseSumLikeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef like = TensorOf(call, 1);
+  if (!data || !like) return false;
+  if (like->dtype != data->dtype) {
+    call.Fail("collapse_sum_like: data " + TypeString(data) + " and collapse_type " +
+              TypeString(like) + " differ in dtype");
+  }
+  CheckCollapse(call, data, like->shape);
+  call.AssignResult(ir::Type(like));
+  return true;
+}
+
+bool CollapseSumToRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef shape = TensorOf(call, 1);
+  if (!data || !shape) return false;
+  RequireIntegers(call, shape, "shape");
+  if (shape->ndim() != 1 || IsAny(shape->shape[0])) {
+    call.Fail("collapse_sum_to: shape must be a 1-D tensor of static length, got " +
+              TypeString(shape));
+  }
+  const ir::AttrValue& attr = AttrsOf(call).get("shape");
+  Shape target;
+  if (attr.is_null()) {
+    target.assign(shape->shape[0], kAnyDim);
+  } else {
+    const std::vector<int64_t> values = attr.as_ints();
+    target.assign(values.begin(), values.end());
+    if (static_cast<Dim>(target.size()) != shape->shape[0]) {
+      call.Fail("collapse_sum_to: the shape attribute and the shape input differ in length");
+    }
+  }
+  CheckCollapse(call, data, target);
+  call.AssignResult(ir::TensorType(target, data->dtype));
+  return true;
+}
+
+// TVM's SequenceMaskRel: axis 0 or 1, valid_length one value per batch (the other axis).
+bool SequenceMaskRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef length = TensorOf(call, 1);
+  if (!data || !length) return false;
+  const int64_t axis = AttrsOf(call).get_int("axis");
+  if (axis != 0 && axis != 1) call.Fail("sequence_mask: axis must be 0 or 1");
+  if (data->ndim() < 2)
+    call.Fail("sequence_mask: data must have rank >= 2, got " + TypeString(data));
+  const Dim batch = data->shape[1 - axis];
+  if (length->ndim() != 1 ||
+      (!IsAny(length->shape[0]) && !IsAny(batch) && length->shape[0] != batch)) {
+    call.Fail("sequence_mask: valid_length " + TypeString(length) + " must have shape (" +
+              std::to_string(batch) + ",)");
+  }
+  call.AssignResult(ir::Type(data));
+  return true;
+}
+
+// The extent of the longest diagonal among k1..k2 of an m x n matrix.
+Dim MaxDiagLen(Dim m, Dim n, int64_t k1, int64_t k2) {
+  if (IsAny(m) || IsAny(n)) return kAnyDim;
+  return std::min(m + std::min<int64_t>(k2, 0), n - std::max<int64_t>(k1, 0));
+}
+
+// matrix_set_diag: the data's type; the diagonal is (..., max_diag_len) for one diagonal, else
+// (..., k2 - k1 + 1, max_diag_len).
+bool MatrixSetDiagRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef diag = TensorOf(call, 1);
+  if (!data || !diag) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const int64_t k1 = attrs.get_int("k1"), k2 = attrs.get_int("k2");
+  const int nd = data->ndim();
+  if (nd < 2) call.Fail("matrix_set_diag: data must have rank >= 2, got " + TypeString(data));
+  if (diag->dtype != data->dtype) {
+    call.Fail("matrix_set_diag: diagonal " + TypeString(diag) + " and data " + TypeString(data) +
+              " differ in dtype");
+  }
+  const Dim m = data->shape[nd - 2], n = data->shape[nd - 1];
+  if (k1 > k2) call.Fail("matrix_set_diag: k1 must not exceed k2");
+  if (!IsAny(m) && !IsAny(n) && (k1 <= -m || k2 >= n)) {
+    call.Fail("matrix_set_diag: diagonals k1..k2 fall outside the matrix");
+  }
+  Shape want(data->shape.begin(), data->shape.end() - 2);
+  if (k1 != k2) want.push_back(k2 - k1 + 1);
+  want.push_back(MaxDiagLen(m, n, k1, k2));
+  bool ok = diag->ndim() == static_cast<int>(want.size());
+  for (size_t i = 0; ok && i < want.size(); ++i) {
+    ok = IsAny(want[i]) || IsAny(diag->shape[i]) || want[i] == diag->shape[i];
+  }
+  if (!ok) {
+    call.Fail("matrix_set_diag: diagonal " + TypeString(diag) + " must have shape " +
+              ShapeToString(want));
+  }
+  call.AssignResult(ir::Type(data));
+  return true;
+}
+
+// TVM's SliceLikeRel: on each of `axes` (default: every axis both have) the data's extent is
+// replaced by shape_like's, which must not exceed it.
+bool SliceLikeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef like = TensorOf(call, 1);
+  if (!data || !like) return false;
+  const ir::AttrValue& axes = AttrsOf(call).get("axes");
+  Shape out = data->shape;
+  auto take = [&](int i) {
+    const Dim t = like->shape[i];
+    if (!IsAny(t) && !IsAny(data->shape[i]) && t > data->shape[i]) {
+      call.Fail("slice_like: end index of axis " + std::to_string(i) + " exceeds input shape: " +
+                std::to_string(t) + " vs " + std::to_string(data->shape[i]));
+    }
+    out[i] = t;
+  };
+  if (axes.is_null()) {
+    for (int i = 0; i < std::min(data->ndim(), like->ndim()); ++i) take(i);
+  } else {
+    if (axes.as_array().empty()) call.Fail("slice_like: axes cannot be empty");
+    for (int64_t a : axes.as_ints()) {
+      const int i = NormalizeAxis(call, a, data->ndim(), "slice_like: axis");
+      if (i >= like->ndim()) {
+        call.Fail("slice_like: axis " + std::to_string(a) + " exceeds the rank of shape_like " +
+                  TypeString(like));
+      }
+      take(i);
+    }
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
 }  // namespace
 
 void RegisterIndexingOps(OpRegistry& registry) {
@@ -608,6 +827,29 @@ void RegisterIndexingOps(OpRegistry& registry) {
                  "Reverses the first seq_lengths[b] elements along seq_axis of each batch b.");
   reverse_sequence.attrs_schema = ReverseSequenceAttrs();
   reverse_sequence.kernel = kernels::ReverseSequence;
+  OpDef& collapse_sum_like =
+      RegisterOp(registry, "collapse_sum_like", 2, OpPattern::kCommReduce, CollapseSumLikeRel,
+                 "Sums data over the axes broadcasting added to the second input's shape.");
+  collapse_sum_like.kernel = kernels::CollapseSumLike;
+  OpDef& collapse_sum_to =
+      RegisterOp(registry, "collapse_sum_to", 2, OpPattern::kCommReduce, CollapseSumToRel,
+                 "Sums data over the axes broadcasting added to a (constant) shape.");
+  collapse_sum_to.attrs_schema = InitOpAttrs();
+  collapse_sum_to.kernel = kernels::CollapseSumTo;
+  OpDef& sequence_mask =
+      RegisterOp(registry, "sequence_mask", 2, OpPattern::kInjective, SequenceMaskRel,
+                 "Sets positions at or past each batch's valid length to mask_value.");
+  sequence_mask.attrs_schema = SequenceMaskAttrs();
+  sequence_mask.kernel = kernels::SequenceMask;
+  OpDef& matrix_set_diag =
+      RegisterOp(registry, "matrix_set_diag", 2, OpPattern::kInjective, MatrixSetDiagRel,
+                 "Replaces diagonals k1..k2 of the innermost matrices with the given ones.");
+  matrix_set_diag.attrs_schema = MatrixSetDiagAttrs();
+  matrix_set_diag.kernel = kernels::MatrixSetDiag;
+  OpDef& slice_like = RegisterOp(registry, "slice_like", 2, OpPattern::kInjective, SliceLikeRel,
+                                 "Slices data from the start to the second input's extents.");
+  slice_like.attrs_schema = SliceLikeAttrs();
+  slice_like.kernel = kernels::SliceLike;
   OpDef& take = RegisterOp(registry, "take", 2, OpPattern::kInjective, TakeRel,
                            "Takes elements of data along an axis at the given indices.");
   take.attrs_schema = TakeAttrs();
@@ -656,6 +898,19 @@ void RegisterIndexingOps(OpRegistry& registry) {
                            "The k largest (or smallest) values along an axis and their indices.");
   topk.attrs_schema = TopKAttrs();
   topk.kernel = kernels::TopK;
+  OpDef& sort = RegisterOp(registry, "sort", 1, OpPattern::kOpaque, SortRel,
+                           "The data sorted along an axis (stable).");
+  sort.attrs_schema = ArgsortAttrs();
+  sort.kernel = kernels::Sort;
+  OpDef& argsort = RegisterOp(registry, "argsort", 1, OpPattern::kOpaque, SortRel,
+                              "The positions that sort the data along an axis (stable).");
+  argsort.attrs_schema = ArgsortAttrs();
+  argsort.kernel = kernels::ArgSort;
+  OpDef& searchsorted =
+      RegisterOp(registry, "searchsorted", 2, OpPattern::kOpaque, SearchSortedRel,
+                 "Where each value would be inserted in the sorted sequence's innermost axis.");
+  searchsorted.attrs_schema = SearchSortedAttrs();
+  searchsorted.kernel = kernels::SearchSorted;
   OpDef& trilu = RegisterOp(registry, "trilu", 2, OpPattern::kInjective, TriluRel,
                             "The upper or lower triangle of the last two axes, from diagonal k.");
   trilu.attrs_schema = TriluAttrs();
@@ -777,6 +1032,56 @@ Expr reverse_sequence(Expr data, Expr seq_lengths, int seq_axis, int batch_axis)
   return CallOp(
       "reverse_sequence", {std::move(data), std::move(seq_lengths)},
       {{"seq_axis", AttrValue::Int(seq_axis)}, {"batch_axis", AttrValue::Int(batch_axis)}});
+}
+
+Expr collapse_sum_like(Expr data, Expr like) {
+  return CallOp("collapse_sum_like", {std::move(data), std::move(like)});
+}
+
+Expr collapse_sum_to(Expr data, const Ints& shape) {
+  ir::NDArray array =
+      ir::NDArray::Uninitialized({static_cast<int64_t>(shape.size())}, ir::DataType::Int32());
+  for (size_t i = 0; i < shape.size(); ++i) {
+    array.mutable_data<int32_t>()[i] = static_cast<int32_t>(shape[i]);
+  }
+  return CallOp("collapse_sum_to", {std::move(data), ir::MakeConstant(std::move(array))},
+                {{"shape", AttrValue::Ints(shape)}});
+}
+
+Expr sequence_mask(Expr data, Expr valid_length, double mask_value, int axis) {
+  return CallOp("sequence_mask", {std::move(data), std::move(valid_length)},
+                {{"mask_value", AttrValue::Double(mask_value)}, {"axis", AttrValue::Int(axis)}});
+}
+
+Expr matrix_set_diag(Expr data, Expr diagonal, int k1, int k2, bool super_diag_right_align,
+                     bool sub_diag_right_align) {
+  return CallOp("matrix_set_diag", {std::move(data), std::move(diagonal)},
+                {{"k1", AttrValue::Int(k1)},
+                 {"k2", AttrValue::Int(k2)},
+                 {"super_diag_right_align", AttrValue::Bool(super_diag_right_align)},
+                 {"sub_diag_right_align", AttrValue::Bool(sub_diag_right_align)}});
+}
+
+Expr slice_like(Expr data, Expr shape_like, std::optional<Ints> axes) {
+  return CallOp("slice_like", {std::move(data), std::move(shape_like)},
+                {{"axes", op::OptionalInts(axes)}});
+}
+
+Expr sort(Expr data, int axis, bool is_ascend) {
+  return CallOp("sort", {std::move(data)},
+                {{"axis", AttrValue::Int(axis)}, {"is_ascend", AttrValue::Bool(is_ascend)}});
+}
+
+Expr argsort(Expr data, int axis, bool is_ascend, const std::string& dtype) {
+  return CallOp("argsort", {std::move(data)},
+                {{"axis", AttrValue::Int(axis)},
+                 {"is_ascend", AttrValue::Bool(is_ascend)},
+                 {"dtype", AttrValue::Str(dtype)}});
+}
+
+Expr searchsorted(Expr sorted_sequence, Expr values, bool right, const std::string& dtype) {
+  return CallOp("searchsorted", {std::move(sorted_sequence), std::move(values)},
+                {{"right", AttrValue::Bool(right)}, {"dtype", AttrValue::Str(dtype)}});
 }
 
 Expr trilu(Expr data, Expr k, bool upper) {

@@ -1,5 +1,6 @@
-// The transform family: layout_transform, expand_dims, squeeze, reshape, transpose,
-// concatenate, split, repeat and cast.
+// The transform family: layout_transform, expand_dims, squeeze, reshape,
+// contrib_reverse_reshape, shape_of, ndarray_size, transpose, concatenate, split, repeat and cast.
+#include <algorithm>
 #include <string>
 
 #include "families.h"
@@ -36,6 +37,15 @@ const AttrsSchema* ReshapeAttrs() {
   static const AttrsSchema schema(
       "relay.attrs.ReshapeAttrs",
       {AttrsSchema::RequiredIntArray("newshape"), AttrsSchema::Bool("allowzero", false)});
+  return &schema;
+}
+const AttrsSchema* ShapeOfAttrs() {
+  static const AttrsSchema schema("relay.attrs.ShapeOfAttrs", {AttrsSchema::DType("dtype", "")});
+  return &schema;
+}
+const AttrsSchema* NdarraySizeAttrs() {
+  static const AttrsSchema schema("relay.attrs.NdarraySizeAttrs",
+                                  {AttrsSchema::DType("dtype", "")});
   return &schema;
 }
 const AttrsSchema* TransposeAttrs() {
@@ -230,6 +240,48 @@ bool ReshapeRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's ReverseReshapeRel: the special values apply from the right (newshape and the data shape
+// reversed, inferred as reshape, the result reversed back).
+bool ReverseReshapeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  std::vector<int64_t> spec = IntsAttr(call, "newshape");
+  std::reverse(spec.begin(), spec.end());
+  const Shape in(data->shape.rbegin(), data->shape.rend());
+  Shape out = InferNewShape(call, in, spec, AttrsOf(call).get_bool("allowzero"));
+  std::reverse(out.begin(), out.end());
+  if (data->is_static() && std::none_of(out.begin(), out.end(), IsAny) &&
+      NumElements(out) != NumElements(data->shape)) {
+    call.Fail("contrib_reverse_reshape: input tensor shape " + ShapeToString(data->shape) +
+              " and reshaped shape " + ShapeToString(out) + " are not compatible");
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+ir::DataType ShapeDType(const TypeRelationCall& call) {
+  const ir::DataType dtype = DTypeOr(AttrsOf(call).get("dtype"), ir::DataType::Int32());
+  if (!dtype.is_int() && !dtype.is_uint()) {
+    call.Fail(call.op_name() + ": dtype must be an integer type, got " + dtype.ToString());
+  }
+  return dtype;
+}
+
+// shape_of: a 1-D tensor of the data's rank; ndarray_size: a scalar.
+bool ShapeOfRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  call.AssignResult(ir::TensorType({static_cast<Dim>(data->ndim())}, ShapeDType(call)));
+  return true;
+}
+
+bool NdarraySizeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  call.AssignResult(ir::TensorType({}, ShapeDType(call)));
+  return true;
+}
+
 bool TransposeRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -405,6 +457,20 @@ void RegisterTransformOps(OpRegistry& registry) {
   reshape.attrs_schema = ReshapeAttrs();
   reshape.is_reshape_op = true;
   reshape.kernel = kernels::Reshape;
+  OpDef& reverse_reshape =
+      RegisterOp(registry, "contrib_reverse_reshape", 1, OpPattern::kInjective, ReverseReshapeRel,
+                 "Reshapes data with newshape's special values applied from the right.");
+  reverse_reshape.attrs_schema = ReshapeAttrs();
+  reverse_reshape.is_reshape_op = true;
+  reverse_reshape.kernel = kernels::ReverseReshape;
+  OpDef& shape_of = RegisterOp(registry, "shape_of", 1, OpPattern::kOpaque, ShapeOfRel,
+                               "The shape of the data as a 1-D integer tensor.");
+  shape_of.attrs_schema = ShapeOfAttrs();
+  shape_of.kernel = kernels::ShapeOf;
+  OpDef& ndarray_size = RegisterOp(registry, "ndarray_size", 1, OpPattern::kInjective,
+                                   NdarraySizeRel, "The number of elements of the data.");
+  ndarray_size.attrs_schema = NdarraySizeAttrs();
+  ndarray_size.kernel = kernels::NdarraySize;
   OpDef& transpose = RegisterOp(registry, "transpose", 1, OpPattern::kInjective, TransposeRel,
                                 "Permutes the axes (reverses them when axes is None).");
   transpose.attrs_schema = TransposeAttrs();
@@ -470,6 +536,19 @@ Expr split(Expr x, const Ints& indices, int axis) {
 
 Expr reshape(Expr x, const Ints& newshape) {
   return CallOp("reshape", {std::move(x)}, {{"newshape", AttrValue::Ints(newshape)}});
+}
+
+Expr reverse_reshape(Expr x, const Ints& newshape) {
+  return CallOp("contrib_reverse_reshape", {std::move(x)},
+                {{"newshape", AttrValue::Ints(newshape)}});
+}
+
+Expr shape_of(Expr x, const std::string& dtype) {
+  return CallOp("shape_of", {std::move(x)}, {{"dtype", AttrValue::Str(dtype)}});
+}
+
+Expr ndarray_size(Expr x, const std::string& dtype) {
+  return CallOp("ndarray_size", {std::move(x)}, {{"dtype", AttrValue::Str(dtype)}});
 }
 
 Expr transpose(Expr x, std::optional<Ints> axes) {

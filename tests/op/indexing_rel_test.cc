@@ -173,5 +173,52 @@ TEST(ImageRelTest, ResizeUpsamplingSubPixel) {
       "do not divide");
 }
 
+// TVM v0.13's level-10 and sorting relations: collapse_sum_like/to, sequence_mask,
+// matrix_set_diag, slice_like, sort, argsort, searchsorted (hand-derived result types).
+TEST(IndexingRelTest, LevelTenAndSortingOps) {
+  EXPECT_EQ(Infer(relay::collapse_sum_like(var("x"), var("y")), {T({3, 4, 5}), T({4, 1})}),
+            "Tensor[(4, 1), float32]");
+  ExpectTypeError(
+      [] {
+        Infer(relay::collapse_sum_like(var("x"), var("y")), {T({3, 4}), T({3})});
+      },
+      "does not broadcast to data");
+  const ir::Expr to = relay::collapse_sum_to(var("x"), {1, 5});
+  EXPECT_EQ(Infer(to, {T({3, 4, 5}), T({2}, "int32")}), "Tensor[(1, 5), float32]");
+  EXPECT_EQ(PrintedAttrs(to), "shape=[1, 5]");
+  EXPECT_EQ(
+      Infer(relay::sequence_mask(var("x"), var("v"), 0.0, 1), {T({4, 3, 2}), T({4}, "int64")}),
+      "Tensor[(4, 3, 2), float32]");
+  ExpectTypeError(
+      [] {
+        Infer(relay::sequence_mask(var("x"), var("v"), 0.0, 0), {T({4, 3}), T({4}, "int32")});
+      },
+      "must have shape (3,)");
+  // k = (-1, 2) on 3x4 matrices: 4 diagonals of at most min(3 + 0, 4 - 0) = 3 elements.
+  EXPECT_EQ(Infer(relay::matrix_set_diag(var("x"), var("d"), -1, 2),
+                  {T({2, 3, 4}, "int32"), T({2, 4, 3}, "int32")}),
+            "Tensor[(2, 3, 4), int32]");
+  ExpectTypeError(
+      [] {
+        Infer(relay::matrix_set_diag(var("x"), var("d")), {T({3, 4}), T({4})});
+      },
+      "must have shape (3)");
+  EXPECT_EQ(
+      Infer(relay::slice_like(var("x"), var("y"), Ints{-1, -3}), {T({3, 4, 5}), T({1, 2, 3})}),
+      "Tensor[(1, 4, 3), float32]");
+  EXPECT_EQ(Infer(relay::sort(var("x"), 0), {T({3, 4}, "int8")}), "Tensor[(3, 4), int8]");
+  EXPECT_EQ(Infer(relay::argsort(var("x"), 1, false, "int64"), {T({3, 4})}),
+            "Tensor[(3, 4), int64]");
+  EXPECT_EQ(PrintedAttrs(relay::argsort(var("x"), 0, false)),
+            "axis=0, is_ascend=False, dtype=\"int32\"");
+  EXPECT_EQ(Infer(relay::searchsorted(var("s"), var("v"), true, "int64"), {T({8}), T({2, 5})}),
+            "Tensor[(2, 5), int64]");
+  ExpectTypeError(
+      [] {
+        Infer(relay::searchsorted(var("s"), var("v")), {T({2, 8}), T({3, 5})});
+      },
+      "leading dimensions");
+}
+
 }  // namespace
 }  // namespace relaypass::op

@@ -4,6 +4,7 @@
 //                                   result shape (simplify_expr/concretize_rules.h)
 //   ConcretizeFullLike / ReshapeLike  the same for full_like and reshape_like (applies once
 //                                   relaypass has those operators)
+//   ConcretizeCollapseSumLike       collapse_sum_like(x, y) -> collapse_sum_to(x, static shape)
 //   ConcretizeBroadcastToLike       broadcast_to_like(x, y) -> broadcast_to(x, static shape)
 //   ConcretizeCastLike              cast_like(x, y) -> cast(x, y's dtype)
 //   SimplifyAdd                     add(x, x) -> multiply(x, 2)
@@ -12,6 +13,7 @@
 //                                   has x's type; 0 is a scalar constant, zeros() or
 //                                   zeros_like(_), 1 a scalar constant, ones() or ones_like(_)
 //   SimplifyReshape                 reshape(reshape(x)) -> reshape(x) to the static result shape
+//                                   (either may be a contrib_reverse_reshape)
 //   SimplifyTranspose               two transposes / same-rank layout_transforms -> one transpose
 //   SimplifyNoOpTranspose           identity transpose / layout_transform(A -> A) -> x
 //   SimplifySameCast                cast / cast_like to the input's own dtype -> x
@@ -25,8 +27,7 @@
 //   SimplifyClipAndConsecutiveCast  clip then casts whose dtype holds the clip interval -> clip
 //   SimplifyClip                    clip covering the whole dtype range -> x
 // applied in TVM's order and repeated as TVM's RewritePatterns does (simplify_expr/rewriter.h).
-// Not here: ConcretizeCollapseSumLike (no collapse_sum_like), contrib_reverse_reshape, the
-// qnn.dequantize + argmax/argmin/argsort rewrites (no QNN yet), SimplifyBinomial, and
+// Not here: the qnn.dequantize + argmax/argmin/argsort rewrites (no QNN yet), SimplifyBinomial, and
 // SimplifyTranspose's folding of rank-changing layout_transforms (such pairs are left as they
 // are).
 #pragma once

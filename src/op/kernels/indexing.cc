@@ -1,7 +1,7 @@
 // Indexing kernels: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd,
-// one_hot, cumsum, topk, trilu, einsum, scatter_elements, scatter_nd, reverse_sequence, argmax
-// and argmin. Data movement copies element bytes, so it
-// takes every dtype; indices may be any integer dtype.
+// one_hot, cumsum, topk, sort, argsort, searchsorted, trilu, einsum, scatter_elements,
+// scatter_nd, reverse_sequence, sequence_mask, matrix_set_diag, slice_like, argmax and argmin. Data
+// movement copies element bytes, so it takes every dtype; indices may be any integer dtype.
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -406,6 +406,107 @@ Arrays TopK(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) 
   return {values, indices};
 }
 
+namespace {
+
+// sort / argsort: a stable sort of every line along `axis` (descending keeps equal elements in
+// their order too, as TVM's CPU argsort and np.argsort(-x, kind="stable")). Returns the sorted
+// values (in the data's dtype) or the positions (int64).
+NDArray SortAlongAxis(const NDArray& data, int64_t axis_attr, bool ascend, bool want_values,
+                      const char* op) {
+  NDArray x = IsHalf(data.dtype()) ? CastArray(data, DataType::Float32()) : data;
+  const int axis = NormalizeAxis(axis_attr, x.ndim(), std::string(op) + ": axis");
+  const int64_t n = x.shape()[axis];
+  const int64_t outer = Product(x.shape(), 0, axis);
+  const int64_t inner = Product(x.shape(), axis + 1, x.shape().size());
+  NDArray out = NDArray::Uninitialized(x.shape(), want_values ? x.dtype() : DataType::Int64());
+  DispatchNumeric(x.dtype(), op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* pi = x.data<T>();
+    std::vector<int64_t> order(n);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t i = 0; i < inner; ++i) {
+        auto at = [&](int64_t j) { return pi[(o * n + j) * inner + i]; };
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t l, int64_t r) {
+          return ascend ? at(l) < at(r) : at(l) > at(r);
+        });
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t pos = (o * n + j) * inner + i;
+          if (want_values) {
+            out.mutable_data<T>()[pos] = at(order[j]);
+          } else {
+            out.mutable_data<int64_t>()[pos] = order[j];
+          }
+        }
+      }
+    }
+  });
+  if (want_values && IsHalf(data.dtype())) return CastArray(out, data.dtype());
+  return out;
+}
+
+}  // namespace
+
+Arrays Sort(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "sort");
+  const ir::AttrsNode& a = AttrsOf(attrs, "sort");
+  return {SortAlongAxis(in[0], a.get_int("axis"), a.get_bool("is_ascend"), true, "sort")};
+}
+
+Arrays ArgSort(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "argsort");
+  const ir::AttrsNode& a = AttrsOf(attrs, "argsort");
+  const DataType dtype = DTypeAttr(a, "dtype", DataType::Int32());
+  return {CastArray(
+      SortAlongAxis(in[0], a.get_int("axis"), a.get_bool("is_ascend"), false, "argsort"), dtype)};
+}
+
+// searchsorted: for each value, the first position of its row of sorted_sequence (the row with
+// the same leading indices; a 1-D sequence serves every value) where it could be inserted keeping
+// the order: before equal elements (lower bound), or after them with `right`.
+Arrays SearchSorted(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "searchsorted");
+  const ir::AttrsNode& a = AttrsOf(attrs, "searchsorted");
+  const bool right = a.get_bool("right");
+  const DataType dtype = DTypeAttr(a, "dtype", DataType::Int32());
+  const NDArray& seq_in = in[0];
+  const NDArray& val_in = in[1];
+  if (seq_in.ndim() < 1 || val_in.ndim() < 1) {
+    Fail("searchsorted: sorted_sequence and values must have rank >= 1");
+  }
+  if (seq_in.dtype() != val_in.dtype()) {
+    Fail("searchsorted: sorted_sequence and values differ in dtype");
+  }
+  const bool shared = seq_in.ndim() == 1;
+  if (!shared) {
+    bool ok = seq_in.ndim() == val_in.ndim();
+    for (int d = 0; ok && d + 1 < seq_in.ndim(); ++d) ok = seq_in.shape()[d] == val_in.shape()[d];
+    if (!ok) {
+      Fail("searchsorted: sorted_sequence " + ShapeString(seq_in.shape()) + " and values " +
+           ShapeString(val_in.shape()) + " differ in their leading dimensions");
+    }
+  }
+  const NDArray seq = IsHalf(seq_in.dtype()) ? CastArray(seq_in, DataType::Float32()) : seq_in;
+  const NDArray val = IsHalf(val_in.dtype()) ? CastArray(val_in, DataType::Float32()) : val_in;
+  const int64_t n = seq.shape().back(), m = val.shape().back();
+  const int64_t rows = m == 0 ? 0 : val.size() / m;
+  NDArray out = NDArray::Uninitialized(val.shape(), DataType::Int64());
+  DispatchNumeric(seq.dtype(), "searchsorted", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    int64_t* po = out.mutable_data<int64_t>();
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* begin = seq.data<T>() + (shared ? 0 : r * n);
+      for (int64_t j = 0; j < m; ++j) {
+        const T v = val.data<T>()[r * m + j];
+        const T* at =
+            right ? std::upper_bound(begin, begin + n, v) : std::lower_bound(begin, begin + n, v);
+        po[r * m + j] = at - begin;
+      }
+    }
+  });
+  return {CastArray(out, dtype)};
+}
+
 Arrays Trilu(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   CheckInputs(in, 2, "trilu");
   const bool upper = AttrsOf(attrs, "trilu").get_bool("upper");
@@ -595,6 +696,112 @@ Arrays ReverseSequence(const Arrays& in, const ir::Attrs& attrs, const ir::Type&
       if (static_cast<int>(d) == seq && i < len) i = len - 1 - i;
       o += i * strides[d];
     }
+    return o;
+  })};
+}
+
+Arrays SequenceMask(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "sequence_mask");
+  const ir::AttrsNode& a = AttrsOf(attrs, "sequence_mask");
+  const NDArray& x = in[0];
+  const int64_t axis = a.get_int("axis");
+  if (axis != 0 && axis != 1) Fail("sequence_mask: axis must be 0 or 1");
+  if (x.ndim() < 2) Fail("sequence_mask: data must have rank >= 2");
+  const Shape& s = x.shape();
+  if (in[1].ndim() != 1 || in[1].shape()[0] != s[1 - axis]) {
+    Fail("sequence_mask: valid_length must have one value per batch (" +
+         std::to_string(s[1 - axis]) + "), got shape " + ShapeString(in[1].shape()));
+  }
+  // TVM compares the position, cast to valid_length's dtype, with the length: in double here.
+  const NDArray lengths = CastArray(in[1], DataType::Float(64));
+  const double* len = lengths.data<double>();
+  const NDArray mask = CastArray(
+      NDArray::Scalar<double>(a.get_double("mask_value"), DataType::Float(64)), x.dtype());
+  NDArray out = x.Copy();
+  const size_t eb = x.dtype().bytes();
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  const int64_t inner = Product(s, 2, s.size());
+  const int64_t n = x.size();
+  for (int64_t o = 0; o < n; ++o) {
+    const int64_t i0 = o / (s[1] * inner), i1 = (o / inner) % s[1];
+    const int64_t t = axis == 0 ? i0 : i1, b = axis == 0 ? i1 : i0;
+    if (static_cast<double>(t) >= len[b]) std::memcpy(dst + o * eb, mask.raw_data(), eb);
+  }
+  return {out};
+}
+
+Arrays MatrixSetDiag(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "matrix_set_diag");
+  const ir::AttrsNode& a = AttrsOf(attrs, "matrix_set_diag");
+  const NDArray& x = in[0];
+  const NDArray& diag = in[1];
+  const int64_t k1 = a.get_int("k1"), k2 = a.get_int("k2");
+  const bool super_right = a.get_bool("super_diag_right_align");
+  const bool sub_right = a.get_bool("sub_diag_right_align");
+  const int nd = x.ndim();
+  if (nd < 2) Fail("matrix_set_diag: data must have rank >= 2");
+  if (diag.dtype() != x.dtype()) Fail("matrix_set_diag: diagonal and data differ in dtype");
+  const int64_t m = x.shape()[nd - 2], n = x.shape()[nd - 1];
+  if (k1 > k2 || k1 <= -m || k2 >= n) {
+    Fail("matrix_set_diag: diagonals " + std::to_string(k1) + ".." + std::to_string(k2) +
+         " fall outside a " + std::to_string(m) + "x" + std::to_string(n) + " matrix");
+  }
+  const int64_t max_len = std::min(m + std::min<int64_t>(k2, 0), n - std::max<int64_t>(k1, 0));
+  Shape want(x.shape().begin(), x.shape().end() - 2);
+  if (k1 != k2) want.push_back(k2 - k1 + 1);
+  want.push_back(max_len);
+  if (diag.shape() != want) {
+    Fail("matrix_set_diag: diagonal must have shape " + ShapeString(want) + ", got " +
+         ShapeString(diag.shape()));
+  }
+  const int64_t ndiag = k2 - k1 + 1;
+  NDArray out = x.Copy();
+  const size_t eb = x.dtype().bytes();
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  const auto* src = static_cast<const uint8_t*>(diag.raw_data());
+  const int64_t batches = Product(x.shape(), 0, nd - 2);
+  for (int64_t bt = 0; bt < batches; ++bt) {
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t d = j - i;
+        if (d < k1 || d > k2) continue;
+        const int64_t len = std::min(m + std::min<int64_t>(d, 0), n - std::max<int64_t>(d, 0));
+        const int64_t offset = (d >= 0 ? super_right : sub_right) ? max_len - len : 0;
+        const int64_t pos = std::min(i, j) + offset;
+        const int64_t row = k1 == k2 ? 0 : k2 - d;
+        const int64_t from = (bt * ndiag + row) * max_len + pos;
+        std::memcpy(dst + ((bt * m + i) * n + j) * eb, src + from * eb, eb);
+      }
+    }
+  }
+  return {out};
+}
+
+Arrays SliceLike(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 2, "slice_like");
+  const ir::AttrValue& axes = AttrsOf(attrs, "slice_like").get("axes");
+  const NDArray& x = in[0];
+  const Shape& like = in[1].shape();
+  Shape out = x.shape();
+  auto take = [&](int i) {
+    if (like[i] > x.shape()[i]) {
+      Fail("slice_like: end index of axis " + std::to_string(i) + " exceeds the input shape");
+    }
+    out[i] = like[i];
+  };
+  if (axes.is_null()) {
+    for (int i = 0; i < std::min(x.ndim(), in[1].ndim()); ++i) take(i);
+  } else {
+    for (int64_t v : axes.as_ints()) {
+      const int i = NormalizeAxis(v, x.ndim(), "slice_like: axis");
+      if (i >= in[1].ndim()) Fail("slice_like: axis exceeds the rank of shape_like");
+      take(i);
+    }
+  }
+  const Shape strides = Strides(x.shape());
+  return {Gathered(x, out, [&](const std::vector<int64_t>& idx) {
+    int64_t o = 0;
+    for (size_t d = 0; d < idx.size(); ++d) o += idx[d] * strides[d];
     return o;
   })};
 }

@@ -33,6 +33,10 @@ KernelFn BiasAdd;
 KernelFn Take, StridedSlice, BroadcastTo, Tile, Reverse, Gather, GatherND, OneHot, CumSum, TopK,
     Trilu, ArgMax, ArgMin, Einsum, ScatterElements, ScatterND, ReverseSequence, BroadcastToLike,
     CastLike;
+// indexing.cc (more): sequence_mask, matrix_set_diag, slice_like.
+KernelFn SequenceMask, MatrixSetDiag, SliceLike;
+// indexing.cc (more): sort, argsort (stable), searchsorted.
+KernelFn Sort, ArgSort, SearchSorted;
 
 // image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
 KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
@@ -60,9 +64,14 @@ KernelFn BatchNorm, Softmax, LogSoftmax, Dropout, Identity;
 // transform.cc: data movement.
 KernelFn BatchFlatten, Pad, ExpandDims, Squeeze, Reshape, Transpose, Concatenate, Split, Repeat,
     Cast, LayoutTransform;
+// transform.cc (more): contrib_reverse_reshape; shape_of and ndarray_size (from the shape only).
+KernelFn ReverseReshape, ShapeOf, NdarraySize;
 
 // reduce.cc
 KernelFn Sum, Mean, Prod, Max, Min, All, Any, Variance;
+// reduce.cc: collapse_sum_like / collapse_sum_to, the sum over the axes that broadcasting the
+// target shape to the data's adds or stretches.
+KernelFn CollapseSumLike, CollapseSumTo;
 
 // layout.cc: `x` in layout `src` rearranged into layout `dst` (same primal axes); the result's
 // shape is BijectiveLayout's, as in the type relation.

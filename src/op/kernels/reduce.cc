@@ -1,7 +1,7 @@
 // sum, mean, prod, max, min, all and any over `axis` (None or [] = every axis; `exclude` reduces
 // the others; `keepdims`), and variance (sum of squared differences from a given mean, divided by
-// the count). Floats accumulate in double; integers in their own type (wrapping, as TVM's integer
-// sum).
+// the count), and collapse_sum_like / collapse_sum_to (the sum undoing a broadcast). Floats
+// accumulate in double; integers in their own type (wrapping, as TVM's integer sum).
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -126,7 +126,73 @@ Arrays Reduce(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
   });
 }
 
+// collapse_sum: data summed into `target`, which must broadcast to the data's shape (aligned
+// from the right, each dim equal or 1); leading axes and stretched 1s are summed over.
+Arrays CollapseSum(const Arrays& in, const ir::Type& out_type, const Shape& target,
+                   const char* op) {
+  const Shape& shape = in[0].shape();
+  const int nd = static_cast<int>(shape.size());
+  const int off = nd - static_cast<int>(target.size());
+  bool ok = off >= 0;
+  for (size_t i = 0; ok && i < target.size(); ++i) {
+    ok = target[i] == 1 || target[i] == shape[off + i];
+  }
+  if (!ok) {
+    Fail(std::string(op) + ": " + ShapeString(target) + " does not broadcast to data " +
+         ShapeString(shape));
+  }
+  return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
+    const NDArray& data = x[0];
+    const Shape tstrides = Strides(target);
+    Shape out_strides(nd, 0);  // along the data's axes; 0 where the axis is summed
+    for (int i = off; i < nd; ++i) {
+      if (target[i - off] != 1 || shape[i] == 1) out_strides[i] = tstrides[i - off];
+    }
+    return {DispatchNumeric(data.dtype(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+      NDArray out = NDArray::Uninitialized(target, data.dtype());
+      std::vector<Acc> acc(static_cast<size_t>(out.size()), Acc(0));
+      const T* src = data.data<T>();
+      std::vector<int64_t> idx(nd, 0);
+      int64_t o = 0;
+      for (int64_t i = 0; i < data.size(); ++i) {
+        acc[o] = Combine<Acc>(Reduction::kSum, acc[o], static_cast<Acc>(src[i]));
+        for (int d = nd - 1; d >= 0; --d) {
+          o += out_strides[d];
+          if (++idx[d] < shape[d]) break;
+          o -= out_strides[d] * shape[d];
+          idx[d] = 0;
+        }
+      }
+      T* dst = out.mutable_data<T>();
+      for (int64_t j = 0; j < out.size(); ++j) dst[j] = static_cast<T>(acc[j]);
+      return out;
+    })};
+  });
+}
+
 }  // namespace
+
+Arrays CollapseSumLike(const Arrays& in, const ir::Attrs&, const ir::Type& out_type) {
+  CheckInputs(in, 2, "collapse_sum_like");
+  return CollapseSum({in[0]}, out_type, in[1].shape(), "collapse_sum_like");
+}
+
+Arrays CollapseSumTo(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  CheckInputs(in, 2, "collapse_sum_to");
+  const ir::AttrValue& attr = AttrsOf(attrs, "collapse_sum_to").get("shape");
+  const NDArray& shape = in[1];
+  if ((!shape.dtype().is_int() && !shape.dtype().is_uint()) || shape.ndim() != 1) {
+    Fail("collapse_sum_to: shape must be a 1-D integer tensor");
+  }
+  const NDArray values = CastArray(shape, DataType::Int64());
+  Shape target(values.data<int64_t>(), values.data<int64_t>() + values.size());
+  if (!attr.is_null() && attr.as_ints() != target) {
+    Fail("collapse_sum_to: the shape attribute and the shape input differ");
+  }
+  return CollapseSum({in[0]}, out_type, target, "collapse_sum_to");
+}
 
 Arrays Sum(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   return Reduce(in, attrs, out_type, Reduction::kSum, "sum");

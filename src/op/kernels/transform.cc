@@ -1,5 +1,7 @@
-// Data movement kernels: reshapes (reshape, squeeze, expand_dims, batch_flatten), split, transpose,
-// concatenate, pad and cast. They copy bytes, so they take every dtype.
+// Data movement kernels: reshapes (reshape, contrib_reverse_reshape, squeeze, expand_dims,
+// batch_flatten), split, transpose, concatenate, pad and cast; shape_of and ndarray_size (which
+// read only the shape). They copy bytes, so they take every dtype.
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -77,6 +79,41 @@ Arrays Reshape(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   const ir::AttrsNode& a = AttrsOf(attrs, "reshape");
   return {Reshaped(in[0],
                    InferNewShape(in[0].shape(), a.get_ints("newshape"), a.get_bool("allowzero")))};
+}
+
+Arrays ReverseReshape(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "contrib_reverse_reshape");
+  const ir::AttrsNode& a = AttrsOf(attrs, "contrib_reverse_reshape");
+  std::vector<int64_t> spec = a.get_ints("newshape");
+  std::reverse(spec.begin(), spec.end());
+  const Shape rin(in[0].shape().rbegin(), in[0].shape().rend());
+  Shape out = InferNewShape(rin, spec, a.get_bool("allowzero"));
+  std::reverse(out.begin(), out.end());
+  return {Reshaped(in[0], out)};
+}
+
+namespace {
+// A shape value (or element count) stored in `dtype`; an integer dtype.
+NDArray ShapeValues(const Shape& values, const Shape& shape, DataType dtype, const char* op) {
+  if (!dtype.is_int() && !dtype.is_uint()) {
+    Fail(std::string(op) + ": dtype must be an integer type, got " + dtype.ToString());
+  }
+  NDArray v = NDArray::Uninitialized(shape, DataType::Int64());
+  std::copy(values.begin(), values.end(), v.mutable_data<int64_t>());
+  return CastArray(v, dtype);
+}
+}  // namespace
+
+Arrays ShapeOf(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "shape_of");
+  const DataType dtype = DTypeAttr(AttrsOf(attrs, "shape_of"), "dtype", DataType::Int32());
+  return {ShapeValues(in[0].shape(), {in[0].ndim()}, dtype, "shape_of")};
+}
+
+Arrays NdarraySize(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "ndarray_size");
+  const DataType dtype = DTypeAttr(AttrsOf(attrs, "ndarray_size"), "dtype", DataType::Int32());
+  return {ShapeValues({in[0].size()}, {}, dtype, "ndarray_size")};
 }
 
 Arrays BatchFlatten(const Arrays& in, const ir::Attrs&, const ir::Type&) {

@@ -69,6 +69,13 @@ Rule ConcretizeReshapeLike() {
                         });
 }
 
+Rule ConcretizeCollapseSumLike() {
+  return ConcretizeLike("collapse_sum_like",
+                        [](const std::vector<Expr>& c, const std::vector<int64_t>& s, DataType) {
+                          return relay::collapse_sum_to(c.at(0), s);
+                        });
+}
+
 Rule ConcretizeBroadcastToLike() {
   return ConcretizeLike("broadcast_to_like",
                         [](const std::vector<Expr>& c, const std::vector<int64_t>& s, DataType) {

@@ -1,5 +1,6 @@
 // The rewrites of TVM v0.13's SimplifyExpr that make `*_like` and fill operators explicit:
-// ConcretizeZerosLike/OnesLike/FullLike/ReshapeLike/BroadcastToLike/CastLike and FullElementwise
+// ConcretizeZerosLike/OnesLike/FullLike/ReshapeLike/CollapseSumLike/BroadcastToLike/
+// CastLike and FullElementwise
 // (src/relay/transforms/simplify_expr.cc). Each is a Rule for RewriteWithRules.
 #pragma once
 
@@ -14,6 +15,9 @@ Rule ConcretizeOnesLike();
 Rule ConcretizeFullLike();
 // reshape_like(data, like) -> reshape(data, shape) when the result's shape is static.
 Rule ConcretizeReshapeLike();
+// collapse_sum_like(data, like) -> collapse_sum_to(data, shape) (the shape as an int32 constant
+// and the attribute) when the result's shape is static.
+Rule ConcretizeCollapseSumLike();
 // broadcast_to_like(data, like) -> broadcast_to(data, shape) when the result's shape is static.
 Rule ConcretizeBroadcastToLike();
 // cast_like(data, like) -> cast(data, like's dtype), whatever the shape.

@@ -113,13 +113,19 @@ Rule EliminateIdentity() {
 }
 
 // ----- SimplifyReshape: reshape(reshape(x)) -> reshape(x, static result shape)
+// reshape or contrib_reverse_reshape (TVM's pattern takes either, at both positions).
+const CallNode* ReshapeCall(const Expr& e) {
+  if (auto* call = OpCall(e, "reshape")) return call;
+  return OpCall(e, "contrib_reverse_reshape");
+}
+
 Rule SimplifyReshape() {
   return {"SimplifyReshape",
-          {"reshape"},
+          {"reshape", "contrib_reverse_reshape"},
           [](const Expr& pre, Match& m) {
-            auto* outer = OpCall(pre, "reshape");
+            auto* outer = ReshapeCall(pre);
             if (!outer) return false;
-            auto* inner = OpCall(outer->args[0], "reshape");
+            auto* inner = ReshapeCall(outer->args[0]);
             if (!inner) return false;
             m.inner = {outer->args[0].get()};
             m.captures = {inner->args[0]};
@@ -448,6 +454,7 @@ std::vector<Rule> SimplifyExprRules() {
           ConcretizeOnesLike(),
           ConcretizeFullLike(),
           ConcretizeReshapeLike(),
+          ConcretizeCollapseSumLike(),
           ConcretizeBroadcastToLike(),
           ConcretizeCastLike(),
           SimplifyAdd(),

@@ -4,6 +4,8 @@ from ...ir import Op
 from .tensor import *  # noqa: F401,F403
 from .transform import *  # noqa: F401,F403
 from .reduce import *  # noqa: F401,F403
+from .algorithm import *  # noqa: F401,F403
+from . import algorithm  # noqa: F401
 from . import nn  # noqa: F401
 from . import annotation  # noqa: F401
 from . import image  # noqa: F401

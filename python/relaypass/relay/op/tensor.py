@@ -113,3 +113,13 @@ def ones(shape, dtype):
 def where(condition, x, y):
     """x where condition is true, else y; the three broadcast together."""
     return call("where", [condition, x, y])
+
+
+def shape_of(data, dtype="int32"):
+    """The shape of ``data`` as a 1-D tensor of ``dtype``."""
+    return call("shape_of", [data], dtype=dtype)
+
+
+def ndarray_size(data, dtype="int32"):
+    """The number of elements of ``data`` as a scalar of ``dtype``."""
+    return call("ndarray_size", [data], dtype=dtype)

@@ -148,3 +148,50 @@ def topk(data, k=1, axis=-1, ret_type="both", is_ascend=False, dtype="int32"):
     if ret_type == "both":
         return TupleWrapper(out, 2)
     return out
+
+
+def collapse_sum_like(data, collapse_type):
+    """``data`` summed over the axes that broadcasting ``collapse_type``'s shape to it adds."""
+    return call("collapse_sum_like", [data, collapse_type])
+
+
+def collapse_sum_to(data, shape):
+    """``data`` summed down to ``shape`` (a list, tuple or constant; TVM keeps a constant's
+    values in the call's ``shape`` attribute too)."""
+    from ..expr import Constant, const
+
+    if isinstance(shape, (list, tuple)):
+        shape = const(list(shape), "int32")
+    values = None
+    if isinstance(shape, Constant):
+        values = [int(v) for v in shape.data.numpy().reshape(-1)]
+    return call("collapse_sum_to", [data, shape], shape=values)
+
+
+def reverse_reshape(data, newshape):
+    """reshape with newshape's special values (0, -1, -2, -3, -4) applied from the right."""
+    if isinstance(newshape, int):
+        newshape = [newshape]
+    return call("contrib_reverse_reshape", [data], newshape=list(newshape))
+
+
+def sequence_mask(data, valid_length, mask_value=0, axis=0):
+    """Positions at or past ``valid_length[b]`` along ``axis`` (0 or 1) set to ``mask_value``."""
+    return call("sequence_mask", [data, valid_length], mask_value=float(mask_value), axis=axis)
+
+
+def matrix_set_diag(data, diagonal, k=0, align="RIGHT_LEFT"):
+    """``data`` with diagonal ``k`` (or diagonals ``k[0]..k[1]``) of its innermost matrices
+    replaced; ``align`` as TensorFlow's MatrixSetDiagV3."""
+    if isinstance(k, (tuple, list)):
+        k_one, k_two = int(k[0]), int(k[1])
+    else:
+        k_one = k_two = int(k)
+    return call("matrix_set_diag", [data, diagonal], k1=k_one, k2=k_two,
+                super_diag_right_align=align[:5] == "RIGHT",
+                sub_diag_right_align=align[-5:] == "RIGHT")
+
+
+def slice_like(data, shape_like, axes=None):
+    """``data`` sliced from the start to ``shape_like``'s extents on ``axes`` (default all)."""
+    return call("slice_like", [data, shape_like], axes=_ints(axes))
