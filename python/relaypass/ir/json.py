@@ -338,7 +338,7 @@ def save_json(node):
         keep.append(obj)
         type_key, lit, refs, data, keys, rep = _describe(obj)
         jnode = {"type_key": type_key}
-        if rep is not None:
+        if rep:  # as TVM, an empty repr is not written
             if rep.isprintable() and rep.isascii():
                 jnode["repr_str"] = rep
             else:
@@ -658,6 +658,8 @@ class _Loader:
             if kind == "node":
                 value = r(field)
             elif kind == "string":
+                if jnode["attrs"][field] in ("0", "null"):  # null: the field's default
+                    continue
                 value = self.string(jnode, field)
             elif kind == "dtype":
                 value = _lit(jnode, field, str)
