@@ -24,10 +24,7 @@ BaseExpr = RelayExpr
 DictAttrs = dict
 
 
-def save_json(node):
-    from .._errors import OpNotImplemented
-
-    raise OpNotImplemented("tvm.ir.save_json is not available in relaypass; use mod.astext()")
+from .json import save_json, load_json  # noqa: F401,E402
 
 
 def register_op_attr(op_name, attr_key, value=None, level=10):
