@@ -3,6 +3,18 @@ IntImm (an int with ``.value`` and ``.dtype``), a float attribute a FloatImm. Th
 ints and floats, so ``int(d)``, ``d == 3`` and NumPy all work as with plain numbers."""
 
 
+def _make_imm(cls, base, args):
+    """An IntImm/FloatImm from TVM's (dtype, value) or from the number alone (the class's
+    dtype)."""
+    if len(args) == 2 and isinstance(args[0], str):
+        dtype, value = args
+        obj = base.__new__(cls, base(value))
+        if dtype != cls.dtype:
+            obj.dtype = dtype
+        return obj
+    return base.__new__(cls, *args)
+
+
 class IntImm(int):
     """An integer constant (tvm.tir.IntImm): ``.value`` is the int itself. Made as TVM makes
     one, ``IntImm("int32", 1)``, or from an int alone (dtype int32)."""
@@ -10,13 +22,7 @@ class IntImm(int):
     dtype = "int32"
 
     def __new__(cls, *args, span=None):
-        if len(args) == 2 and isinstance(args[0], str):
-            dtype, value = args
-            obj = super().__new__(cls, int(value))
-            if dtype != cls.dtype:
-                obj.dtype = dtype
-            return obj
-        return super().__new__(cls, *args)
+        return _make_imm(cls, int, args)
 
     @property
     def value(self):
@@ -34,13 +40,7 @@ class FloatImm(float):
     dtype = "float32"
 
     def __new__(cls, *args, span=None):
-        if len(args) == 2 and isinstance(args[0], str):
-            dtype, value = args
-            obj = super().__new__(cls, float(value))
-            if dtype != cls.dtype:
-                obj.dtype = dtype
-            return obj
-        return super().__new__(cls, *args)
+        return _make_imm(cls, float, args)
 
     @property
     def value(self):

@@ -173,6 +173,14 @@ bool TakeRel(TypeRelationCall& call) {
               " is out of range for axis " + std::to_string(a) + " and indices " +
               TypeString(indices));
   }
+  // The batch dimensions index data and indices alike (each batch takes from its own slice).
+  for (int64_t d = 0; d < batch_dims; ++d) {
+    const ir::Dim di = indices->shape[d], dd = data->shape[d];
+    if (!IsAny(di) && !IsAny(dd) && di != dd) {
+      call.Fail("take: batch dimension " + std::to_string(d) + " of indices " +
+                TypeString(indices) + " differs from the data's " + TypeString(data));
+    }
+  }
   Shape out(data->shape.begin(), data->shape.begin() + a);
   out.insert(out.end(), indices->shape.begin() + batch_dims, indices->shape.end());
   out.insert(out.end(), data->shape.begin() + a + 1, data->shape.end());

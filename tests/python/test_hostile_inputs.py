@@ -72,3 +72,17 @@ def test_nodes_outlive_their_module():
     del mod
     assert str(body.checked_type) == "Tensor[(2), float32]"
     assert body.args[0].name_hint == "x"
+
+
+def test_take_batch_dims_that_do_not_match_is_an_error_not_a_crash():
+    # Session 6's kernel-fuzzer finding: indices (0, 4) against data (2, 3) with batch_dims=1 made
+    # the take kernel read past the empty indices (SIGSEGV). The type relation refuses it now.
+    import relaypass as tvm
+    from relaypass import relay
+
+    d = relay.var("d", shape=(2, 3))
+    i = relay.var("i", shape=(0, 4), dtype="int32")
+    f = relay.Function([d, i], relay.take(d, i, axis=1, batch_dims=1))
+    with pytest.raises(tvm.TVMError, match="batch dimension 0 of indices"):
+        relay.create_executor("debug").evaluate(f)(
+            np.ones((2, 3), "float32"), np.zeros((0, 4), "int32"))

@@ -69,7 +69,14 @@ Arrays Take(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
     if (batch_dims < 0) batch_dims += static_cast<int64_t>(ishape.size());
   }
   const Shape& ds = data.shape();
-  if (batch_dims < 0 || batch_dims > axis) Fail("take: batch_dims out of range");
+  if (batch_dims < 0 || batch_dims > axis || batch_dims > static_cast<int64_t>(ishape.size())) {
+    Fail("take: batch_dims out of range");
+  }
+  // Each batch takes from its own slice: the indices' batch dimensions must be the data's, or the
+  // loop below would read past the indices.
+  for (int64_t d = 0; d < batch_dims; ++d) {
+    if (ishape[d] != ds[d]) Fail("take: the batch dimensions of indices and data differ");
+  }
   const int64_t extent = ds[axis];
   const int64_t prefix = Product(ds, 0, axis);
   const int64_t batch_inner = Product(ds, batch_dims, axis);  // prefix positions per batch
@@ -361,6 +368,29 @@ Arrays CumSum(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
   });
 }
 
+namespace {
+
+// For every line of `data` (outer x n x inner, the line along the middle axis), the stable order
+// of its n elements: ascending, or descending with equal elements kept in their order (TVM's CPU
+// topk and argsort). Calls emit(o, i, order, at), where at(j) is the line's element j.
+template <typename T, typename Emit>
+void ForEachSortedLine(const T* data, int64_t outer, int64_t n, int64_t inner, bool ascend,
+                       Emit&& emit) {
+  std::vector<int64_t> order(n);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t j) { return data[(o * n + j) * inner + i]; };
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int64_t l, int64_t r) {
+        return ascend ? at(l) < at(r) : at(l) > at(r);
+      });
+      emit(o, i, order, at);
+    }
+  }
+}
+
+}  // namespace
+
 Arrays TopK(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   CheckInputs(in, 1, "topk");
   const ir::AttrsNode& a = AttrsOf(attrs, "topk");
@@ -380,23 +410,15 @@ Arrays TopK(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) 
   NDArray idx64 = NDArray::Uninitialized(out_shape, DataType::Int64());
   DispatchNumeric(x.dtype(), "topk", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T* pi = x.data<T>();
     T* pv = values.mutable_data<T>();
     int64_t* px = idx64.mutable_data<int64_t>();
-    std::vector<int64_t> order(n);
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t i = 0; i < inner; ++i) {
-        auto at = [&](int64_t j) { return pi[(o * n + j) * inner + i]; };
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int64_t l, int64_t r) {
-          return ascend ? at(l) < at(r) : at(l) > at(r);
-        });
-        for (int64_t j = 0; j < k; ++j) {
-          pv[(o * k + j) * inner + i] = at(order[j]);
-          px[(o * k + j) * inner + i] = order[j];
-        }
-      }
-    }
+    ForEachSortedLine(x.data<T>(), outer, n, inner, ascend,
+                      [&](int64_t o, int64_t i, const std::vector<int64_t>& order, auto at) {
+                        for (int64_t j = 0; j < k; ++j) {
+                          pv[(o * k + j) * inner + i] = at(order[j]);
+                          px[(o * k + j) * inner + i] = order[j];
+                        }
+                      });
   });
   if (IsHalf(in[0].dtype())) values = CastArray(values, in[0].dtype());
   NDArray indices = CastArray(idx64, index_dtype);
@@ -421,25 +443,17 @@ NDArray SortAlongAxis(const NDArray& data, int64_t axis_attr, bool ascend, bool 
   NDArray out = NDArray::Uninitialized(x.shape(), want_values ? x.dtype() : DataType::Int64());
   DispatchNumeric(x.dtype(), op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T* pi = x.data<T>();
-    std::vector<int64_t> order(n);
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t i = 0; i < inner; ++i) {
-        auto at = [&](int64_t j) { return pi[(o * n + j) * inner + i]; };
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int64_t l, int64_t r) {
-          return ascend ? at(l) < at(r) : at(l) > at(r);
-        });
-        for (int64_t j = 0; j < n; ++j) {
-          const int64_t pos = (o * n + j) * inner + i;
-          if (want_values) {
-            out.mutable_data<T>()[pos] = at(order[j]);
-          } else {
-            out.mutable_data<int64_t>()[pos] = order[j];
-          }
-        }
-      }
-    }
+    ForEachSortedLine(x.data<T>(), outer, n, inner, ascend,
+                      [&](int64_t o, int64_t i, const std::vector<int64_t>& order, auto at) {
+                        for (int64_t j = 0; j < n; ++j) {
+                          const int64_t pos = (o * n + j) * inner + i;
+                          if (want_values) {
+                            out.mutable_data<T>()[pos] = at(order[j]);
+                          } else {
+                            out.mutable_data<int64_t>()[pos] = order[j];
+                          }
+                        }
+                      });
   });
   if (want_values && IsHalf(data.dtype())) return CastArray(out, data.dtype());
   return out;
