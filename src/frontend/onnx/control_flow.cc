@@ -23,13 +23,8 @@ const onnx::GraphProto& GraphImporter::GraphAttr(const onnx::NodeProto& node, in
 void GraphImporter::ConvertSubgraph(const onnx::GraphProto& g, const onnx::NodeProto& owner,
                                     int64_t index, int64_t opset) {
   for (const onnx::TensorProto& t : g.initializer()) {
-    ValueInfo v;
-    ir::NDArray data = TensorFromProto(t, base_dir_, source_ + ": initializer '" + t.name() + "'");
-    v.shape = data.shape();
-    v.dtype = data.dtype();
-    v.value = data;
+    ValueInfo v = InitializerValue(t);
     v.import_const = true;
-    v.expr = ir::MakeConstant(data);
     values_[t.name()] = v;
   }
   for (const onnx::NodeProto& n : g.node()) {

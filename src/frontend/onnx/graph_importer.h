@@ -75,6 +75,8 @@ class GraphImporter {
   void Check() const;
 
   // Graph inputs and initializers (graph_inputs.cc)
+  // An initializer's value, as a constant expression.
+  ValueInfo InitializerValue(const onnx::TensorProto& t) const;
   void ReadInitializers(const onnx::GraphProto& graph, OnnxModel& out);
   void ReadInputs(const onnx::GraphProto& graph, OnnxModel& out);
 

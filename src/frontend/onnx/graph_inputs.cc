@@ -7,16 +7,20 @@
 
 namespace relaypass::frontend::onnx_import {
 
+ValueInfo GraphImporter::InitializerValue(const onnx::TensorProto& t) const {
+  ValueInfo v;
+  ir::NDArray data = TensorFromProto(t, base_dir_, source_ + ": initializer '" + t.name() + "'");
+  v.shape = data.shape();
+  v.dtype = data.dtype();
+  v.value = data;
+  v.expr = ir::MakeConstant(data);
+  return v;
+}
+
 void GraphImporter::ReadInitializers(const onnx::GraphProto& graph, OnnxModel& out) {
   for (const onnx::TensorProto& t : graph.initializer()) {
-    ValueInfo v;
-    ir::NDArray data = TensorFromProto(t, base_dir_, source_ + ": initializer '" + t.name() + "'");
-    v.shape = data.shape();
-    v.dtype = data.dtype();
-    v.value = data;
-    if (options_.freeze_params) {
-      v.expr = ir::MakeConstant(data);
-    } else {
+    ValueInfo v = InitializerValue(t);
+    if (!options_.freeze_params) {  // a parameter of main, its value the initializer's
       ir::Var var = ir::MakeVar(t.name(), TypeOf(v.shape, v.dtype));
       v.expr = var;
       initializer_vars_.emplace_back(t.name(), var);
