@@ -129,6 +129,29 @@ TEST(KernelHolesTest, TakeChecksTheBatchDimensionsOfItsIndices) {
   EXPECT_EQ(out, (std::vector<float>{d[2], d[3]}));
 }
 
+// A transposed convolution's float64 accumulator is a tensor too: an output of 2^40 positions
+// (a huge stride, the kernel called directly as a caller that skips the evaluator's result check
+// would) is a ResourceError from the memory budget, not an allocation that aborts (found by
+// session 6's 10-minute ASan kernel sweep: "allocation-size-too-big" in conv3d_transpose).
+TEST(KernelHolesTest, ConvTransposeScratchIsBudgeted) {
+  const ir::IRModule mod = Parse(
+      "def @main(%x: Tensor[(1, 1, 2, 1, 1), float32], %w: Tensor[(1, 1, 1, 1, 1), float32]) {\n"
+      "  nn.conv3d_transpose(%x, %w, strides=[1099511627776, 1, 1])\n}\n");
+  const auto* call = mod.Lookup("main")->body.as<ir::CallNode>();
+  ASSERT_TRUE(call);
+  const op::OpDef* def = op::Def(ir::OpRegistry::Global().Find("nn.conv3d_transpose"));
+  ASSERT_TRUE(def && def->kernel);
+  const ir::NDArray x = eval::RandomTensor({1, 1, 2, 1, 1}, ir::DataType::Float32(), 1);
+  const ir::NDArray w = eval::RandomTensor({1, 1, 1, 1, 1}, ir::DataType::Float32(), 2);
+  bool resource_error = false;
+  try {
+    def->kernel({x, w}, call->attrs, {});
+  } catch (const ResourceError&) {
+    resource_error = true;
+  }
+  EXPECT_TRUE(resource_error);
+}
+
 // TVM's Conv2DRel accepts negative padding: the output is (H + top + bottom - KH) / stride + 1,
 // the convolution of the input cropped by the negative amounts. Expected: the same evaluator on
 // the input sliced by hand (strided_slice) with the remaining padding.

@@ -122,17 +122,29 @@ NDArray ConvTransposed(const NDArray& x, const NDArray& w, const ConvGeometry& g
   const int64_t cg = c / g.groups;
   std::vector<int64_t> in(xs.begin() + 2, xs.end()), k(ws.begin() + 2, ws.end()), out(s);
   for (int i = 0; i < s; ++i) {
-    out[i] = (in[i] - 1) * g.strides[i] - g.pads[i] - g.pads[s + i] + g.dilation[i] * (k[i] - 1) +
-             1 + g.output_padding[i];
+    // (in - 1) * stride - pads + dilation * (k - 1) + 1 + output_padding, overflow-checked.
+    int64_t extent = 0, span = 0;
+    bool overflow = __builtin_mul_overflow(in[i] - 1, g.strides[i], &extent);
+    overflow |= __builtin_mul_overflow(g.dilation[i], k[i] - 1, &span);
+    for (int64_t term : {-g.pads[i], -g.pads[s + i], span, int64_t{1}, g.output_padding[i]}) {
+      overflow |= __builtin_add_overflow(extent, term, &extent);
+    }
+    if (overflow) Fail(std::string(op) + ": the output extent overflows int64");
+    out[i] = extent;
     if (out[i] < 0) Fail(std::string(op) + ": the output would be empty");
   }
   Shape out_shape = {n, o};
   out_shape.insert(out_shape.end(), out.begin(), out.end());
+  // Both the result and the float64 accumulator are tensors: their sizes are checked (overflow,
+  // the memory budget) before anything is allocated, a ResourceError when they do not fit.
+  NDArray y = NDArray::Uninitialized(out_shape, x.dtype());
+  NDArray acc_array = NDArray::Uninitialized(out_shape, DataType::Float(64));
+  double* acc = acc_array.mutable_data<double>();
+  std::fill(acc, acc + acc_array.size(), 0.0);
   const int64_t in_size = NumElements(Shape(in.begin(), in.end()));
   const int64_t k_size = NumElements(Shape(k.begin(), k.end()));
   const int64_t out_size = NumElements(Shape(out.begin(), out.end()));
   const Shape out_strides = Strides(Shape(out.begin(), out.end()));
-  std::vector<double> acc(static_cast<size_t>(n * o * out_size), 0.0);
   const T* px = x.data<T>();
   const T* pw = w.data<T>();
   std::vector<int64_t> ipos(s, 0);
@@ -159,9 +171,8 @@ NDArray ConvTransposed(const NDArray& x, const NDArray& w, const ConvGeometry& g
       }
     }
   }
-  NDArray y = NDArray::Uninitialized(out_shape, x.dtype());
   T* py = y.mutable_data<T>();
-  for (size_t i = 0; i < acc.size(); ++i) py[i] = static_cast<T>(acc[i]);
+  for (int64_t i = 0; i < acc_array.size(); ++i) py[i] = static_cast<T>(acc[i]);
   return y;
 }
 
