@@ -54,12 +54,13 @@ ir::NDArray FromNumpy(const py::array& input, const std::string& dtype_text) {
   src = py::array::ensure(src, py::array::c_style);
   if (!src) throw py::error_already_set();
   ir::Shape shape(src.shape(), src.shape() + src.ndim());
-  ir::NDArray out = ir::NDArray::Uninitialized(shape, dtype);
-  if (static_cast<size_t>(src.nbytes()) != out.nbytes()) {
+  // A NumPy array (C-ordered above) holds its elements, so their count cannot overflow.
+  size_t elements = 1;
+  for (const int64_t d : shape) elements *= static_cast<size_t>(d);
+  if (static_cast<size_t>(src.nbytes()) != elements * dtype.bytes()) {
     throw relaypass::TypeError("cannot store NumPy dtype " + name + " as " + dtype.ToString());
   }
-  if (out.nbytes() > 0) std::memcpy(out.mutable_raw_data(), src.data(), out.nbytes());
-  return out;
+  return ir::NDArray::FromBytes(shape, dtype, src.data());
 }
 
 // A shape as TVM's Python gives it: dimensions are IntImm (ints with `.value`).

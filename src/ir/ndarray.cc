@@ -137,6 +137,18 @@ double NDArray::GetAsDouble(int64_t i) const {
   throw InternalError("NDArray::GetAsDouble: unsupported dtype " + dtype_.ToString());
 }
 
+NDArray NDArray::FromBytes(const Shape& shape, DataType dtype, const void* bytes) {
+  NDArray out = Uninitialized(shape, dtype);
+  const size_t n = out.nbytes();
+  if (n == 0) return out;
+  std::memcpy(out.mutable_raw_data(), bytes, n);
+  if (dtype.code() == DataType::Code::kBool) {
+    uint8_t* b = static_cast<uint8_t*>(out.mutable_raw_data());
+    for (size_t i = 0; i < n; ++i) b[i] = b[i] != 0;
+  }
+  return out;
+}
+
 NDArray NDArray::Copy() const {
   NDArray out = Empty(shape_, dtype_);
   if (nbytes()) std::memcpy(out.mutable_raw_data(), raw_data(), nbytes());

@@ -102,7 +102,9 @@ bool BatchMatmulRel(TypeRelationCall& call) {
     call.Fail("nn.batch_matmul: batch dimensions do not broadcast, " + TypeString(x) + " and " +
               TypeString(y));
   }
-  const Dim b = IsAny(bx) || IsAny(by) ? kAnyDim : std::max(bx, by);
+  // NumPy's broadcast: a batch of 1 against an empty batch is empty (TVM's max(bx, by) would
+  // index into the empty operand).
+  const Dim b = IsAny(bx) || IsAny(by) ? kAnyDim : (bx == 0 || by == 0) ? 0 : std::max(bx, by);
   call.AssignResult(ir::TensorType({b, m, n}, DTypeOr(attrs.get("out_dtype"), x->dtype)));
   return true;
 }

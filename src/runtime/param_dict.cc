@@ -164,9 +164,7 @@ ir::NDArray LoadArray(ByteReader& in, std::string_view name) {
   const std::string_view data = in.Bytes(static_cast<uint64_t>(data_bytes),
                                          "the data of parameter '" + std::string(name) + "'");
   // Only now, with the bytes known to be there, is the tensor allocated.
-  ir::NDArray array = ir::NDArray::Uninitialized(shape, *dtype);
-  if (!data.empty()) std::memcpy(array.mutable_raw_data(), data.data(), data.size());
-  return array;
+  return ir::NDArray::FromBytes(shape, *dtype, data.data());
 }
 
 }  // namespace

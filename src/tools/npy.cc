@@ -230,9 +230,8 @@ ir::NDArray ParseNpy(std::string_view bytes, const std::string& source_name) {
     fail("expected " + std::to_string(*nbytes) + " bytes of data, found " +
          std::to_string(bytes.size() - data_start));
   }
-  ir::NDArray array = ir::NDArray::Uninitialized(shape, dtype);  // every byte is copied below
+  ir::NDArray array = ir::NDArray::FromBytes(shape, dtype, bytes.data() + data_start);
   uint8_t* out = static_cast<uint8_t*>(array.mutable_raw_data());
-  if (array.nbytes() > 0) std::memcpy(out, bytes.data() + data_start, array.nbytes());
   const int width = dtype.bytes();
   const bool swap =
       width > 1 && ((order == '>' && LittleEndianHost()) || (order == '<' && !LittleEndianHost()));

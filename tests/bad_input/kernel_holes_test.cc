@@ -152,6 +152,31 @@ TEST(KernelHolesTest, ConvTransposeScratchIsBudgeted) {
   EXPECT_TRUE(resource_error);
 }
 
+// A batch of 1 against an empty batch broadcasts to an empty batch (NumPy's matmul gives shape
+// (0, 2, 4) for (1, 2, 3) @ (0, 3, 4)); before, the result had batch 1 and the kernel read the
+// empty operand (an ASan+UBSan kernel sweep's "load of value 190 ... for type 'bool'").
+TEST(KernelHolesTest, BatchMatmulWithAnEmptyBatchIsEmpty) {
+  for (const char* shapes : {"%x: Tensor[(1, 2, 3), bool], %y: Tensor[(0, 4, 3), bool]",
+                             "%x: Tensor[(0, 2, 3), bool], %y: Tensor[(1, 4, 3), bool]"}) {
+    ir::IRModule mod = ir::InferTypes(
+        Parse(std::string("def @main(") + shapes + ") {\n  nn.batch_matmul(%x, %y)\n}\n"));
+    const auto* ret = mod.Lookup("main")->body->checked_type.as<ir::TensorTypeNode>();
+    ASSERT_TRUE(ret);
+    EXPECT_EQ(ir::Shape(ret->shape.begin(), ret->shape.end()), (ir::Shape{0, 2, 4})) << shapes;
+    const auto* call = mod.Lookup("main")->body.as<ir::CallNode>();
+    ASSERT_TRUE(call);
+    const auto* x = mod.Lookup("main")->params[0]->type_annotation.as<ir::TensorTypeNode>();
+    const auto* y = mod.Lookup("main")->params[1]->type_annotation.as<ir::TensorTypeNode>();
+    const op::OpDef* def = op::Def(ir::OpRegistry::Global().Find("nn.batch_matmul"));
+    ASSERT_TRUE(def && def->kernel);
+    const ir::NDArray out = def->kernel(
+        {eval::RandomTensor(ir::Shape(x->shape.begin(), x->shape.end()), ir::DataType::Bool(), 1),
+         eval::RandomTensor(ir::Shape(y->shape.begin(), y->shape.end()), ir::DataType::Bool(), 2)},
+        call->attrs, call->checked_type)[0];
+    EXPECT_EQ(out.shape(), (ir::Shape{0, 2, 4})) << shapes;
+  }
+}
+
 // TVM's Conv2DRel accepts negative padding: the output is (H + top + bottom - KH) / stride + 1,
 // the convolution of the input cropped by the negative amounts. Expected: the same evaluator on
 // the input sliced by hand (strided_slice) with the remaining padding.

@@ -86,3 +86,20 @@ def test_take_batch_dims_that_do_not_match_is_an_error_not_a_crash():
     with pytest.raises(tvm.TVMError, match="batch dimension 0 of indices"):
         relay.create_executor("debug").evaluate(f)(
             np.ones((2, 3), "float32"), np.zeros((0, 4), "int32"))
+
+
+def test_bool_bytes_other_than_zero_and_one_are_stored_as_true():
+    # A NumPy bool view of arbitrary bytes (NumPy reads every nonzero byte as True). Kernels read
+    # bool elements as C++ bool, so the bytes are made 0/1 where tensors are made from outside
+    # bytes: NumPy arrays, parameter files, ONNX raw_data, .npy files. Expected values: NumPy's
+    # own reading of the view (nonzero is True) and its logical_and.
+    raw = np.array([0, 1, 190, 255, 2, 0], dtype="uint8")
+    view = raw.view("bool")
+    a = tvm.nd.array(view)
+    np.testing.assert_array_equal(a.numpy().view("uint8"), [0, 1, 1, 1, 1, 0])
+    loaded = tvm.runtime.load_param_dict(tvm.runtime.save_param_dict({"b": view}))["b"]
+    np.testing.assert_array_equal(loaded.numpy().view("uint8"), [0, 1, 1, 1, 1, 0])
+    b = relay.var("b", shape=(6,), dtype="bool")
+    f = relay.Function([b], relay.logical_and(b, relay.const(np.ones(6, "bool"))))
+    out = relay.create_executor("debug", mod=tvm.IRModule.from_expr(f)).evaluate()(view)
+    np.testing.assert_array_equal(out.numpy(), np.logical_and(view, True))

@@ -21,6 +21,10 @@ class NDArray {
   // An array whose contents are unspecified, for writers that fill every element (the
   // evaluator's kernels): skips Empty's zero fill.
   static NDArray Uninitialized(const Shape& shape, DataType dtype);
+  // A tensor holding a copy of `nbytes()` bytes from outside (a file, NumPy, a protobuf). A bool
+  // byte other than 0 is stored as 1: kernels read bool elements as C++ bool, for which any
+  // other byte is undefined behaviour.
+  static NDArray FromBytes(const Shape& shape, DataType dtype, const void* bytes);
   template <typename T>
   static NDArray Scalar(T value, DataType dtype) {
     NDArray out = Empty({}, dtype);

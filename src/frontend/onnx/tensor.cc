@@ -191,9 +191,7 @@ ir::NDArray TensorFromProto(const TP& tensor, const std::string& base_dir,
                      " elements of " + dtype->ToString());
     }
     // Every byte is copied over: no zero fill first (it was an eighth of resnet-50's import).
-    ir::NDArray out = ir::NDArray::Uninitialized(shape, *dtype);
-    if (nbytes) std::memcpy(out.mutable_raw_data(), raw.data(), nbytes);
-    return out;
+    return ir::NDArray::FromBytes(shape, *dtype, raw.data());
   }
   const int64_t values = FieldValueCount(tensor);
   if (values < 0) Fail(what, "has no data");

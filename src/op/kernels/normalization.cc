@@ -196,7 +196,8 @@ Arrays BatchMatmul(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out
     const int64_t m = x.shape()[1], k = x.shape()[2], n = y.shape()[1];
     if (y.shape()[2] != k) Fail("nn.batch_matmul: reduction dimensions differ");
     if (bx != by && bx != 1 && by != 1) Fail("nn.batch_matmul: batches do not broadcast");
-    const int64_t b = std::max(bx, by);
+    // A batch of 1 against an empty batch is empty (NumPy's broadcast, as the type relation).
+    const int64_t b = (bx == 0 || by == 0) ? 0 : std::max(bx, by);
     return {DispatchNumeric(x.dtype(), "nn.batch_matmul", [&](auto tag) {
       using T = typename decltype(tag)::type;
       NDArray out = NDArray::Uninitialized({b, m, n}, x.dtype());
