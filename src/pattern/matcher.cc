@@ -365,4 +365,10 @@ bool Match(const DFPattern& pattern, const ir::Expr& expr) {
   return Matcher(expr).Match(pattern, expr);
 }
 
+std::optional<MatchedNodes> MatchNodes(const DFPattern& pattern, const ir::Expr& expr) {
+  Matcher matcher(expr);
+  if (!matcher.Match(pattern, expr)) return std::nullopt;
+  return MatchedNodes{matcher.memo(), matcher.TakeTemporaries()};
+}
+
 }  // namespace relaypass::pattern

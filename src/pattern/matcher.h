@@ -21,6 +21,8 @@ class Matcher {
   explicit Matcher(ir::Expr root) : root_(std::move(root)) {}
   bool Match(const DFPattern& pattern, const ir::Expr& expr);
   const NodeMap& memo() const { return memo_; }
+  // The patterns built during the last match (keys of memo()); the matcher gives them up.
+  std::vector<DFPattern> TakeTemporaries() { return std::move(temporaries_); }
   ExprGraph& graph();
 
  private:

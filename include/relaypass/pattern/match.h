@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -26,6 +27,15 @@ const std::vector<ir::Expr>& Lookup(const NodeMap& map, const DFPattern& pattern
 
 // True if `pattern` matches `expr` (relay.dataflow_pattern.match / DFPattern.match).
 bool Match(const DFPattern& pattern, const ir::Expr& expr);
+
+// What one match recorded: the node map, and the patterns the matcher built while matching
+// (TVM's associative multiply/divide), which are keys of the map too and live as long as it.
+struct MatchedNodes {
+  NodeMap node_map;
+  std::vector<DFPattern> temporaries;
+};
+// The node map of a match of `pattern` at `expr` (TVM's DFPatternMatcher memo), or nullopt.
+std::optional<MatchedNodes> MatchNodes(const DFPattern& pattern, const ir::Expr& expr);
 
 // A rewrite callback: the pattern and a function of the matched root before rewriting (`pre`),
 // the root rebuilt on its rewritten children (`post`) and the node map (post-rewrite nodes).

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "concretize_rules.h"
+#include "pattern_rule.h"
 #include "relaypass/op/layout.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/relay.h"
@@ -469,7 +470,8 @@ std::vector<Rule> SimplifyExprRules() {
           SwitchAddMultiply(),
           SimplifyAdjacentMultiplyOrAdd(),
           SimplifyClipAndConsecutiveCast(),
-          SimplifyClip()};
+          SimplifyClip(),
+          SimplifyBinomial()};
 }
 
 std::vector<Rule> PostAlterOpRules() {

@@ -9,8 +9,7 @@
 namespace relaypass::passes::simplify {
 
 // TVM's SimplifyExpr composer, in its order. Left out: SimplifyDQArgMax/ArgMin/ArgSort (no
-// qnn.dequantize yet) and SimplifyBinomial. The full_like and reshape_like rules apply once those
-// operators exist.
+// qnn.dequantize yet).
 std::vector<Rule> SimplifyExprRules();
 // TVM's SimplifyExprPostAlterOp composer: EliminateIdentity, SimplifyReshape, SimplifySameCast,
 // SimplifyConsecutiveCast, SimplifyClipAndConsecutiveCast, SimplifyClip.

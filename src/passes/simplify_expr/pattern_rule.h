@@ -1,0 +1,29 @@
+// SimplifyExpr rules written as TVM writes them: a dataflow pattern matched by src/pattern's
+// matcher (TVM's DFPatternMatcher: commutative add/multiply, a pattern node used twice matches one
+// expression) and a callback, run by RewriteWithRules like the hand-matched rules.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "relaypass/pattern/pattern.h"
+#include "rewriter.h"
+
+namespace relaypass::passes::simplify {
+
+/// A rule from `pattern`. `roots` are the operators its root calls (as Rule::roots). The
+/// callback sees, for each of `captures` in order, the rewritten expression it matched, or a
+/// null Expr when the matched alternative does not use it. The calls the pattern matched below
+/// the root are the match's inner nodes (used only inside the match, as TVM's grouper requires).
+Rule PatternRule(std::string name, std::vector<std::string> roots, pattern::DFPattern pattern,
+                 std::vector<pattern::DFPattern> captures,
+                 std::function<ir::Expr(const ir::Expr& pre, const ir::Expr& post,
+                                        const std::vector<ir::Expr>& captures)>
+                     rewrite);
+
+/// TVM's SimplifyBinomial: a*x*x + b*x*y + c*y*y (in any of TVM's arrangements) becomes
+/// a * ((x + p*y) * (x + q*y)) when the discriminant b*b - 4*a*c is not negative.
+Rule SimplifyBinomial();
+
+}  // namespace relaypass::passes::simplify
