@@ -6,6 +6,8 @@ import re
 
 import numpy as np
 
+from ... import expr as _expr
+
 PRIM_WITH_BLOCKS = ("prim::If", "prim::Loop")
 
 
@@ -119,7 +121,7 @@ def operator_nodes(nodes):
 
 
 def constant_value(node):
-    """The Python value of a prim::Constant node: int, bool, float, str, a NumPy array for a
+    """The Python value of a prim::Constant node: int, bool, float, str, a Relay constant for a
     tensor (a Python number for a 0-d tensor), or None."""
     names = node.attributeNames()
     if not names:
@@ -136,7 +138,7 @@ def constant_value(node):
         tensor = node.t(name).cpu()
         if len(tensor.shape) == 0:
             return tensor.item()
-        return np.array(tensor.numpy())
+        return _expr.const(np.array(tensor.numpy()))
     if kind in ("DeviceObjType", "StringType"):
         return node.s(name)
     if kind == "FunctionType":

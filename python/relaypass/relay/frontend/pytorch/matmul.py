@@ -100,4 +100,4 @@ def mv(ctx, inputs, input_types):
 
 @converter("aten::einsum")
 def einsum(ctx, inputs, input_types):
-    return _op.einsum(inputs[1], inputs[0])
+    return _op.einsum(_expr.Tuple(list(inputs[1])), inputs[0])
