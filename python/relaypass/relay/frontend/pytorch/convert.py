@@ -58,6 +58,7 @@ class NodeConverter:
     def __init__(self, ctx, convert_map):
         self.ctx = ctx
         self.convert_map = convert_map
+        self._warned_inplace = set()
 
     def convert_nodes(self, nodes, outputs, return_names):
         for name, node in operator_nodes(nodes):
@@ -95,9 +96,11 @@ class NodeConverter:
     def _convert_op(self, name, node, kind, inputs, outputs):
         fn = self.convert_map.get(kind)
         if fn is None:  # in-place variants (aten::relu_) convert as the op itself
-            logger.warning(
-                "An in-place op %s found, the result will not be correct if the model depends "
-                "on side-effects by this op.", kind)
+            if kind not in self._warned_inplace:  # TVM warns per node; once per kind here
+                self._warned_inplace.add(kind)
+                logger.warning(
+                    "An in-place op %s found, the result will not be correct if the model "
+                    "depends on side-effects by this op.", kind)
             fn = self.convert_map[kind[:-1]]
         types = node_input_types(node, outputs, self.ctx.default_dtype)
         result = fn(inputs, types)

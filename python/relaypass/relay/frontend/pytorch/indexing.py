@@ -193,3 +193,42 @@ def list_len(ctx, inputs, input_types):
         raise NotImplementedError(
             "aten::len of a list built at run time (TVM's List ADT) is not supported by relaypass")
     return len(inputs[0])
+
+
+@converter("aten::nonzero_numpy", needs=("argwhere",))
+def nonzero_numpy(ctx, inputs, input_types):
+    return nonzero(ctx, [inputs[0]], input_types)
+
+
+@converter("aten::index", needs=("adv_index",))
+def index(ctx, inputs, input_types):
+    """Advanced indexing: the indexed axes moved first, adv_index, and (when they were
+    consecutive) the result's new axes moved back to where torch puts them."""
+    data = inputs[0]
+    rank = len(ctx.infer_shape(data))
+    indexed = [i for i, v in enumerate(inputs[1]) if v is not None]
+    rest = [i for i in range(rank) if i not in indexed]
+    consecutive = all(b - a == 1 for a, b in zip(indexed[:-1], indexed[1:]))
+    indices = []
+    for axis in indexed:
+        value = inputs[1][axis]
+        if ctx.infer_dtype(value) == "bool":  # a mask: its positions as indices
+            ctx.require("argwhere")
+            indices.append(_op.squeeze(_op.argwhere(value), axis=[1]))
+        else:
+            indices.append(value)
+    out = _op.adv_index([_op.transpose(data, axes=indexed + rest)] + indices)
+    if not consecutive:
+        return out
+    num_dims = len(ctx.infer_shape(out))
+    new_dims = num_dims - len(rest)
+    order = list(range(num_dims))
+    order = (order[new_dims:new_dims + indexed[0]] + order[:new_dims]
+             + order[new_dims + indexed[0]:])
+    return _op.transpose(out, axes=order)
+
+
+@converter("aten::masked_select", needs=("argwhere", "adv_index"))
+def masked_select(ctx, inputs, input_types):
+    positions = nonzero(ctx, [inputs[1], True], input_types)
+    return _op.adv_index([inputs[0]] + list(positions))

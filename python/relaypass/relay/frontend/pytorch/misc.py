@@ -109,3 +109,34 @@ def mse_loss(ctx, inputs, input_types):
     assert len(inputs) == 3
     delta = _op.subtract(inputs[0], inputs[1])
     return _reduction(_op.power(delta, _expr.const(2, input_types[0])), inputs[2])
+
+
+def _reduction_name(reduction):
+    return {0: "none", 1: "mean"}.get(reduction, "sum")
+
+
+@converter("aten::nll_loss", "aten::nll_loss2d", "aten::nll_loss_nd", needs=("nn.nll_loss",))
+def nll_loss(ctx, inputs, input_types):
+    assert len(inputs) == 5
+    predictions, targets, weights, reduction, ignore_index = inputs
+    if weights is None:
+        num_class = ctx.infer_shape(predictions)[1]
+        weights = _op.full(_expr.const(1), (num_class,), dtype=input_types[0])
+    return _op.nn.nll_loss(predictions, targets, weights, _reduction_name(reduction),
+                           ignore_index)
+
+
+@converter("aten::cross_entropy_loss", needs=("nn.nll_loss", "nn.cross_entropy_with_logits"))
+def cross_entropy_loss(ctx, inputs, input_types):
+    data, target, weights, reduction, ignore_index, label_smoothing = inputs[:6]
+    if ctx.infer_shape(data) != ctx.infer_shape(target):  # class indices
+        if weights is None:
+            num_class = ctx.infer_shape(data)[1]
+            weights = _op.full(_expr.const(1), (num_class,), dtype=input_types[0])
+        return _op.nn.nll_loss(_op.nn.log_softmax(data), target, weights,
+                               _reduction_name(reduction), ignore_index)
+    assert reduction == 1, "reduction not supported in cross_entropy_loss"
+    assert ignore_index == -100, "ignore_index not supported in cross_entropy_loss"
+    assert label_smoothing == 0.0, "label_smoothing not supported in cross_entropy_loss"
+    assert weights is None, "weight not supported in cross_entropy_loss"
+    return _op.nn.cross_entropy_with_logits(_op.nn.log_softmax(data), target)

@@ -274,3 +274,19 @@ def pixel_shuffle(ctx, inputs, input_types):
     data = _op.reshape(inputs[0], [b, oc, factor, factor, h, w])
     data = _op.transpose(data, [0, 1, 4, 2, 5, 3])
     return _op.reshape(data, [b, oc, h * factor, w * factor])
+
+
+@converter("aten::__interpolate")
+def interpolate(ctx, inputs, input_types):
+    if isinstance(inputs[1], list):
+        size = ctx.int_list(inputs[1][:2])
+    else:
+        size = [int(v) for v in ctx.try_infer_value(inputs[1])[0]]
+    method, align_corners = inputs[3], inputs[4]
+    if method.startswith("nearest"):
+        method = "nearest_neighbor"
+    elif method.startswith("bi"):
+        method = method[2:]
+    return _op.image.resize2d(
+        inputs[0], size, None, "NCHW", method, _coordinate_mode(method, align_corners),
+        cubic_alpha=-0.75)

@@ -255,8 +255,7 @@ def flip(ctx, inputs, input_types):
     return _op.reverse(inputs[0], axis=inputs[1][0])
 
 
-@converter("aten::contiguous", "aten::detach", "aten::IntImplicit", "aten::tensor",
-           "aten::dequantize")
+@converter("aten::contiguous", "aten::detach", "aten::IntImplicit", "aten::tensor")
 def identity(ctx, inputs, input_types):
     return inputs[0]
 
