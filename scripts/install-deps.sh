@@ -8,6 +8,7 @@ packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-de
           libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
           libgraphviz-dev nlohmann-json3-dev libre2-dev
           python3-scipy  # TVM's own op tests (make test-tvm) import scipy at module level
+          python3-torch python3-torchvision  # relay.frontend.from_pytorch and its tests
           chromium)  # the pass explorer's browser test (tests/report/browser_check.py)
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()

@@ -18,6 +18,7 @@ from .._core import (  # noqa: F401
     assert_structural_equal,
 )
 from . import instrument  # noqa: F401
+from . import op  # noqa: F401
 from . import transform  # noqa: F401
 
 BaseExpr = RelayExpr
