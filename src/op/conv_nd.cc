@@ -1,5 +1,6 @@
-// More of the nn family: nn.conv3d, nn.conv1d_transpose, nn.conv2d_transpose,
-// nn.conv3d_transpose, nn.max_pool3d and nn.avg_pool3d (TVM's attrs; channel-first layouts).
+// More of the nn family: nn.conv1d, nn.conv3d, nn.conv1d_transpose, nn.conv2d_transpose,
+// nn.conv3d_transpose, nn.max_pool1d/3d and nn.avg_pool1d/3d (TVM's attrs; channel-first
+// layouts).
 #include <algorithm>
 #include <string>
 
@@ -23,21 +24,29 @@ const char* TransposeKernelLayout(int s) {
   return s == 1 ? "IOW" : (s == 2 ? "IOHW" : "IODHW");
 }
 
-const AttrsSchema* Conv3DAttrs() {
-  static const AttrsSchema schema("relay.attrs.Conv3DAttrs",
-                                  {
-                                      AttrsSchema::IntArray("strides", {1, 1, 1}),
-                                      AttrsSchema::IntArray("padding", {0, 0, 0}),
-                                      AttrsSchema::IntArray("dilation", {1, 1, 1}),
-                                      AttrsSchema::Int("groups", 1),
-                                      AttrsSchema::IndexExpr("channels"),
-                                      AttrsSchema::NullableIntArray("kernel_size"),
-                                      AttrsSchema::String("data_layout", "NCDHW"),
-                                      AttrsSchema::String("kernel_layout", "OIDHW"),
-                                      AttrsSchema::String("out_layout", ""),
-                                      AttrsSchema::DType("out_dtype", ""),
-                                  });
-  return &schema;
+const char* KernelLayout(int s) {
+  return s == 1 ? "OIW" : (s == 2 ? "OIHW" : "OIDHW");
+}
+
+std::vector<ir::AttrField> ConvFields(int s) {
+  const std::vector<int64_t> ones(s, 1), zeros(s == 1 ? 2 : s, 0);  // conv1d pads both sides
+  return {
+      AttrsSchema::IntArray("strides", ones),
+      AttrsSchema::IntArray("padding", zeros),
+      AttrsSchema::IntArray("dilation", ones),
+      AttrsSchema::Int("groups", 1),
+      AttrsSchema::IndexExpr("channels"),
+      AttrsSchema::NullableIntArray("kernel_size"),
+      AttrsSchema::String("data_layout", DataLayout(s)),
+      AttrsSchema::String("kernel_layout", KernelLayout(s)),
+      AttrsSchema::String("out_layout", ""),
+      AttrsSchema::DType("out_dtype", ""),
+  };
+}
+const AttrsSchema* ConvAttrs(int s) {
+  static const AttrsSchema c1("relay.attrs.Conv1DAttrs", ConvFields(1));
+  static const AttrsSchema c3("relay.attrs.Conv3DAttrs", ConvFields(3));
+  return s == 1 ? &c1 : &c3;
 }
 
 std::vector<ir::AttrField> ConvTransposeFields(int s) {
@@ -63,23 +72,26 @@ const AttrsSchema* ConvTransposeAttrs(int s) {
   return s == 1 ? &c1 : (s == 2 ? &c2 : &c3);
 }
 
-std::vector<ir::AttrField> Pool3DFields(bool avg) {
+std::vector<ir::AttrField> PoolFields(int s, bool avg) {
+  const std::vector<int64_t> ones(s, 1), zeros(s, 0);
   std::vector<ir::AttrField> f = {
-      AttrsSchema::RequiredIntArray("pool_size"),   AttrsSchema::IntArray("strides", {1, 1, 1}),
-      AttrsSchema::IntArray("dilation", {1, 1, 1}), AttrsSchema::IntArray("padding", {0, 0, 0}),
-      AttrsSchema::String("layout", "NCDHW"),       AttrsSchema::String("out_layout", ""),
+      AttrsSchema::RequiredIntArray("pool_size"),   AttrsSchema::IntArray("strides", ones),
+      AttrsSchema::IntArray("dilation", ones),      AttrsSchema::IntArray("padding", zeros),
+      AttrsSchema::String("layout", DataLayout(s)), AttrsSchema::String("out_layout", ""),
       AttrsSchema::Bool("ceil_mode", false),
   };
   if (avg) f.push_back(AttrsSchema::Bool("count_include_pad", false));
   return f;
 }
-const AttrsSchema* MaxPool3DAttrs() {
-  static const AttrsSchema schema("relay.attrs.MaxPool3DAttrs", Pool3DFields(false));
-  return &schema;
+const AttrsSchema* MaxPoolAttrs(int s) {
+  static const AttrsSchema p1("relay.attrs.MaxPool1DAttrs", PoolFields(1, false));
+  static const AttrsSchema p3("relay.attrs.MaxPool3DAttrs", PoolFields(3, false));
+  return s == 1 ? &p1 : &p3;
 }
-const AttrsSchema* AvgPool3DAttrs() {
-  static const AttrsSchema schema("relay.attrs.AvgPool3DAttrs", Pool3DFields(true));
-  return &schema;
+const AttrsSchema* AvgPoolAttrs(int s) {
+  static const AttrsSchema p1("relay.attrs.AvgPool1DAttrs", PoolFields(1, true));
+  static const AttrsSchema p3("relay.attrs.AvgPool3DAttrs", PoolFields(3, true));
+  return s == 1 ? &p1 : &p3;
 }
 
 // `v` (1 or s values) as s values, or empty.
@@ -128,51 +140,60 @@ void CheckLayouts(const TypeRelationCall& call, const ir::AttrsNode& attrs, cons
   }
 }
 
-// nn.conv3d (TVM's Conv3DRel on NCDHW / OIDHW).
-bool Conv3DRel(TypeRelationCall& call) {
+// nn.conv1d / nn.conv3d (TVM's Conv1DRel / Conv3DRel on NCW / OIW and NCDHW / OIDHW).
+template <int S>
+bool ConvRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   TensorTypeRef weight = TensorOf(call, 1);
   if (!data) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
-  CheckLayouts(call, attrs, "data_layout", "NCDHW", "kernel_layout", "OIDHW");
-  if (data->ndim() != 5) call.Fail("nn.conv3d: data must be 5-D, got " + TypeString(data));
-  const Geometry g = GeometryOf(call, attrs, 3);
+  CheckLayouts(call, attrs, "data_layout", DataLayout(S), "kernel_layout", KernelLayout(S));
+  if (data->ndim() != S + 2) {
+    call.Fail(call.op_name() + ": data must be " + std::to_string(S + 2) + "-D, got " +
+              TypeString(data));
+  }
+  const Geometry g = GeometryOf(call, attrs, S);
   const int64_t groups = attrs.get_int("groups");
-  if (groups < 1) call.Fail("nn.conv3d: groups must be positive");
+  if (groups < 1) call.Fail(call.op_name() + ": groups must be positive");
   Shape ksize;
   Dim channels;
   if (!attrs.get("kernel_size").is_null() && !attrs.get("channels").is_null()) {
-    std::vector<int64_t> k = PerAxis(attrs.get_ints("kernel_size"), 3);
+    std::vector<int64_t> k = PerAxis(attrs.get_ints("kernel_size"), S);
     if (k.empty() || std::any_of(k.begin(), k.end(), [](int64_t v) { return v < 1; })) {
-      call.Fail("attribute 'kernel_size' must have 3 positive values, got " +
-                attrs.get("kernel_size").ToString());
+      call.Fail("attribute 'kernel_size' must have " + std::to_string(S) +
+                " positive values, got " + attrs.get("kernel_size").ToString());
     }
     ksize.assign(k.begin(), k.end());
     channels = attrs.get_int("channels");
-    Shape w = {channels, DimFloorDiv(data->shape[1], groups), ksize[0], ksize[1], ksize[2]};
+    Shape w = {channels, DimFloorDiv(data->shape[1], groups)};
+    w.insert(w.end(), ksize.begin(), ksize.end());
     call.Assign(1, ir::TensorType(w, weight ? weight->dtype : data->dtype));
   } else {
     if (!weight) return false;
-    if (weight->ndim() != 5) call.Fail("nn.conv3d: weight must be 5-D, got " + TypeString(weight));
+    if (weight->ndim() != S + 2) {
+      call.Fail(call.op_name() + ": weight must be " + std::to_string(S + 2) + "-D, got " +
+                TypeString(weight));
+    }
     channels = weight->shape[0];
     ksize.assign(weight->shape.begin() + 2, weight->shape.end());
     const Dim in_c = data->shape[1];
     if (!IsAny(in_c) && !IsAny(weight->shape[1]) && in_c != CheckedMul(weight->shape[1], groups)) {
-      call.Fail("nn.conv3d: data " + TypeString(data) + " and weight " + TypeString(weight) +
+      call.Fail(call.op_name() + ": data " + TypeString(data) + " and weight " +
+                TypeString(weight) +
                 " disagree on input channels for groups=" + std::to_string(groups));
     }
   }
   Shape out = {data->shape[0], channels};
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < S; ++i) {
     const Dim in = data->shape[2 + i];
     if (IsAny(in) || IsAny(ksize[i])) {
       out.push_back(kAnyDim);
       continue;
     }
     const int64_t span =
-        CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[3 + i]),
+        CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[S + i]),
                    CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(ksize[i], 1)), 1));
-    if (span < 0) call.Fail("nn.conv3d: the kernel is larger than the padded input");
+    if (span < 0) call.Fail(call.op_name() + ": the kernel is larger than the padded input");
     out.push_back(span / g.strides[i] + 1);
   }
   call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
@@ -224,28 +245,32 @@ bool ConvTransposeRel(TypeRelationCall& call) {
   return true;
 }
 
-// nn.max_pool3d / nn.avg_pool3d on NCDHW.
-bool Pool3DRel(TypeRelationCall& call) {
+// nn.max_pool1d / avg_pool1d on NCW and nn.max_pool3d / avg_pool3d on NCDHW.
+template <int S>
+bool PoolRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
-  CheckLayouts(call, attrs, "layout", "NCDHW", nullptr, "");
-  if (data->ndim() != 5) call.Fail(call.op_name() + ": data must be 5-D, got " + TypeString(data));
-  const Geometry g = GeometryOf(call, attrs, 3);
-  std::vector<int64_t> pool = PerAxis(IntsAttr(call, "pool_size"), 3);
+  CheckLayouts(call, attrs, "layout", DataLayout(S), nullptr, "");
+  if (data->ndim() != S + 2) {
+    call.Fail(call.op_name() + ": data must be " + std::to_string(S + 2) + "-D, got " +
+              TypeString(data));
+  }
+  const Geometry g = GeometryOf(call, attrs, S);
+  std::vector<int64_t> pool = PerAxis(IntsAttr(call, "pool_size"), S);
   if (pool.empty() || std::any_of(pool.begin(), pool.end(), [](int64_t p) { return p < 1; })) {
-    call.Fail("attribute 'pool_size' must have 3 positive values, got " +
+    call.Fail("attribute 'pool_size' must have " + std::to_string(S) + " positive values, got " +
               attrs.get("pool_size").ToString());
   }
   const bool ceil = attrs.get_bool("ceil_mode");
   Shape out = {data->shape[0], data->shape[1]};
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < S; ++i) {
     const Dim in = data->shape[2 + i];
     if (IsAny(in)) {
       out.push_back(kAnyDim);
       continue;
     }
-    int64_t span = CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[3 + i]),
+    int64_t span = CheckedSub(CheckedAdd(CheckedAdd(in, g.pads[i]), g.pads[S + i]),
                               CheckedAdd(CheckedMul(g.dilation[i], CheckedSub(pool[i], 1)), 1));
     if (span < 0) call.Fail(call.op_name() + ": the pool is larger than the padded input");
     if (ceil) span = CheckedAdd(span, g.strides[i] - 1);
@@ -258,9 +283,13 @@ bool Pool3DRel(TypeRelationCall& call) {
 }  // namespace
 
 void RegisterConvNDOps(OpRegistry& registry) {
-  OpDef& conv3d = RegisterOp(registry, "nn.conv3d", 2, OpPattern::kOutEWiseFusable, Conv3DRel,
+  OpDef& conv1d = RegisterOp(registry, "nn.conv1d", 2, OpPattern::kOutEWiseFusable, ConvRel<1>,
+                             "1-D convolution (NCW data, OIW weight), groups and dilation.");
+  conv1d.attrs_schema = ConvAttrs(1);
+  conv1d.kernel = kernels::Conv1D;
+  OpDef& conv3d = RegisterOp(registry, "nn.conv3d", 2, OpPattern::kOutEWiseFusable, ConvRel<3>,
                              "3-D convolution (NCDHW data, OIDHW weight), groups and dilation.");
-  conv3d.attrs_schema = Conv3DAttrs();
+  conv3d.attrs_schema = ConvAttrs(3);
   conv3d.kernel = kernels::Conv3D;
   conv3d.infer_layout = layout_rules::Conv2D;  // TVM's ConvInferCorrectLayout<Conv3DAttrs>
   struct Transposed {
@@ -281,14 +310,27 @@ void RegisterConvNDOps(OpRegistry& registry) {
     def.kernel = t.kernel;
     def.infer_layout = layout_rules::Conv2D;  // ConvInferCorrectLayout, as TVM's
   }
-  OpDef& max_pool3d = RegisterOp(registry, "nn.max_pool3d", 1, OpPattern::kOutEWiseFusable,
-                                 Pool3DRel, "3-D max pooling on NCDHW data.");
-  max_pool3d.attrs_schema = MaxPool3DAttrs();
-  max_pool3d.kernel = kernels::MaxPool3D;
-  OpDef& avg_pool3d = RegisterOp(registry, "nn.avg_pool3d", 1, OpPattern::kOutEWiseFusable,
-                                 Pool3DRel, "3-D average pooling on NCDHW data.");
-  avg_pool3d.attrs_schema = AvgPool3DAttrs();
-  avg_pool3d.kernel = kernels::AvgPool3D;
+  struct Pool {
+    const char* name;
+    int s;
+    bool avg;
+    TypeRelation rel;
+    kernels::KernelFn* kernel;
+    const char* description;
+  };
+  const Pool pools[] = {
+      {"nn.max_pool1d", 1, false, PoolRel<1>, kernels::MaxPool1D, "1-D max pooling on NCW data."},
+      {"nn.avg_pool1d", 1, true, PoolRel<1>, kernels::AvgPool1D,
+       "1-D average pooling on NCW data."},
+      {"nn.max_pool3d", 3, false, PoolRel<3>, kernels::MaxPool3D, "3-D max pooling on NCDHW data."},
+      {"nn.avg_pool3d", 3, true, PoolRel<3>, kernels::AvgPool3D,
+       "3-D average pooling on NCDHW data."},
+  };
+  for (const Pool& p : pools) {
+    OpDef& def = RegisterOp(registry, p.name, 1, OpPattern::kOutEWiseFusable, p.rel, p.description);
+    def.attrs_schema = p.avg ? AvgPoolAttrs(p.s) : MaxPoolAttrs(p.s);
+    def.kernel = p.kernel;
+  }
 }
 
 }  // namespace relaypass::op

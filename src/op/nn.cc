@@ -167,6 +167,8 @@ void RegisterNNOps(OpRegistry& registry) {
   RegisterPoolingOps(registry);
   RegisterNormalizationOps(registry);
   RegisterConvNDOps(registry);
+  RegisterAdaptivePoolOps(registry);
+  RegisterGroupNormOps(registry);
   OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
                             "Fully connected layer: data [.., in] x weight [units, in]^T.");
   dense.attrs_schema = DenseAttrs();

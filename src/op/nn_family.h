@@ -9,5 +9,7 @@ void RegisterConvOps(OpRegistry& registry);           // conv.cc: nn.conv2d
 void RegisterPoolingOps(OpRegistry& registry);        // pooling.cc: max/avg/global pooling
 void RegisterNormalizationOps(OpRegistry& registry);  // normalization.cc: prelu, lrn, ...
 void RegisterConvNDOps(OpRegistry& registry);         // conv_nd.cc: conv3d, conv*_transpose, pool3d
+void RegisterAdaptivePoolOps(OpRegistry& registry);   // adaptive_pool.cc
+void RegisterGroupNormOps(OpRegistry& registry);      // group_norm.cc: group_norm, l2_normalize
 
 }  // namespace relaypass::op

@@ -115,6 +115,13 @@ void RegisterTensorOps(OpRegistry& registry) {
       {"mod", "Elementwise remainder with the dividend's sign (numpy.fmod).", kernels::TruncModK},
       {"right_shift", "Elementwise arithmetic right shift of integers.", kernels::RightShift},
       {"left_shift", "Elementwise left shift of integers.", kernels::LeftShift},
+      {"trunc_mod", "Elementwise remainder with the dividend's sign (truncated division).",
+       kernels::TruncModOp},
+      {"floor_divide", "Elementwise division rounded toward negative infinity.",
+       kernels::FloorDivideOp},
+      {"bitwise_and", "Elementwise bitwise and of integer or bool tensors.", kernels::BitwiseAnd},
+      {"bitwise_or", "Elementwise bitwise or of integer or bool tensors.", kernels::BitwiseOr},
+      {"bitwise_xor", "Elementwise bitwise xor of integer or bool tensors.", kernels::BitwiseXor},
   };
   for (const NamedOp& op : binary) {
     OpDef& def =
@@ -166,6 +173,11 @@ void RegisterTensorOps(OpRegistry& registry) {
       {"sign", "Elementwise sign: -1, 0 or 1.", kernels::Sign},
       {"zeros_like", "Zeros of the input's shape and dtype.", kernels::ZerosLike},
       {"ones_like", "Ones of the input's shape and dtype.", kernels::OnesLike},
+      {"log2", "Elementwise base-2 logarithm.", kernels::Log2},
+      {"log10", "Elementwise base-10 logarithm.", kernels::Log10},
+      {"bitwise_not", "Elementwise bitwise not of an integer or bool tensor.",
+       kernels::BitwiseNotOp},
+      {"copy", "A copy of the input.", kernels::Copy},
   };
   for (const NamedOp& op : unary) {
     OpDef& def =

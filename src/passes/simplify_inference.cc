@@ -1,5 +1,7 @@
 #include "relaypass/passes/simplify_inference.h"
 
+#include <optional>
+
 #include "relaypass/ir/visitor.h"
 #include "relaypass/relay.h"
 
@@ -44,32 +46,77 @@ Expr UnpackBatchNorm(const ir::CallNode* call, const ir::Type& data_type) {
                     ExpandToAxis(shift, ndim, axis));
 }
 
-// TVM's LayerNormToInferUnpack / InstanceNormToInferUnpack: (x - mean) / sqrt(var + eps), then
-// gamma and beta expanded to the axis. TVM takes the variance with its `variance` op; here it is
-// mean((x - mean) * (x - mean)) over the same axes.
+// (x - mean) / sqrt(variance + eps) over `axes`, as TVM's *NormToInferUnpack compute it.
+Expr Standardize(const Expr& x, const relay::Ints& axes, const Expr& epsilon) {
+  Expr mean = relay::mean(x, axes, true);
+  Expr var = relay::variance(x, mean, axes, true);
+  Expr denom = relay::sqrt(relay::add(var, epsilon));
+  return relay::divide(relay::subtract(x, mean), denom);
+}
+
+// gamma and beta of a norm expanded to `axis` and applied, as its scale and center attrs say.
+Expr ScaleAndCenter(Expr out, const ir::CallNode* call, int ndim, int axis) {
+  const ir::AttrsNode& attrs = *call->attrs;
+  if (attrs.get_bool("scale")) out = relay::multiply(out, ExpandToAxis(call->args[1], ndim, axis));
+  if (attrs.get_bool("center")) out = relay::add(out, ExpandToAxis(call->args[2], ndim, axis));
+  return out;
+}
+
+// TVM's LayerNormToInferUnpack (the axis as given, negative or not) and
+// InstanceNormToInferUnpack (every axis but the batch and channel ones).
 Expr UnpackNorm(const ir::CallNode* call, const ir::Type& data_type, bool instance) {
   auto* tensor = data_type.as<ir::TensorTypeNode>();
   const ir::AttrsNode& attrs = *call->attrs;
   const int ndim = tensor->ndim();
-  int axis = static_cast<int>(attrs.get_int("axis"));
-  if (axis < 0) axis += ndim;
+  const auto given = static_cast<int>(attrs.get_int("axis"));
+  const int axis = given < 0 ? given + ndim : given;
   relay::Ints axes;
   if (instance) {
     for (int i = 1; i < ndim; ++i) {
       if (i != axis) axes.push_back(i);
     }
   } else {
-    axes.push_back(axis);
+    axes.push_back(given);
   }
-  const Expr& x = call->args[0];
-  Expr mean = relay::mean(x, axes, true);
-  Expr d = relay::subtract(x, mean);
-  Expr var = relay::mean(relay::multiply(d, d), axes, true);
   Expr epsilon = Scalar(attrs.get_double("epsilon"), tensor->dtype);
-  Expr out = relay::divide(d, relay::sqrt(relay::add(var, epsilon)));
-  if (attrs.get_bool("scale")) out = relay::multiply(out, ExpandToAxis(call->args[1], ndim, axis));
-  if (attrs.get_bool("center")) out = relay::add(out, ExpandToAxis(call->args[2], ndim, axis));
-  return out;
+  return ScaleAndCenter(Standardize(call->args[0], axes, epsilon), call, ndim, axis);
+}
+
+// TVM's GroupNormToInferUnpack: the channel axis split into (num_groups, channels / num_groups),
+// standardized over that second part and every later axis, reshaped back.
+Expr UnpackGroupNorm(const ir::CallNode* call, const ir::Type& data_type) {
+  auto* tensor = data_type.as<ir::TensorTypeNode>();
+  if (!tensor->is_static()) return Expr();
+  const ir::AttrsNode& attrs = *call->attrs;
+  const int ndim = tensor->ndim();
+  int axis = static_cast<int>(attrs.get_int("axis"));
+  if (axis < 0) axis += ndim;
+  const int64_t groups = attrs.get_int("num_groups");
+  relay::Ints grouped, reduced, original(tensor->shape.begin(), tensor->shape.end());
+  for (int i = 0; i < ndim; ++i) {
+    if (i == axis) {
+      grouped.push_back(groups);
+      grouped.push_back(tensor->shape[i] / groups);
+      reduced.push_back(i + 1);
+      continue;
+    }
+    if (i >= axis) reduced.push_back(i + 1);
+    grouped.push_back(tensor->shape[i]);
+  }
+  Expr epsilon = Scalar(attrs.get_double("epsilon"), tensor->dtype);
+  Expr out = Standardize(relay::reshape(call->args[0], grouped), reduced, epsilon);
+  return ScaleAndCenter(relay::reshape(out, original), call, ndim, axis);
+}
+
+// TVM's L2NormToInferUnpack: x / sqrt(max(sum(x * x, axis, keepdims), eps)).
+Expr UnpackL2Normalize(const ir::CallNode* call) {
+  const ir::AttrsNode& attrs = *call->attrs;
+  const Expr& x = call->args[0];
+  std::optional<relay::Ints> axis;
+  if (!attrs.get("axis").is_null()) axis = attrs.get_ints("axis");
+  Expr epsilon = Scalar(attrs.get_double("eps"), ir::DataType::Float32());
+  Expr sum = relay::maximum(relay::sum(relay::multiply(x, x), axis, true), epsilon);
+  return relay::divide(x, relay::sqrt(sum));
 }
 
 class InferenceSimplifier : public ir::ExprMutator {
@@ -77,9 +124,16 @@ class InferenceSimplifier : public ir::ExprMutator {
   Expr RewriteCall(const ir::CallNode* pre, const Expr& post) override {
     auto* call = post.as<ir::CallNode>();
     auto* op = call ? call->op_node() : nullptr;
-    if (!op || (op->name != "nn.layer_norm" && op->name != "nn.instance_norm")) return post;
+    if (!op) return post;
+    if (op->name == "nn.l2_normalize") return UnpackL2Normalize(call);
+    const bool group = op->name == "nn.group_norm";
+    if (op->name != "nn.layer_norm" && op->name != "nn.instance_norm" && !group) return post;
     ir::Type data_type = pre->args[0]->checked_type;
     if (!data_type.as<ir::TensorTypeNode>()) return post;
+    if (group) {
+      Expr unpacked = UnpackGroupNorm(call, data_type);
+      return unpacked ? unpacked : post;
+    }
     return UnpackNorm(call, data_type, op->name == "nn.instance_norm");
   }
 
@@ -115,7 +169,8 @@ void RegisterSimplifyInference(transform::PassRegistry& registry) {
       {"SimplifyInference",
        {},
        [](const transform::PassOptions&) { return SimplifyInference(); },
-       "rewrites batch_norm, layer_norm, instance_norm and dropout into inference arithmetic"});
+       "rewrites batch_norm, layer_norm, instance_norm, group_norm, l2_normalize and dropout "
+       "into inference arithmetic"});
 }
 
 }  // namespace relaypass::passes

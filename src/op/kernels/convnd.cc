@@ -1,5 +1,5 @@
-// Direct N-d convolution kernels on channel-first layouts: nn.conv3d, nn.conv{1,2,3}d_transpose
-// (float types, half by widening) and 3-D max / average pooling.
+// Direct N-d convolution kernels on channel-first layouts: nn.conv1d, nn.conv3d,
+// nn.conv{1,2,3}d_transpose (float types, half by widening) and 1-D / 3-D max and average pooling.
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -192,30 +192,52 @@ Arrays RunConv(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
   });
 }
 
-Arrays Pool3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, bool is_max,
-              const char* op) {
+// `s`-d pooling (1 or 3) on channel-first data, run as 3-D pooling: a 1-D pool is a 3-D pool whose
+// two outer spatial extents, windows, strides and dilations are 1, without padding.
+Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, int s,
+              bool is_max, const char* op) {
   CheckInputs(in, 1, op);
   const ir::AttrsNode& a = AttrsOf(attrs, op);
-  const std::vector<int64_t> pool = PerAxis(a.get_ints("pool_size"), 3, op, "pool_size");
-  const std::vector<int64_t> strides = PerAxis(a.get_ints("strides"), 3, op, "strides");
-  const std::vector<int64_t> dilation = PerAxis(a.get_ints("dilation"), 3, op, "dilation");
-  const std::vector<int64_t> pads = PadsOf(a.get_ints("padding"), 3, op);
+  auto as_3d = [s](std::vector<int64_t> v, int64_t fill) {
+    v.insert(v.begin(), 3 - s, fill);
+    return v;
+  };
+  const std::vector<int64_t> pool = as_3d(PerAxis(a.get_ints("pool_size"), s, op, "pool_size"), 1);
+  const std::vector<int64_t> strides = as_3d(PerAxis(a.get_ints("strides"), s, op, "strides"), 1);
+  const std::vector<int64_t> dilation =
+      as_3d(PerAxis(a.get_ints("dilation"), s, op, "dilation"), 1);
+  const std::vector<int64_t> s_pads = PadsOf(a.get_ints("padding"), s, op);
+  std::vector<int64_t> pads = as_3d({s_pads.begin(), s_pads.begin() + s}, 0);
+  const std::vector<int64_t> after = as_3d({s_pads.begin() + s, s_pads.end()}, 0);
+  pads.insert(pads.end(), after.begin(), after.end());
+  for (int i = 0; i < 3; ++i) {
+    if (pool[i] < 1 || strides[i] < 1 || dilation[i] < 1) {
+      Fail(std::string(op) + ": pool_size, strides and dilation must be positive");
+    }
+  }
   const bool ceil = a.get_bool("ceil_mode");
   const bool include_pad = !is_max && a.get_bool("count_include_pad");
   return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
-    const NDArray& x = v[0];
-    if (x.ndim() != 5) Fail(std::string(op) + ": data must be 5-D");
-    const Shape& xs = x.shape();
+    const NDArray& input = v[0];
+    if (input.ndim() != s + 2) {
+      Fail(std::string(op) + ": data must be " + std::to_string(s + 2) + "-D");
+    }
+    Shape xs = input.shape();
+    xs.insert(xs.begin() + 2, 3 - s, 1);
+    const NDArray x = Reshaped(input, xs);
     std::vector<int64_t> ins(xs.begin() + 2, xs.end()), out(3);
     for (int i = 0; i < 3; ++i) {
       int64_t span = ins[i] + pads[i] + pads[3 + i] - (dilation[i] * (pool[i] - 1) + 1);
+      if (span < 0) Fail(std::string(op) + ": the pool is larger than the padded input");
       if (ceil) span += strides[i] - 1;
       out[i] = span / strides[i] + 1;
     }
-    Shape out_shape = {xs[0], xs[1], out[0], out[1], out[2]};
+    Shape out_shape = {xs[0], xs[1]};
+    out_shape.insert(out_shape.end(), out.begin() + (3 - s), out.end());
+    const Shape out_3d = {xs[0], xs[1], out[0], out[1], out[2]};
     return {DispatchFloat(x.dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      NDArray y = NDArray::Uninitialized(out_shape, x.dtype());
+      NDArray y = NDArray::Uninitialized(out_3d, x.dtype());
       const T* px = x.data<T>();
       T* py = y.mutable_data<T>();
       const int64_t planes = xs[0] * xs[1];
@@ -261,13 +283,16 @@ Arrays Pool3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
           }
         }
       }
-      return y;
+      return Reshaped(y, out_shape);
     })};
   });
 }
 
 }  // namespace
 
+Arrays Conv1D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return RunConv(in, attrs, out_type, 1, "nn.conv1d", false);
+}
 Arrays Conv3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   return RunConv(in, attrs, out_type, 3, "nn.conv3d", false);
 }
@@ -280,11 +305,17 @@ Arrays Conv2DTranspose(const Arrays& in, const ir::Attrs& attrs, const ir::Type&
 Arrays Conv3DTranspose(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   return RunConv(in, attrs, out_type, 3, "nn.conv3d_transpose", true);
 }
+Arrays MaxPool1D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return PoolND(in, attrs, out_type, 1, true, "nn.max_pool1d");
+}
+Arrays AvgPool1D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
+  return PoolND(in, attrs, out_type, 1, false, "nn.avg_pool1d");
+}
 Arrays MaxPool3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
-  return Pool3D(in, attrs, out_type, true, "nn.max_pool3d");
+  return PoolND(in, attrs, out_type, 3, true, "nn.max_pool3d");
 }
 Arrays AvgPool3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
-  return Pool3D(in, attrs, out_type, false, "nn.avg_pool3d");
+  return PoolND(in, attrs, out_type, 3, false, "nn.avg_pool3d");
 }
 
 }  // namespace relaypass::op::kernels

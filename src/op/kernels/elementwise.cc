@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <type_traits>
 
@@ -192,6 +193,48 @@ T Shift(T a, T b, bool right) {
   }
 }
 
+// Integers' floor division (NumPy's //), floats' floor(a / b): TVM's floordiv.
+template <typename T>
+T FloorDivide(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::floor(a / b);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    Fail("floor_divide: not defined for bool");
+  } else {
+    if (b == T(0)) Fail("floor_divide: integer division by zero");
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return WrapSub<T>(T(0), a);  // INT_MIN // -1 wraps, as in two's complement
+      const T q = static_cast<T>(a / b);
+      return (a % b != T(0) && ((a < T(0)) != (b < T(0)))) ? static_cast<T>(q - 1) : q;
+    } else {
+      return static_cast<T>(a / b);
+    }
+  }
+}
+
+// Bitwise operators: integer and bool types only, as TVM's.
+template <typename T, typename F>
+T Bitwise(T a, T b, const char* op, F f) {
+  if constexpr (std::is_floating_point_v<T>) {
+    Fail(std::string(op) + ": defined for integer and bool types only");
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return f(static_cast<unsigned>(a), static_cast<unsigned>(b)) != 0;
+  } else {
+    return static_cast<T>(f(a, b));
+  }
+}
+
+template <typename T>
+T BitwiseNot(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    Fail("bitwise_not: defined for integer and bool types only");
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return !x;
+  } else {
+    return static_cast<T>(~x);
+  }
+}
+
 // `v` converted to T, saturating at T's range (a clip bound such as 1e30 on int8).
 template <typename T>
 T Saturate(double v) {
@@ -229,6 +272,11 @@ RELAYPASS_ARITH(FloorModK, "floor_mod", FloorMod<T>(a, b))
 RELAYPASS_ARITH(TruncModK, "mod", TruncMod<T>(a, b))
 RELAYPASS_ARITH(RightShift, "right_shift", Shift<T>(a, b, true))
 RELAYPASS_ARITH(LeftShift, "left_shift", Shift<T>(a, b, false))
+RELAYPASS_ARITH(TruncModOp, "trunc_mod", TruncMod<T>(a, b))
+RELAYPASS_ARITH(FloorDivideOp, "floor_divide", FloorDivide<T>(a, b))
+RELAYPASS_ARITH(BitwiseAnd, "bitwise_and", Bitwise(a, b, "bitwise_and", std::bit_and<>()))
+RELAYPASS_ARITH(BitwiseOr, "bitwise_or", Bitwise(a, b, "bitwise_or", std::bit_or<>()))
+RELAYPASS_ARITH(BitwiseXor, "bitwise_xor", Bitwise(a, b, "bitwise_xor", std::bit_xor<>()))
 #undef RELAYPASS_ARITH
 
 #define RELAYPASS_LOGICAL(Name, op_name, expr)                                            \
@@ -404,6 +452,10 @@ RELAYPASS_UNARY(Atanh, "atanh", true, std::atanh(x))
 RELAYPASS_UNARY(Sign, "sign", false, SignOf(x))
 RELAYPASS_UNARY(ZerosLike, "zeros_like", false, T(0))
 RELAYPASS_UNARY(OnesLike, "ones_like", false, T(1))
+RELAYPASS_UNARY(Log2, "log2", true, std::log2(x))
+RELAYPASS_UNARY(Log10, "log10", true, std::log10(x))
+RELAYPASS_UNARY(BitwiseNotOp, "bitwise_not", false, BitwiseNot(x))
+RELAYPASS_UNARY(Copy, "copy", false, x)
 #undef RELAYPASS_UNARY
 
 Arrays LeakyRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {

@@ -26,6 +26,8 @@ KernelFn Negative, Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, Relu, Clip, Abs, Floor,
 KernelFn Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Sign, ZerosLike, OnesLike;
 KernelFn FloorModK, TruncModK, RightShift, LeftShift, LogicalAnd, LogicalOr, LogicalXor, LogicalNot,
     IsNan, IsInf, IsFinite, Where, Full, Zeros, Ones;
+KernelFn TruncModOp, FloorDivideOp, BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNotOp, Log2, Log10,
+    Copy;
 KernelFn BiasAdd;
 
 // indexing.cc: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd, one_hot,
@@ -43,7 +45,15 @@ KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
 
 // convnd.cc: direct N-d convolution and transposed convolution (NC... / OI... layouts), 3-D
 // pooling.
-KernelFn Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxPool3D, AvgPool3D;
+KernelFn Conv1D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxPool1D, AvgPool1D,
+    MaxPool3D, AvgPool3D;
+
+// group_norm.cc: nn.group_norm, nn.l2_normalize.
+KernelFn GroupNorm, L2Normalize;
+
+// adaptive_pool.cc: nn.adaptive_{avg,max}_pool{1,2,3}d in layouts with unsplit spatial axes.
+KernelFn AdaptiveAvgPool1D, AdaptiveAvgPool2D, AdaptiveAvgPool3D, AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D, AdaptiveMaxPool3D;
 
 // norm.cc (more): prelu, lrn, instance_norm, layer_norm; dense.cc: batch_matmul.
 KernelFn PRelu, LRN, InstanceNorm, LayerNorm, BatchMatmul;

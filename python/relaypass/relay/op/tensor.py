@@ -68,6 +68,19 @@ logical_or = _binary("logical_or")
 logical_xor = _binary("logical_xor")
 right_shift = _binary("right_shift")
 left_shift = _binary("left_shift")
+trunc_mod = _binary("trunc_mod")
+floor_divide = _binary("floor_divide")
+bitwise_and = _binary("bitwise_and")
+bitwise_or = _binary("bitwise_or")
+bitwise_xor = _binary("bitwise_xor")
+bitwise_not = _unary("bitwise_not")
+log2 = _unary("log2")
+log10 = _unary("log10")
+
+
+def copy(data):
+    """A copy of ``data`` (TVM's relay.copy)."""
+    return call("copy", [data])
 
 tan = _unary("tan")
 sinh = _unary("sinh")

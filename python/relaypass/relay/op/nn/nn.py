@@ -9,6 +9,9 @@ __all__ = [
     "global_max_pool2d", "batch_flatten", "pad", "prelu", "batch_matmul", "lrn",
     "instance_norm", "layer_norm", "depth_to_space", "space_to_depth", "upsampling", "conv3d",
     "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
+    "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+    "group_norm", "l2_normalize",
 ]
 
 
@@ -218,3 +221,79 @@ def avg_pool3d(data, pool_size=(1, 1, 1), strides=(1, 1, 1), dilation=(1, 1, 1),
                 strides=_tuple(strides, 3), dilation=_tuple(dilation, 3),
                 padding=_tuple(padding, 3), layout=layout, out_layout=out_layout,
                 ceil_mode=ceil_mode, count_include_pad=count_include_pad)
+
+
+def _pad_tuple1d(padding):
+    """TVM's get_pad_tuple1d: one value pads both sides."""
+    padding = _tuple(padding, 1)
+    return padding + padding if len(padding) == 1 else padding
+
+
+def conv1d(data, weight, strides=1, padding=0, dilation=1, groups=1, channels=None,
+           kernel_size=None, data_layout="NCW", kernel_layout="OIW", out_layout="",
+           out_dtype=""):
+    """1-D convolution."""
+    if isinstance(kernel_size, int):
+        kernel_size = (kernel_size,)
+    return call("nn.conv1d", [data, weight], strides=_tuple(strides, 1),
+                padding=_pad_tuple1d(padding), dilation=_tuple(dilation, 1), groups=groups,
+                channels=channels, kernel_size=kernel_size, data_layout=data_layout,
+                kernel_layout=kernel_layout, out_layout=out_layout, out_dtype=out_dtype)
+
+
+def max_pool1d(data, pool_size=(1,), strides=(1,), dilation=(1,), padding=(0,), layout="NCW",
+               out_layout="", ceil_mode=False):
+    """1-D max pooling."""
+    return call("nn.max_pool1d", [data], pool_size=_tuple(pool_size, 1),
+                strides=_tuple(strides, 1), dilation=_tuple(dilation, 1),
+                padding=_pad_tuple1d(padding), layout=layout, out_layout=out_layout,
+                ceil_mode=ceil_mode)
+
+
+def avg_pool1d(data, pool_size=(1,), strides=(1,), dilation=(1,), padding=(0,), layout="NCW",
+               out_layout="", ceil_mode=False, count_include_pad=False):
+    """1-D average pooling."""
+    return call("nn.avg_pool1d", [data], pool_size=_tuple(pool_size, 1),
+                strides=_tuple(strides, 1), dilation=_tuple(dilation, 1),
+                padding=_pad_tuple1d(padding), layout=layout, out_layout=out_layout,
+                ceil_mode=ceil_mode, count_include_pad=count_include_pad)
+
+
+def _output_size(output_size):
+    """TVM's adaptive pools: None is no size (keep the input's); an int is one size for every
+    spatial axis; a None inside the sizes keeps that axis' extent (stored as -1)."""
+    if output_size is None:
+        return []
+    if isinstance(output_size, int):
+        return [output_size]
+    return [-1 if size is None else size for size in output_size]
+
+
+def _adaptive(name, default_layout):
+    def adaptive_pool(data, output_size=None, layout=default_layout, out_layout=""):
+        return call(name, [data], output_size=_output_size(output_size), layout=layout,
+                    out_layout=out_layout)
+
+    adaptive_pool.__name__ = name.split(".")[1]
+    adaptive_pool.__doc__ = "Adaptive pooling to output_size (TVM's relay.nn.{})".format(
+        adaptive_pool.__name__)
+    return adaptive_pool
+
+
+adaptive_avg_pool1d = _adaptive("nn.adaptive_avg_pool1d", "NCW")
+adaptive_avg_pool2d = _adaptive("nn.adaptive_avg_pool2d", "NCHW")
+adaptive_avg_pool3d = _adaptive("nn.adaptive_avg_pool3d", "NCDHW")
+adaptive_max_pool1d = _adaptive("nn.adaptive_max_pool1d", "NCW")
+adaptive_max_pool2d = _adaptive("nn.adaptive_max_pool2d", "NCHW")
+adaptive_max_pool3d = _adaptive("nn.adaptive_max_pool3d", "NCDHW")
+
+
+def group_norm(data, gamma, beta, num_groups, axis=1, epsilon=1e-5, center=True, scale=True):
+    """Group normalization over groups of channels along ``axis``."""
+    return call("nn.group_norm", [data, gamma, beta], num_groups=num_groups, axis=axis,
+                epsilon=epsilon, center=center, scale=scale)
+
+
+def l2_normalize(data, eps, axis=None):
+    """data / sqrt(max(sum(data * data, axis), eps))."""
+    return call("nn.l2_normalize", [data], eps=eps, axis=None if axis is None else list(axis))
