@@ -93,6 +93,19 @@ bool InitOpRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's FullLikeRel: fill_value is a scalar; the result has data's type.
+bool FullLikeRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef fill = TensorOf(call, 1);
+  if (!data || !fill) return false;
+  if (fill->ndim() != 0) {
+    call.Fail("full_like: the fill value should be a scalar but here it has dimension " +
+              std::to_string(fill->ndim()));
+  }
+  call.AssignResult(ir::Type(data));
+  return true;
+}
+
 struct NamedOp {
   const char* name;
   const char* description;
@@ -221,6 +234,9 @@ void RegisterTensorOps(OpRegistry& registry) {
                            "The scalar fill_value broadcast to a static shape.");
   full.attrs_schema = InitOpAttrs();
   full.kernel = kernels::Full;
+  OpDef& full_like = RegisterOp(registry, "full_like", 2, OpPattern::kElemWise, FullLikeRel,
+                                "The scalar fill_value in data's shape and dtype.");
+  full_like.kernel = kernels::FullLike;
   OpDef& zeros = RegisterOp(registry, "zeros", 0, OpPattern::kElemWise, InitOpRel,
                             "Zeros of a static shape and dtype.");
   zeros.attrs_schema = InitOpAttrs();

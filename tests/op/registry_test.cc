@@ -71,6 +71,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "floor_divide",
       "floor_mod",
       "full",
+      "full_like",
       "gather",
       "gather_nd",
       "greater",

@@ -188,3 +188,15 @@ def test_integer_floor_divide_by_zero_is_an_error():
     with pytest.raises(tvm.TVMError if hasattr(tvm, "TVMError") else Exception,
                        match="division by zero"):
         relay.create_executor("debug", mod=mod).evaluate()(np.array([1, 2], "int32"))
+
+
+def test_full_like_fills_in_the_data_dtype():
+    # Expected: NumPy's full_like (the fill value cast to the data's dtype).
+    x = np.arange(6, dtype="int32").reshape(2, 3)
+    debug, built = run_both(relay.full_like(relay.var("x", shape=(2, 3), dtype="int32"),
+                                            relay.const(2.75)), {"x": x})
+    np.testing.assert_array_equal(debug, np.full_like(x, 2.75))
+    np.testing.assert_array_equal(built, np.full_like(x, 2.75))
+    with pytest.raises(Exception, match="should be a scalar"):
+        relay.transform.InferType()(tvm.IRModule.from_expr(
+            relay.full_like(relay.var("y", shape=(2,)), relay.const(np.ones(2, "float32")))))

@@ -392,6 +392,17 @@ Arrays Full(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   for (int64_t i = 0; i < out.size(); ++i) std::memcpy(po + i * eb, value.raw_data(), eb);
   return {out};
 }
+// full_like(data, fill_value): fill_value (a scalar) cast to data's dtype, in data's shape.
+Arrays FullLike(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 2, "full_like");
+  if (in[1].size() != 1) Fail("full_like: fill_value must be a scalar");
+  const NDArray value = CastArray(in[1], in[0].dtype());
+  NDArray out = NDArray::Uninitialized(in[0].shape(), in[0].dtype());
+  const size_t eb = in[0].dtype().bytes();
+  auto* po = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t i = 0; i < out.size(); ++i) std::memcpy(po + i * eb, value.raw_data(), eb);
+  return {out};
+}
 Arrays Zeros(const Arrays& in, const ir::Attrs& attrs, const ir::Type& t) {
   if (!in.empty()) Fail("zeros takes no inputs");
   return Full({NDArray::Scalar<double>(0, DataType::Float(64))}, attrs, t);

@@ -27,7 +27,7 @@ KernelFn Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Sign, ZerosLike
 KernelFn FloorModK, TruncModK, RightShift, LeftShift, LogicalAnd, LogicalOr, LogicalXor, LogicalNot,
     IsNan, IsInf, IsFinite, Where, Full, Zeros, Ones;
 KernelFn TruncModOp, FloorDivideOp, BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNotOp, Log2, Log10,
-    Copy;
+    Copy, FullLike;
 KernelFn BiasAdd;
 
 // indexing.cc: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd, one_hot,

@@ -106,6 +106,15 @@ def _shape_list(shape):
     return [int(d) for d in shape]
 
 
+def full_like(data, fill_value):
+    """``fill_value`` (a scalar expression) in ``data``'s shape and dtype."""
+    from ..expr import RelayExpr, const
+
+    if not isinstance(fill_value, RelayExpr):
+        fill_value = const(fill_value)
+    return call("full_like", [data, fill_value])
+
+
 def full(fill_value, shape=None, dtype=""):
     """``fill_value`` (a scalar expression) broadcast to the static ``shape``."""
     from ..expr import RelayExpr, const
