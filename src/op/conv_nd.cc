@@ -207,8 +207,26 @@ template <int S>
 bool ConvTransposeRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   TensorTypeRef weight = TensorOf(call, 1);
-  if (!data || !weight) return false;
+  if (!data) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
+  if (!weight) {
+    // TVM's relation types the weight from kernel_size and channels when both are given:
+    // [in channels, channels / groups, k...].
+    if (attrs.get("kernel_size").is_null() || attrs.get("channels").is_null()) return false;
+    const std::vector<int64_t> k = PerAxis(attrs.get_ints("kernel_size"), S);
+    const int64_t groups = attrs.get_int("groups");
+    if (k.empty() || std::any_of(k.begin(), k.end(), [](int64_t v) { return v < 1; }) ||
+        groups < 1 || data->ndim() != S + 2) {
+      call.Fail(call.op_name() + ": cannot type the weight from kernel_size " +
+                attrs.get("kernel_size").ToString() + " and groups " + std::to_string(groups) +
+                " for data " + TypeString(data));
+    }
+    Shape w = {data->shape[1], DimFloorDiv(attrs.get_int("channels"), groups)};
+    w.insert(w.end(), k.begin(), k.end());
+    const ir::Type weight_type = ir::TensorType(w, data->dtype);
+    call.Assign(1, weight_type);
+    weight = weight_type.downcast<ir::TensorTypeNode>();
+  }
   CheckLayouts(call, attrs, "data_layout", DataLayout(S), "kernel_layout",
                TransposeKernelLayout(S));
   if (data->ndim() != S + 2 || weight->ndim() != S + 2) {

@@ -199,6 +199,12 @@ void RegisterNNOps(OpRegistry& registry) {
                  "Marks a fusion boundary; its value is its argument.");
   stop_fusion.kernel = kernels::Identity;
   stop_fusion.infer_layout = layout_rules::ElemwiseArbitrary;
+  // TVM's gradient pass recomputes what it marks instead of keeping it; its value is its argument.
+  OpDef& checkpoint =
+      RegisterOp(registry, "annotation.checkpoint", 1, OpPattern::kOpaque, IdentityRel,
+                 "Marks a checkpoint for gradient recomputation; its value is its argument.");
+  checkpoint.kernel = kernels::Identity;
+  checkpoint.infer_layout = layout_rules::ElemwiseArbitrary;
   OpDef& dropout = RegisterOp(registry, "nn.dropout", 1, OpPattern::kOpaque, DropoutRel,
                               "Dropout with probability `rate`; returns (out, mask).");
   dropout.attrs_schema = DropoutAttrs();

@@ -29,6 +29,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "acosh",
       "add",
       "all",
+      "annotation.checkpoint",
       "annotation.compiler_begin",
       "annotation.compiler_end",
       "annotation.stop_fusion",

@@ -186,7 +186,11 @@ Arrays BatchMatmul(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out
   const ir::AttrsNode& a = AttrsOf(attrs, "nn.batch_matmul");
   const bool ta = a.get_bool("transpose_a"), tb = a.get_bool("transpose_b");
   const DataType out_dtype = DTypeAttr(a, "out_dtype", in[0].dtype());
-  Arrays result = PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
+  // As TVM's topi: each operand cast to out_dtype, products summed in it (int8 x int8 with
+  // out_dtype int32 accumulates in int32; the operands may differ, e.g. uint8 x int8).
+  const DataType compute = IsHalf(out_dtype) ? DataType::Float32() : out_dtype;
+  const Arrays operands = {CastArray(in[0], compute), CastArray(in[1], compute)};
+  Arrays result = PromoteHalf(operands, out_type, [&](const Arrays& v) -> Arrays {
     if (v[0].ndim() != 3 || v[1].ndim() != 3) Fail("nn.batch_matmul: operands must be 3-D");
     if (v[0].dtype() != v[1].dtype()) Fail("nn.batch_matmul: operand dtypes differ");
     // x as [b, m, k] and y as [b, n, k] (row-major), so C = X * Y^T.

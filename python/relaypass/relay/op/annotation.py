@@ -7,6 +7,11 @@ def stop_fusion(data):
     return call("annotation.stop_fusion", [data])
 
 
+def checkpoint(data):
+    """A checkpoint for the gradient pass to recompute (TVM's annotation.checkpoint)."""
+    return call("annotation.checkpoint", [data])
+
+
 def compiler_begin(data, compiler):
     """Where a region for ``compiler`` begins (BYOC; AnnotateTarget inserts these)."""
     return call("annotation.compiler_begin", [data], compiler=compiler)
