@@ -169,6 +169,7 @@ void RegisterNNOps(OpRegistry& registry) {
   RegisterConvNDOps(registry);
   RegisterAdaptivePoolOps(registry);
   RegisterGroupNormOps(registry);
+  RegisterLossOps(registry);
   OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
                             "Fully connected layer: data [.., in] x weight [units, in]^T.");
   dense.attrs_schema = DenseAttrs();

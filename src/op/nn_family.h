@@ -11,5 +11,6 @@ void RegisterNormalizationOps(OpRegistry& registry);  // normalization.cc: prelu
 void RegisterConvNDOps(OpRegistry& registry);         // conv_nd.cc: conv3d, conv*_transpose, pool3d
 void RegisterAdaptivePoolOps(OpRegistry& registry);   // adaptive_pool.cc
 void RegisterGroupNormOps(OpRegistry& registry);      // group_norm.cc: group_norm, l2_normalize
+void RegisterLossOps(OpRegistry& registry);           // loss.cc: nll_loss
 
 }  // namespace relaypass::op

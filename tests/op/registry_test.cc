@@ -138,6 +138,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "nn.max_pool1d",
       "nn.max_pool2d",
       "nn.max_pool3d",
+      "nn.nll_loss",
       "nn.pad",
       "nn.prelu",
       "nn.relu",

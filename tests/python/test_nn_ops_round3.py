@@ -200,3 +200,22 @@ def test_full_like_fills_in_the_data_dtype():
     with pytest.raises(Exception, match="should be a scalar"):
         relay.transform.InferType()(tvm.IRModule.from_expr(
             relay.full_like(relay.var("y", shape=(2,)), relay.const(np.ones(2, "float32")))))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_nll_loss_matches_numpy(reduction):
+    # Expected: TVM's topi definition in NumPy (ignore_index 1 contributes neither loss nor
+    # weight).
+    pred = RNG.standard_normal((3, 4, 5)).astype("float32")
+    targets = RNG.integers(0, 4, (3, 5)).astype("int32")
+    weights = RNG.uniform(0.5, 2, 4).astype("float32")
+    expr = relay.nn.nll_loss(relay.var("p", shape=pred.shape), relay.var("t", shape=targets.shape,
+                                                                          dtype="int32"),
+                             relay.var("w", shape=weights.shape), reduction, ignore_index=1)
+    debug, built = run_both(expr, {"p": pred, "t": targets, "w": weights})
+    picked = np.take_along_axis(pred, targets[:, None, :], axis=1)[:, 0, :]
+    w = np.where(targets == 1, 0.0, weights[targets])
+    loss = -picked * w
+    expected = {"none": loss, "sum": loss.sum(), "mean": loss.sum() / w.sum()}[reduction]
+    np.testing.assert_allclose(debug, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(built, expected, rtol=1e-5, atol=1e-6)

@@ -48,6 +48,9 @@ KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
 KernelFn Conv1D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxPool1D, AvgPool1D,
     MaxPool3D, AvgPool3D;
 
+// loss.cc: nn.nll_loss.
+KernelFn NLLLoss;
+
 // group_norm.cc: nn.group_norm, nn.l2_normalize.
 KernelFn GroupNorm, L2Normalize;
 

@@ -11,7 +11,7 @@ __all__ = [
     "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
     "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
-    "group_norm", "l2_normalize",
+    "group_norm", "l2_normalize", "nll_loss",
 ]
 
 
@@ -297,3 +297,9 @@ def group_norm(data, gamma, beta, num_groups, axis=1, epsilon=1e-5, center=True,
 def l2_normalize(data, eps, axis=None):
     """data / sqrt(max(sum(data * data, axis), eps))."""
     return call("nn.l2_normalize", [data], eps=eps, axis=None if axis is None else list(axis))
+
+
+def nll_loss(predictions, targets, weights, reduction="mean", ignore_index=-100):
+    """Negative log likelihood loss (reduction "mean", "sum" or "none")."""
+    return call("nn.nll_loss", [predictions, targets, weights], reduction=reduction,
+                ignore_index=ignore_index)
