@@ -184,12 +184,6 @@ def test_resnet18_random_weights():
     torch.manual_seed(0)
     model = torchvision.models.resnet18(weights=None).eval()
     x = _seeded_input(1, 3, 224, 224)
-    if "nn.adaptive_avg_pool2d" not in relay.op.list_op_names():
-        # TVM converts aten::adaptive_avg_pool2d to nn.adaptive_avg_pool2d, which relaypass's
-        # operator library does not have yet: until it does, the import must say so.
-        with pytest.raises(NotImplementedError, match=r"aten::adaptive_avg_pool2d"):
-            _convert(model, [x])
-        pytest.skip("nn.adaptive_avg_pool2d is not a relaypass operator yet")
     expected = _expected(model, [x])[0]
     mod, params = _convert(model, [x])
     actual = _run(mod, params, [x])[0]
