@@ -1,8 +1,11 @@
-// The lowering table (op name -> lowering), the rewrite that applies it, and the passes
-// relay.qnn.transform.CanonicalizeOps / Legalize.
+// The qnn rewrites by op name: the lowering table (the library's lowerings, overridable by
+// registered FTVMQnnCanonicalize hooks), the FTVMQnnLegalize hook table, the rewrite that applies
+// either, and the passes QnnCanonicalizeOps, QnnTargetLegalize and QnnLegalize.
 #include <map>
+#include <mutex>
 
 #include "canonicalize.h"
+#include "legalize_hooks.h"
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/transform/sequential.h"
@@ -11,7 +14,7 @@ namespace relaypass::qnn {
 
 namespace {
 
-const std::map<std::string, CanonicalizeFunc>& Table() {
+const std::map<std::string, CanonicalizeFunc>& BuiltinLowerings() {
   static const std::map<std::string, CanonicalizeFunc> table = [] {
     std::map<std::string, CanonicalizeFunc> t = {
         {"qnn.quantize", LowerQuantize},     {"qnn.dequantize", LowerDequantize},
@@ -29,48 +32,97 @@ const std::map<std::string, CanonicalizeFunc>& Table() {
   return table;
 }
 
-class QnnLowerer : public ir::ExprMutator {
+passes::OpHookTable<CanonicalizeFunc>& CanonicalizeHooks() {
+  static passes::OpHookTable<CanonicalizeFunc> table("RegisterQnnCanonicalize",
+                                                     "FTVMQnnCanonicalize");
+  return table;
+}
+
+passes::OpHookTable<passes::LegalizeFunc>& LegalizeHookTable() {
+  static passes::OpHookTable<passes::LegalizeFunc> table("RegisterQnnLegalize", "FTVMQnnLegalize");
+  // The library's own hooks, added on first use (the op registry is complete by then).
+  static std::once_flag builtins;
+  std::call_once(builtins, [] {
+    RegisterTargetLegalizations([](const std::string& op, passes::LegalizeFunc hook) {
+      table.Register(op, std::move(hook), 10).Release();
+    });
+  });
+  return table;
+}
+
+// Replaces each call whose op `lookup` gives a rewrite for; a rewrite returning null keeps the
+// call. The rewrites read the original arguments' types.
+class QnnRewriter : public ir::ExprMutator {
+ public:
+  explicit QnnRewriter(CanonicalizeFunc (*lookup)(const std::string&)) : lookup_(lookup) {}
+
  protected:
   ir::Expr RewriteCall(const ir::CallNode* pre, const ir::Expr& post) override {
     const ir::OpNode* op = pre->op_node();
-    if (op == nullptr) return post;
-    CanonicalizeFunc lower = GetCanonicalize(op->name);
-    if (!lower) return post;
+    if (op == nullptr || !op->name.starts_with("qnn.")) return post;
+    CanonicalizeFunc rewrite = lookup_(op->name);
+    if (!rewrite) return post;
     std::vector<ir::Type> types;
     for (const ir::Expr& arg : pre->args) types.push_back(arg->checked_type);
     types.push_back(pre->checked_type);
     const auto* call = post.as<ir::CallNode>();
-    return lower(call->attrs, call->args, types);
+    ir::Expr result = rewrite(call->attrs, call->args, types);
+    return result ? result : post;
   }
+
+ private:
+  CanonicalizeFunc (*lookup_)(const std::string&);
 };
 
 ir::Function Typed(const ir::Function& func, const ir::IRModule& mod) {
   return func->checked_type ? func : ir::InferExprTypes(func, mod).downcast<ir::FunctionNode>();
 }
 
+transform::Pass RewritePass(CanonicalizeFunc (*lookup)(const std::string&), std::string name) {
+  return transform::CreateFunctionPass(
+      [lookup](const ir::Function& func, const ir::IRModule& mod, const transform::PassContext&) {
+        return QnnRewriter(lookup).Mutate(Typed(func, mod)).downcast<ir::FunctionNode>();
+      },
+      0, std::move(name), {"InferType"});
+}
+
 }  // namespace
 
 CanonicalizeFunc GetCanonicalize(const std::string& op_name) {
-  auto it = Table().find(op_name);
-  return it == Table().end() ? CanonicalizeFunc() : it->second;
+  if (CanonicalizeFunc hook = CanonicalizeHooks().Get(op_name)) return hook;
+  auto it = BuiltinLowerings().find(op_name);
+  return it == BuiltinLowerings().end() ? CanonicalizeFunc() : it->second;
+}
+
+passes::OpHook RegisterQnnCanonicalize(const std::string& op_name, CanonicalizeFunc hook,
+                                       int level) {
+  return CanonicalizeHooks().Register(op_name, std::move(hook), level);
+}
+
+passes::OpHook RegisterQnnLegalize(const std::string& op_name, passes::LegalizeFunc hook,
+                                   int level) {
+  return LegalizeHookTable().Register(op_name, std::move(hook), level);
+}
+
+passes::LegalizeFunc GetQnnLegalize(const std::string& op_name) {
+  return LegalizeHookTable().Get(op_name);
 }
 
 ir::Expr LowerQnnCalls(const ir::Expr& expr) {
-  return QnnLowerer().Mutate(expr);
+  return QnnRewriter(&GetCanonicalize).Mutate(expr);
 }
 
 transform::Pass CanonicalizeOps() {
-  return transform::CreateFunctionPass(
-      [](const ir::Function& func, const ir::IRModule& mod, const transform::PassContext&) {
-        return LowerQnnCalls(Typed(func, mod)).downcast<ir::FunctionNode>();
-      },
-      0, "QnnCanonicalizeOps", {"InferType"});
+  return RewritePass(&GetCanonicalize, "QnnCanonicalizeOps");
+}
+
+transform::Pass LegalizeHooks() {
+  return RewritePass(&GetQnnLegalize, "QnnTargetLegalize");
 }
 
 transform::Pass Legalize() {
-  // TVM's qnn Legalize is Sequential(Legalize("FTVMQnnLegalize"), Legalize("FTVMQnnCanonicalize"));
-  // no FTVMQnnLegalize hook applies to the CPU target here, so the first step is empty.
-  return transform::Sequential({CanonicalizeOps()}, "QnnLegalize", 0);
+  // TVM: Sequential(Legalize("FTVMQnnLegalize"), Legalize("FTVMQnnCanonicalize")).
+  return transform::Sequential({LegalizeHooks(), CanonicalizeOps()}, "QnnLegalize", 0);
 }
 
 void RegisterQnnPasses(transform::PassRegistry& registry) {
@@ -78,10 +130,14 @@ void RegisterQnnPasses(transform::PassRegistry& registry) {
                      {},
                      [](const transform::PassOptions&) { return CanonicalizeOps(); },
                      "lowers qnn.* calls to integer Relay operators (TVM's FTVMQnnCanonicalize)"});
+  registry.Register({"QnnTargetLegalize",
+                     {},
+                     [](const transform::PassOptions&) { return LegalizeHooks(); },
+                     "applies the qnn ops' target legalizations (TVM's FTVMQnnLegalize)"});
   registry.Register({"QnnLegalize",
                      {},
                      [](const transform::PassOptions&) { return Legalize(); },
-                     "TVM's qnn Legalize: target legalizations (none), then CanonicalizeOps"});
+                     "TVM's qnn.Legalize: QnnTargetLegalize, then QnnCanonicalizeOps"});
 }
 
 }  // namespace relaypass::qnn

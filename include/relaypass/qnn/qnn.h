@@ -11,6 +11,8 @@
 #include "relaypass/ir/expr.h"
 #include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/type.h"
+#include "relaypass/passes/legalize.h"
+#include "relaypass/passes/op_hooks.h"
 #include "relaypass/transform/pass.h"
 #include "relaypass/transform/registry.h"
 
@@ -24,16 +26,32 @@ void RegisterQnnOps(ir::OpRegistry& registry);
 // original arguments followed by the result type (TVM's FTVMQnnCanonicalize signature).
 using CanonicalizeFunc = std::function<ir::Expr(
     const ir::Attrs& attrs, const std::vector<ir::Expr>& args, const std::vector<ir::Type>& types)>;
-// The lowering registered for `op_name`, or an empty function.
+// The lowering of `op_name`: a registered hook (the highest level), else the library's own; an
+// empty function for an op without one. A hook returning null keeps the call.
 CanonicalizeFunc GetCanonicalize(const std::string& op_name);
+// Registers `hook` as `op_name`'s lowering at `level` (TVM's register_qnn_canonicalize; the
+// library's own lowerings rank below every registered hook).
+[[nodiscard]] passes::OpHook RegisterQnnCanonicalize(const std::string& op_name,
+                                                     CanonicalizeFunc hook, int level);
+
+// TVM's FTVMQnnLegalize hooks: target-specific rewrites of qnn calls before the lowering. The
+// library registers TVM's for qnn.conv2d and qnn.dense at level 10 (legalizations.py: x86 with
+// and without fast int8, ARM with and without dot products, CUDA); they read the current target
+// (passes::Target::Current()) and do nothing without one.
+[[nodiscard]] passes::OpHook RegisterQnnLegalize(const std::string& op_name,
+                                                 passes::LegalizeFunc hook, int level);
+passes::LegalizeFunc GetQnnLegalize(const std::string& op_name);
 
 // relay.qnn.transform.CanonicalizeOps(): every qnn call replaced by its integer Relay lowering.
 transform::Pass CanonicalizeOps();
-// relay.qnn.transform.Legalize(): TVM's qnn Legalize (FTVMQnnLegalize hooks; none are registered
-// for the CPU target) followed by CanonicalizeOps, as relay.build runs it first.
+// relay.qnn.transform.Legalize(): the FTVMQnnLegalize hooks applied (TVM's Python
+// Legalize("FTVMQnnLegalize")).
+transform::Pass LegalizeHooks();
+// TVM's C++ qnn::transform::Legalize, which relay.build runs first: LegalizeHooks, then
+// CanonicalizeOps.
 transform::Pass Legalize();
-// Installs CanonicalizeOps and Legalize into the pass registry (as "QnnCanonicalizeOps" and
-// "QnnLegalize", their names in pass timings and pipelines).
+// Installs the three into the pass registry as "QnnCanonicalizeOps", "QnnTargetLegalize" and
+// "QnnLegalize" (pass names here are identifiers; TVM's pipeline calls the last qnn.Legalize).
 void RegisterQnnPasses(transform::PassRegistry& registry);
 
 // TVM's relay.qnn.op.requantize_config: the rounding and compute dtype a requantize with

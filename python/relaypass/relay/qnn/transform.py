@@ -9,6 +9,7 @@ def CanonicalizeOps():
 
 
 def Legalize():
-    """TVM's qnn Legalize: the target's qnn legalizations (none for the CPU), then the
-    canonicalization, as relay.build runs it."""
-    return _wrap(_core.create_pass("QnnLegalize", []))
+    """The qnn ops' target legalizations (FTVMQnnLegalize hooks; TVM's for qnn.conv2d and
+    qnn.dense read tvm.target.Target.current()). relay.build runs them followed by
+    CanonicalizeOps (the pass QnnLegalize)."""
+    return _wrap(_core.create_pass("QnnTargetLegalize", []))
