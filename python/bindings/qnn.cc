@@ -44,6 +44,14 @@ void BindQnn(py::module_& m) {
       },
       py::arg("rounding"), py::arg("compute_dtype"));
   m.def("qnn_exit_requantize_config", [] { qnn::ExitRequantizeConfig(); });
+  m.def("list_fake_quantized_op_freqs", [](const ir::IRModule& mod) {
+    std::map<std::string, int64_t> freqs;
+    {
+      py::gil_scoped_release release;
+      freqs = qnn::ListFakeQuantizedOpFreqs(mod);
+    }
+    return freqs;
+  });
   m.def("qnn_current_requantize_config", [] {
     const qnn::RequantizeConfig& config = qnn::CurrentRequantizeConfig();
     return py::make_tuple(config.rounding, config.compute_dtype);

@@ -78,9 +78,21 @@ ir::Function Typed(const ir::Function& func, const ir::IRModule& mod) {
   return func->checked_type ? func : ir::InferExprTypes(func, mod).downcast<ir::FunctionNode>();
 }
 
+bool HasQnnCall(const ir::Function& func) {
+  bool found = false;
+  ir::post_order_visit(func, [&found](const ir::Expr& e) {
+    const auto* call = e.as<ir::CallNode>();
+    const ir::OpNode* op = call ? call->op_node() : nullptr;
+    found = found || (op && op->name.starts_with("qnn."));
+  });
+  return found;
+}
+
 transform::Pass RewritePass(CanonicalizeFunc (*lookup)(const std::string&), std::string name) {
   return transform::CreateFunctionPass(
       [lookup](const ir::Function& func, const ir::IRModule& mod, const transform::PassContext&) {
+        // Most modules have no qnn call: one scan, and no typing or rewriting.
+        if (!HasQnnCall(func)) return func;
         return QnnRewriter(lookup).Mutate(Typed(func, mod)).downcast<ir::FunctionNode>();
       },
       0, std::move(name), {"InferType"});
@@ -138,6 +150,23 @@ void RegisterQnnPasses(transform::PassRegistry& registry) {
                      {},
                      [](const transform::PassOptions&) { return Legalize(); },
                      "TVM's qnn.Legalize: QnnTargetLegalize, then QnnCanonicalizeOps"});
+  registry.Register(
+      {"FakeQuantizationToInteger",
+       {{"hard_fail", transform::OptionType::kBool, transform::OptionValue::Bool(false),
+         "a region with an op without a rule is an error instead of staying as it is"},
+        {"use_qat", transform::OptionType::kBool, transform::OptionValue::Bool(false),
+         "also rewrite dequantize chains without a quantize (not implemented)"},
+        {"optional_qnn_ops", transform::OptionType::kList, transform::OptionValue::MakeList({}),
+         "the optional rules to enable (not implemented)"}},
+       [](const transform::PassOptions& options) {
+         std::vector<std::string> optional;
+         for (const transform::OptionValue& v : options.Get("optional_qnn_ops").as_list()) {
+           optional.push_back(v.as_string());
+         }
+         return FakeQuantizationToInteger(options.GetBool("hard_fail"), options.GetBool("use_qat"),
+                                          optional);
+       },
+       "rewrites dequantize -> float ops -> quantize regions into integer ops"});
 }
 
 }  // namespace relaypass::qnn

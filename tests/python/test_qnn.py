@@ -285,3 +285,71 @@ def test_bad_inputs_are_type_errors():
     with pytest.raises(tvm.error.TVMError, match="axis 5 is out of range"):
         relay.transform.InferType()(tvm.IRModule.from_expr(relay.Function(
             [z], relay.qnn.op.requantize(z, _f([1.0, 2.0]), _i(0), _f(1.0), _i(0), axis=5))))
+
+
+# ---- FakeQuantizationToInteger
+
+def _fq2i(expr):
+    mod = relay.transform.InferType()(tvm.IRModule.from_expr(expr))
+    return mod, relay.transform.FakeQuantizationToInteger()(mod)
+
+
+def test_fake_quantized_conv_becomes_qnn_conv2d_with_equal_results():
+    x = relay.var("x", shape=[1, 2, 6, 6], dtype="int8")
+    w = relay.var("w", shape=[4, 2, 3, 3], dtype="int8")
+    conv = relay.nn.conv2d(relay.qnn.op.dequantize(x, _f(2.0), _i(0)),
+                           relay.qnn.op.dequantize(w, _f(0.5), _i(0)), kernel_size=[3, 3])
+    expr = relay.qnn.op.quantize(relay.nn.relu(conv), _f(4.0), _i(-3), out_dtype="int8")
+    mod, mod_int = _fq2i(expr)
+    text = mod_int.astext()
+    assert "qnn.conv2d" in text and "qnn.dequantize" not in text and "nn.relu" not in text
+    rng = np.random.default_rng(3)
+    x_np = rng.integers(-128, 127, size=[1, 2, 6, 6]).astype("int8")
+    w_np = rng.integers(-128, 127, size=[4, 2, 3, 3]).astype("int8")
+    want = relay.create_executor(mod=mod).evaluate()(x_np, w_np).numpy()
+    got = relay.create_executor(mod=mod_int).evaluate()(x_np, w_np).numpy()
+    np.testing.assert_array_equal(got, want)
+    # The float graph's own value, from NumPy: conv of 2x and 0.5w is the integer conv.
+    acc = np.zeros([1, 4, 4, 4], np.int64)
+    for o in range(4):
+        for i in range(4):
+            for j in range(4):
+                acc[0, o, i, j] = np.sum(x_np[0, :, i:i + 3, j:j + 3].astype(np.int64) * w_np[o])
+    np.testing.assert_array_equal(want, np_quantize(np.maximum(acc, 0).astype("float32"), 4.0,
+                                                    -3, "int8"))
+
+
+def test_fake_quantized_add_and_identity_ops():
+    a = relay.var("a", shape=[2, 3], dtype="uint8")
+    b = relay.var("b", shape=[2, 3], dtype="uint8")
+    s = relay.add(relay.qnn.op.dequantize(a, _f(0.5), _i(10)),
+                  relay.qnn.op.dequantize(b, _f(0.25), _i(3)))
+    expr = relay.qnn.op.quantize(relay.reshape(s, [3, 2]), _f(1.0), _i(0), out_dtype="uint8")
+    mod, mod_int = _fq2i(expr)
+    assert "qnn.add" in mod_int.astext() and "qnn.dequantize" not in mod_int.astext()
+    a_np = np.arange(6, dtype="uint8").reshape(2, 3) * 40
+    b_np = np.arange(6, dtype="uint8").reshape(2, 3) * 7
+    want = relay.create_executor(mod=mod).evaluate()(a_np, b_np).numpy()
+    got = relay.create_executor(mod=mod_int).evaluate()(a_np, b_np).numpy()
+    assert np.all(np.abs(want.astype(int) - got.astype(int)) <= 1)
+
+
+def test_region_with_an_op_without_rule_stays_or_fails_hard():
+    x = relay.var("x", shape=[4], dtype="int8")
+    expr = relay.qnn.op.quantize(relay.cos(relay.qnn.op.dequantize(x, _f(1.0), _i(0))), _f(1.0),
+                                 _i(0))
+    mod = relay.transform.InferType()(tvm.IRModule.from_expr(expr))
+    kept = relay.transform.FakeQuantizationToInteger()(mod)
+    assert "qnn.dequantize" in kept.astext()
+    with pytest.raises(tvm.error.TVMError, match="no rewrite rule for cos"):
+        relay.transform.FakeQuantizationToInteger(hard_fail=True)(mod)
+
+
+def test_list_fake_quantized_op_freqs():
+    x = relay.var("x", shape=[4, 8], dtype="int8")
+    w = relay.var("w", shape=[2, 8], dtype="int8")
+    dense = relay.nn.dense(relay.qnn.op.dequantize(x, _f(1.0), _i(0)),
+                           relay.qnn.op.dequantize(w, _f(1.0), _i(0)))
+    expr = relay.qnn.op.quantize(relay.nn.relu(dense), _f(1.0), _i(0))
+    freqs = relay.analysis.list_fake_quantized_op_freqs(tvm.IRModule.from_expr(expr))
+    assert freqs == {"nn.dense": 1, "nn.relu": 1}

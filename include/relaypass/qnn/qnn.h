@@ -4,11 +4,13 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "relaypass/ir/attrs.h"
 #include "relaypass/ir/expr.h"
+#include "relaypass/ir/module.h"
 #include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/type.h"
 #include "relaypass/passes/legalize.h"
@@ -53,6 +55,16 @@ transform::Pass Legalize();
 // Installs the three into the pass registry as "QnnCanonicalizeOps", "QnnTargetLegalize" and
 // "QnnLegalize" (pass names here are identifiers; TVM's pipeline calls the last qnn.Legalize).
 void RegisterQnnPasses(transform::PassRegistry& registry);
+
+// relay.transform.FakeQuantizationToInteger(hard_fail, use_qat, optional_qnn_ops): each
+// `qnn.dequantize -> float ops -> qnn.quantize` region whose ops all have a rule becomes integer
+// ops (qnn.conv2d, qnn.add, ...; TVM's rules). A region with an op without a rule stays, or is
+// a PassError with hard_fail. use_qat and optional_qnn_ops are not implemented (PassError).
+transform::Pass FakeQuantizationToInteger(bool hard_fail = false, bool use_qat = false,
+                                          const std::vector<std::string>& optional_qnn_ops = {});
+// relay.analysis.list_fake_quantized_op_freqs: how often each op occurs in the fake-quantized
+// regions of `mod` (the dequantize calls not counted).
+std::map<std::string, int64_t> ListFakeQuantizedOpFreqs(const ir::IRModule& mod);
 
 // TVM's relay.qnn.op.requantize_config: the rounding and compute dtype a requantize with
 // rounding="None" / compute_dtype="None" takes when it is lowered. Per thread, as TVM's
