@@ -64,7 +64,7 @@ CanonicalizeFunc LowerUnary(const std::string& op_name) {
     Expr shifted = relay::subtract(relay::cast(args[0], "int32"), args[2]);
     Expr real = relay::multiply(relay::cast(shifted, "float32"), args[1]);
     Expr result = compute(real);
-    Expr scaled = relay::round(relay::divide(result, args[3]));
+    Expr scaled = RoundHalfAwayFromZero(relay::divide(result, args[3]), DataType::Float(32));
     Expr with_zero_point = relay::add(scaled, relay::cast(args[4], "float32"));
     return relay::cast(relay::clip(with_zero_point, static_cast<double>(QMin(dtype)),
                                    static_cast<double>(QMax(dtype))),

@@ -228,8 +228,8 @@ Result Clip(const Expr& e, const AffineTypeMap& types) {
   for (size_t i = 0; i < n; ++i) {
     const double s = scales[scales.size() == 1 ? 0 : i];
     const double z = zero_points[zero_points.size() == 1 ? 0 : i];
-    lo[i] = std::nearbyint(a_min / s + z);
-    hi[i] = std::nearbyint(a_max / s + z);
+    lo[i] = std::round(a_min / s + z);  // TVM: relay round, halves away from zero
+    hi[i] = std::round(a_max / s + z);
   }
   Expr out = relay::minimum(relay::maximum(call.args[0], AlongAxis(lo, t.dtype, e, t.axis)),
                             AlongAxis(hi, t.dtype, e, t.axis));

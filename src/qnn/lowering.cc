@@ -18,7 +18,15 @@ const ir::ConstantNode* AsConstant(const Expr& e) {
 
 void SetElement(ir::NDArray& array, int64_t i, double value) {
   const DataType dtype = array.dtype();
-  if (dtype == DataType::Int(32)) {
+  if (dtype == DataType::Int(8)) {
+    array.mutable_data<int8_t>()[i] = static_cast<int8_t>(value);
+  } else if (dtype == DataType::UInt(8)) {
+    array.mutable_data<uint8_t>()[i] = static_cast<uint8_t>(value);
+  } else if (dtype == DataType::Int(16)) {
+    array.mutable_data<int16_t>()[i] = static_cast<int16_t>(value);
+  } else if (dtype == DataType::UInt(16)) {
+    array.mutable_data<uint16_t>()[i] = static_cast<uint16_t>(value);
+  } else if (dtype == DataType::Int(32)) {
     array.mutable_data<int32_t>()[i] = static_cast<int32_t>(value);
   } else if (dtype == DataType::Int(64)) {
     array.mutable_data<int64_t>()[i] = static_cast<int64_t>(value);
@@ -164,6 +172,16 @@ Expr ClipAndCast(const Expr& data, DataType dtype) {
       dtype.ToString());
 }
 
+Expr RoundHalfAwayFromZero(const Expr& x, DataType dtype) {
+  // sign(x) * floor(|x| + 0.5) is exact below 2^(mantissa bits); above, every value is integral.
+  const double integral_from = dtype == DataType::Float(64) ? 4503599627370496.0 : 8388608.0;
+  Expr magnitude = relay::abs(x);
+  Expr rounded = relay::multiply(
+      relay::sign(x), relay::call("floor", {relay::add(magnitude, ScalarConst(dtype, 0.5))}));
+  return relay::where(relay::call("less", {magnitude, ScalarConst(dtype, integral_from)}), rounded,
+                      x);
+}
+
 namespace {
 
 // Rounding of a float tensor to integral values: "UPWARD" floor(x + 0.5), "TONEAREST" halves
@@ -171,8 +189,7 @@ namespace {
 Expr RoundFloat(const Expr& x, DataType dtype, const std::string& rounding) {
   Expr half = ScalarConst(dtype, 0.5);
   if (rounding == "UPWARD") return relay::call("floor", {relay::add(x, half)});
-  Expr magnitude = relay::call("floor", {relay::add(relay::abs(x), half)});
-  return relay::multiply(relay::sign(x), magnitude);
+  return RoundHalfAwayFromZero(x, dtype);
 }
 
 Expr RequantizeLowerFP(const Expr& data, const ir::TensorTypeNode& data_type,
@@ -282,10 +299,30 @@ Expr Requantize(const Expr& data, const ir::TensorTypeNode& data_type, const Exp
                          Resolve("None", config.compute_dtype), out_dtype);
 }
 
+namespace {
+
+// Two constants of one dtype and the same values (scalars, or per-channel vectors).
+bool IsEqualConstant(const Expr& a, const Expr& b) {
+  if (IsEqualScalar(a, b)) return true;
+  const ir::ConstantNode* ca = AsConstant(a);
+  const ir::ConstantNode* cb = AsConstant(b);
+  if (!ca || !cb || ca->data.dtype() != cb->data.dtype() || ca->data.size() != cb->data.size()) {
+    return false;
+  }
+  for (int64_t i = 0; i < ca->data.size(); ++i) {
+    if (ca->data.GetAsDouble(i) != cb->data.GetAsDouble(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Expr RequantizeOrUpcast(const Expr& data, const ir::TensorTypeNode& data_type, const Expr& scale,
                         const Expr& zero_point, const Expr& target_scale,
                         const Expr& target_zero_point, int axis) {
-  if (!IsEqualScalar(scale, target_scale) || !IsEqualScalar(zero_point, target_zero_point)) {
+  // TVM compares scalars only; equal per-channel parameters (a bias of the dense's scales) need
+  // no requantize either, and one would need a scalar output scale.
+  if (!IsEqualConstant(scale, target_scale) || !IsEqualConstant(zero_point, target_zero_point)) {
     return Requantize(data, data_type, scale, zero_point, target_scale, target_zero_point,
                       DataType::Int(32), axis);
   }

@@ -30,7 +30,8 @@ std::vector<double> ConstValues(const Expr& e, const std::string& op, const std:
 int64_t QMin(DataType dtype);
 int64_t QMax(DataType dtype);
 
-// A rank-0 constant, and a 1-D constant, of `dtype` (int32, int64, float32 or float64).
+// A rank-0 constant, and a 1-D constant, of `dtype` (8-, 16-, 32- or 64-bit integers, float32 or
+// float64).
 Expr ScalarConst(DataType dtype, double value);
 Expr VectorConst(DataType dtype, const std::vector<double>& values);
 
@@ -69,6 +70,10 @@ Expr RequantizeLower(const Expr& data, const ir::TensorTypeNode& data_type, cons
 Expr RequantizeOrUpcast(const Expr& data, const ir::TensorTypeNode& data_type, const Expr& scale,
                         const Expr& zero_point, const Expr& target_scale,
                         const Expr& target_zero_point, int axis = -1);
+
+// TVM's relay `round` as it runs (tir.round, llvm.round): halves away from zero, for a float32
+// or float64 tensor. (relaypass's `round` op rounds halves to even.)
+Expr RoundHalfAwayFromZero(const Expr& x, DataType dtype);
 
 // Clipped to `dtype`'s range and cast to it (TVM's ConvertDtype).
 Expr ClipAndCast(const Expr& data, DataType dtype);

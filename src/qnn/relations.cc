@@ -218,10 +218,11 @@ ir::TypeRelation BinaryRel(const ir::OpRegistry& registry) {
                 " and " + rhs->dtype.ToString());
     }
     const ir::AttrsNode& attrs = *call.attrs();
+    // The output's parameters are per tensor, or per channel along the lhs axis (what
+    // FakeQuantizationToInteger makes of a dense or conv2d plus its bias).
     if (!CheckAxisParams(call, *lhs, attrs.get_int("lhs_axis"), 2, 3, "lhs ") ||
         !CheckAxisParams(call, *rhs, attrs.get_int("rhs_axis"), 4, 5, "rhs ") ||
-        !CheckScalarParam(call, 6, DataType::Float(32), "output scale") ||
-        !CheckScalarParam(call, 7, DataType::Int(32), "output zero point")) {
+        !CheckAxisParams(call, *lhs, attrs.get_int("lhs_axis"), 6, 7, "output ")) {
       return false;
     }
     SubCall inner(call, {0, 1, 8});

@@ -65,18 +65,23 @@ def np_requantize(q, in_scale, in_zp, out_scale, out_zp, out_dtype, rounding="UP
     return np.clip(x + out_zp, info.min, info.max).astype(out_dtype)
 
 
+def np_round(x):
+    """TVM's relay round as it runs (llvm.round): halves away from zero."""
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
 def np_quantize(x, scale, zp, dtype):
     info = np.iinfo(dtype)
-    return np.clip(np.round(x / np.float32(scale)) + zp, info.min, info.max).astype(dtype)
+    return np.clip(np_round(x / np.float32(scale)) + zp, info.min, info.max).astype(dtype)
 
 
 # ---- quantize / dequantize
 
-def test_quantize_rounds_half_to_even_and_saturates():
+def test_quantize_rounds_halves_away_from_zero_and_saturates():
     x = np.array([-300.0, -1.5, -0.5, 0.5, 1.5, 2.5, 300.0], "float32")
     q = relay.qnn.op.quantize(relay.var("x", shape=(7,)), _f(1.0), _i(0), out_dtype="int8")
-    # round(-0.5) = -0, round(2.5) = 2 (halves to even, as TVM's round); +-300 saturate.
-    np.testing.assert_array_equal(_run(q, x), [-128, -2, 0, 0, 2, 2, 127])
+    # round(-0.5) = -1, round(2.5) = 3 (TVM's round runs as llvm.round); +-300 saturate.
+    np.testing.assert_array_equal(_run(q, x), [-128, -2, -1, 1, 2, 3, 127])
     np.testing.assert_array_equal(_run(q, x), np_quantize(x, 1.0, 0, "int8"))
 
 
