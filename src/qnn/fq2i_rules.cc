@@ -311,12 +311,10 @@ BinaryTypes GetBinaryTypes(const Expr& e, const AffineTypeMap& types) {
   if (!has_left) {
     quantize_constant(b.left, b.right_t);
     b.left_t = b.right_t;
-    b.out_t = b.right_t;
   }
   if (!has_right) {
     quantize_constant(b.right, b.left_t);
     b.right_t = b.left_t;
-    b.out_t = b.left_t;
   }
   if (b.left_t.dtype != b.out_t.dtype) b.out_t = b.left_t;
   return b;

@@ -1,5 +1,6 @@
 #include "lowering.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -301,16 +302,19 @@ Expr Requantize(const Expr& data, const ir::TensorTypeNode& data_type, const Exp
 
 namespace {
 
-// Two constants of one dtype and the same values (scalars, or per-channel vectors).
+// Two constants of one dtype and the same values (scalars, or per-channel vectors; a single value
+// equals a vector that repeats it).
 bool IsEqualConstant(const Expr& a, const Expr& b) {
   if (IsEqualScalar(a, b)) return true;
   const ir::ConstantNode* ca = AsConstant(a);
   const ir::ConstantNode* cb = AsConstant(b);
-  if (!ca || !cb || ca->data.dtype() != cb->data.dtype() || ca->data.size() != cb->data.size()) {
-    return false;
-  }
-  for (int64_t i = 0; i < ca->data.size(); ++i) {
-    if (ca->data.GetAsDouble(i) != cb->data.GetAsDouble(i)) return false;
+  if (!ca || !cb || ca->data.dtype() != cb->data.dtype()) return false;
+  const int64_t na = ca->data.size(), nb = cb->data.size();
+  if (na != nb && na != 1 && nb != 1) return false;
+  for (int64_t i = 0; i < std::max(na, nb); ++i) {
+    if (ca->data.GetAsDouble(na == 1 ? 0 : i) != cb->data.GetAsDouble(nb == 1 ? 0 : i)) {
+      return false;
+    }
   }
   return true;
 }
