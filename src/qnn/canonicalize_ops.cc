@@ -155,7 +155,7 @@ void RegisterQnnPasses(transform::PassRegistry& registry) {
        {{"hard_fail", transform::OptionType::kBool, transform::OptionValue::Bool(false),
          "a region with an op without a rule is an error instead of staying as it is"},
         {"use_qat", transform::OptionType::kBool, transform::OptionValue::Bool(false),
-         "also rewrite dequantize chains without a quantize (not implemented)"},
+         "also convert single ops on dequantized inputs without a quantize after them"},
         {"optional_qnn_ops", transform::OptionType::kList, transform::OptionValue::MakeList({}),
          "the optional rules to enable (not implemented)"}},
        [](const transform::PassOptions& options) {

@@ -34,8 +34,8 @@ Expr LowerQuantize(const ir::Attrs& attrs, const Args& args, const Types& types)
   Expr zero_point = AlongAxis(args[2], types[2], in.ndim(), axis);
   const std::string fp = in.dtype.is_float() ? in.dtype.ToString() : "float32";
   Expr data = in.dtype.is_float() ? args[0] : relay::cast(args[0], fp);
-  Expr scaled = RoundHalfAwayFromZero(relay::divide(data, relay::cast(scale, fp)),
-                                      *ir::DataType::Parse(fp));
+  Expr scaled =
+      RoundHalfAwayFromZero(relay::divide(data, relay::cast(scale, fp)), *ir::DataType::Parse(fp));
   Expr shifted = relay::add(scaled, relay::cast(zero_point, fp));
   return relay::cast(
       relay::clip(shifted, static_cast<double>(QMin(out)), static_cast<double>(QMax(out))),

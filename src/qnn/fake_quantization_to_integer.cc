@@ -9,6 +9,7 @@
 #include "relaypass/ir/visitor.h"
 #include "relaypass/passes/fold_constant.h"
 #include "relaypass/qnn/qnn.h"
+#include "relaypass/relay.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::qnn {
@@ -185,24 +186,113 @@ class FakeQuantizationRewriter : public ir::ExprMutator {
   bool hard_fail_;
 };
 
+// use_qat (TVM's QATRewriter): an op of the QAT list whose arguments are all dequantize calls or
+// constants becomes its integer rewrite followed by a dequantize, even without a quantize after
+// it; chains convert op by op, since a converted op ends in a dequantize.
+bool EnabledForQat(const std::string& op) {
+  static const std::unordered_set<std::string> ops = {"broadcast_to",
+                                                      "clip",
+                                                      "expand_dims",
+                                                      "max",
+                                                      "maximum",
+                                                      "min",
+                                                      "minimum",
+                                                      "nn.avg_pool2d",
+                                                      "nn.batch_flatten",
+                                                      "nn.batch_matmul",
+                                                      "nn.bias_add",
+                                                      "nn.conv2d",
+                                                      "nn.conv2d_transpose",
+                                                      "nn.dense",
+                                                      "nn.depth_to_space",
+                                                      "nn.global_avg_pool2d",
+                                                      "nn.max_pool2d",
+                                                      "nn.pad",
+                                                      "nn.relu",
+                                                      "reshape",
+                                                      "split",
+                                                      "squeeze",
+                                                      "strided_slice",
+                                                      "transpose"};
+  return ops.count(op) != 0 && fq2i::FindRule(op);
+}
+
+class QatRewriter : public ir::ExprMutator {
+ public:
+  explicit QatRewriter(bool hard_fail) : hard_fail_(hard_fail) {}
+
+ protected:
+  ir::Expr RewriteCall(const ir::CallNode* pre, const ir::Expr& post) override {
+    const ir::OpNode* op = pre->op_node();
+    if (op == nullptr || !EnabledForQat(op->name)) return post;
+    const auto* call = post.as<ir::CallNode>();
+    AffineTypeMap types;
+    std::vector<ir::Expr> args;
+    for (const ir::Expr& arg : call->args) {
+      const auto* arg_call = arg.as<ir::CallNode>();
+      const ir::OpNode* arg_op = arg_call ? arg_call->op_node() : nullptr;
+      if (arg_op && arg_op->name == "qnn.dequantize") {
+        ir::Expr data = arg_call->args[0];
+        ir::Type type =
+            data->checked_type ? data->checked_type : ir::InferExprTypes(data)->checked_type;
+        const auto* tensor = type ? type.as<ir::TensorTypeNode>() : nullptr;
+        if (tensor == nullptr) return post;
+        types.Set(data, AffineType(arg_call->args[1], arg_call->args[2], tensor->dtype,
+                                   static_cast<int>(arg_call->attrs->get_int("axis"))));
+        args.push_back(data);
+      } else if (arg.as<ir::ConstantNode>()) {
+        args.push_back(arg);
+      } else {
+        if (hard_fail_ && arg_call) {
+          throw PassError("FakeQuantizationToInteger: no dequantize among the arguments of " +
+                          op->name);
+        }
+        return post;
+      }
+    }
+    try {
+      auto [out, t] = fq2i::FindRule(op->name)(ir::MakeCall(call->op, args, call->attrs), types);
+      if (t.is_tuple) return post;
+      ir::Expr result = relay::call("qnn.dequantize", {out, t.scale, t.zero_point},
+                                    {{"axis", ir::AttrValue::Int(t.axis)}});
+      return ir::InferExprTypes(result);
+    } catch (const InternalError&) {
+      throw;
+    } catch (const Error&) {
+      if (hard_fail_) throw;
+      return post;
+    }
+  }
+
+ private:
+  bool hard_fail_;
+};
+
 }  // namespace
 
 transform::Pass FakeQuantizationToInteger(bool hard_fail, bool use_qat,
                                           const std::vector<std::string>& optional_qnn_ops) {
-  if (use_qat) {
-    throw PassError("FakeQuantizationToInteger: use_qat=True is not implemented");
-  }
   if (!optional_qnn_ops.empty()) {
     throw PassError("FakeQuantizationToInteger: optional_qnn_ops (" + optional_qnn_ops.front() +
                     ", ...) are not implemented");
   }
   return transform::CreateFunctionPass(
-      [hard_fail](const ir::Function& func, const ir::IRModule& mod,
-                  const transform::PassContext&) {
+      [hard_fail, use_qat](const ir::Function& func, const ir::IRModule& mod,
+                           const transform::PassContext&) {
+        // Most functions have no dequantize: one scan, and no typing or rewriting.
+        bool dequantizes = false;
+        ir::post_order_visit(func, [&dequantizes](const ir::Expr& e) {
+          const auto* call = e.as<ir::CallNode>();
+          const ir::OpNode* op = call ? call->op_node() : nullptr;
+          dequantizes = dequantizes || (op && op->name == "qnn.dequantize");
+        });
+        if (!dequantizes) return func;
         ir::Function typed =
             func->checked_type ? func : ir::InferExprTypes(func, mod).downcast<ir::FunctionNode>();
-        ir::Expr rewritten = FakeQuantizationRewriter(hard_fail).Mutate(typed);
-        return ir::InferExprTypes(rewritten, mod).downcast<ir::FunctionNode>();
+        ir::Expr rewritten =
+            ir::InferExprTypes(FakeQuantizationRewriter(hard_fail).Mutate(typed), mod);
+        if (use_qat) rewritten = ir::InferExprTypes(QatRewriter(hard_fail).Mutate(rewritten), mod);
+        return rewritten.downcast<ir::FunctionNode>();
       },
       0, "FakeQuantizationToInteger", {"InferType"});
 }

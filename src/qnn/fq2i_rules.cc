@@ -323,6 +323,16 @@ BinaryTypes GetBinaryTypes(const Expr& e, const AffineTypeMap& types) {
 Rule BinaryQnn(const std::string& qnn_op) {
   return [qnn_op](const Expr& e, const AffineTypeMap& types) -> Result {
     BinaryTypes b = GetBinaryTypes(e, types);
+    // TVM: an int32 add of operands and output with one scale and a zero zero point (a bias after
+    // dense or conv2d, whose per-channel scales qnn.add could not take) stays a plain add.
+    if (qnn_op == "qnn.add" && b.left_t.dtype == DataType::Int(32) &&
+        b.right_t.dtype == DataType::Int(32) && ApproxEqual(b.left_t.scale, b.right_t.scale) &&
+        ApproxEqual(b.left_t.zero_point, b.right_t.zero_point) &&
+        ApproxEqual(b.left_t.scale, b.out_t.scale) &&
+        ApproxEqual(b.left_t.zero_point, b.out_t.zero_point) &&
+        ApproxEqual(b.out_t.zero_point, ScalarConst(DataType::Int(32), 0))) {
+      return {relay::add(b.left, b.right), b.left_t};
+    }
     Expr out = relay::call(qnn_op,
                            {b.left, b.right, b.left_t.scale, b.left_t.zero_point, b.right_t.scale,
                             b.right_t.zero_point, b.out_t.scale, b.out_t.zero_point},

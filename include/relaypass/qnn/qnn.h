@@ -59,7 +59,9 @@ void RegisterQnnPasses(transform::PassRegistry& registry);
 // relay.transform.FakeQuantizationToInteger(hard_fail, use_qat, optional_qnn_ops): each
 // `qnn.dequantize -> float ops -> qnn.quantize` region whose ops all have a rule becomes integer
 // ops (qnn.conv2d, qnn.add, ...; TVM's rules). A region with an op without a rule stays, or is
-// a PassError with hard_fail. use_qat and optional_qnn_ops are not implemented (PassError).
+// a PassError with hard_fail. use_qat also converts the ops of TVM's QAT list whose arguments are
+// dequantize calls, each followed by a dequantize. optional_qnn_ops are not implemented
+// (PassError).
 transform::Pass FakeQuantizationToInteger(bool hard_fail = false, bool use_qat = false,
                                           const std::vector<std::string>& optional_qnn_ops = {});
 // relay.analysis.list_fake_quantized_op_freqs: how often each op occurs in the fake-quantized
