@@ -358,3 +358,23 @@ def test_list_fake_quantized_op_freqs():
     expr = relay.qnn.op.quantize(relay.nn.relu(dense), _f(1.0), _i(0))
     freqs = relay.analysis.list_fake_quantized_op_freqs(tvm.IRModule.from_expr(expr))
     assert freqs == {"nn.dense": 1, "nn.relu": 1}
+
+
+def test_use_qat_converts_single_ops_on_dequantized_inputs():
+    a = relay.var("a", shape=[1, 4, 2], dtype="int8")
+    b = relay.var("b", shape=[1, 4, 2], dtype="int8")
+    matmul = relay.nn.batch_matmul(relay.qnn.op.dequantize(a, _f(2.0), _i(0)),
+                                   relay.qnn.op.dequantize(b, _f(6.0), _i(0)))
+    expr = relay.erf(matmul)  # no quantize: only use_qat converts the matmul
+    mod = relay.transform.InferType()(tvm.IRModule.from_expr(expr))
+    assert "qnn.batch_matmul" not in relay.transform.FakeQuantizationToInteger()(mod).astext()
+    qat = relay.transform.FakeQuantizationToInteger(use_qat=True)(mod)
+    text = qat.astext()
+    assert "qnn.batch_matmul" in text and "nn.batch_matmul(" not in text.replace("qnn.", "")
+    rng = np.random.default_rng(4)
+    a_np = rng.integers(-128, 127, size=[1, 4, 2]).astype("int8")
+    b_np = rng.integers(-128, 127, size=[1, 4, 2]).astype("int8")
+    want = relay.create_executor(mod=mod).evaluate()(a_np, b_np).numpy()
+    got = relay.create_executor(mod=qat).evaluate()(a_np, b_np).numpy()
+    # erf of 12 * (a @ b^T): the integer matmul times 12 is the float product exactly.
+    np.testing.assert_allclose(got, want, rtol=1e-6)
