@@ -2,6 +2,10 @@
 // area of the C++ API; relaypass/*.py give it TVM's Python names.
 #include "common.h"
 
+namespace relaypass::python {
+void BindQnn(py::module_& m);  // qnn.cc (declared here: common.h is the precompiled header)
+}  // namespace relaypass::python
+
 PYBIND11_MODULE(_core, m) {
   using namespace relaypass::python;
   m.doc() = "relaypass C++ core (use the relaypass package, not this module)";
@@ -23,4 +27,5 @@ PYBIND11_MODULE(_core, m) {
   BindPatterns(m);
   BindBackend(m);
   BindRuntimeFiles(m);
+  BindQnn(m);
 }

@@ -1,7 +1,8 @@
 // The library's own operators, passes and config options, installed into the process-wide
 // registries before main (a static initialiser). The IR core and the pass infrastructure own
 // those registries but name no operator or pass; this file, the top of the library, names the
-// lists (op::RegisterBuiltinOps, passes::RegisterAllPasses, passes::RegisterAllConfigOptions).
+// lists (op::RegisterBuiltinOps, qnn::RegisterQnnOps, passes::RegisterAllPasses,
+// qnn::RegisterQnnPasses, passes::RegisterAllConfigOptions).
 //
 // A static library drops an object file nothing refers to, so every user of librelaypass.a links
 // with `--undefined=relaypass_builtin_registrations` (CMake's relaypass target and relaypass.pc
@@ -9,6 +10,7 @@
 #include "relaypass/ir/op_registry.h"
 #include "relaypass/op/registry.h"
 #include "relaypass/passes/registered_passes.h"
+#include "relaypass/qnn/qnn.h"
 
 // The symbol the linker option names.
 extern "C" {
@@ -22,7 +24,9 @@ namespace {
 struct InstallBuiltins {
   InstallBuiltins() {
     ir::OpRegistry::AddInstaller(&op::RegisterBuiltinOps);
+    ir::OpRegistry::AddInstaller(&qnn::RegisterQnnOps);  // after the ops whose schemas it reuses
     transform::PassRegistry::AddInstaller(&passes::RegisterAllPasses);
+    transform::PassRegistry::AddInstaller(&qnn::RegisterQnnPasses);
     transform::PassConfigRegistry::AddInstaller(&passes::RegisterAllConfigOptions);
   }
 };

@@ -19,7 +19,7 @@ const std::vector<std::string>& BuildPrefixNames() {
   static const std::vector<std::string> names = {
       "RemoveUnusedFunctions",
       "ToBasicBlockNormalForm",
-      "qnn.Legalize",
+      "QnnLegalize",  // TVM's qnn::transform::Legalize (src/qnn)
       "Legalize",
       "SimplifyInference",
       "EliminateCommonSubexpr",

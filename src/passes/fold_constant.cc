@@ -56,6 +56,8 @@ bool TooLargeToFold(const ir::Type& type) {
 
 class ConstantFolder : public ir::ExprMutator {
  public:
+  explicit ConstantFolder(bool fold_qnn = false) : fold_qnn_(fold_qnn) {}
+
  protected:
   bool ShouldVisitChildren(const Expr& e) override {
     auto* fn = e.as<ir::FunctionNode>();
@@ -99,6 +101,8 @@ class ConstantFolder : public ir::ExprMutator {
     auto* op = call->op_node();
     const op::OpDef* def = op::Def(op);
     if (call->args.empty() || !def || def->stateful || !def->kernel) return post;
+    // As TVM, qnn ops are folded only when asked (fold_qnn): they stay for the qnn lowering.
+    if (!fold_qnn_ && op->name.starts_with("qnn.")) return post;
     for (const Expr& a : call->args) {
       if (!IsComplexConstant(a)) return post;
     }
@@ -131,6 +135,7 @@ class ConstantFolder : public ir::ExprMutator {
     }
   }
 
+  bool fold_qnn_ = false;
   size_t lets_scanned_ = 0;  // index() entries read so far
   support::PointerMap<const ir::LetNode*> let_of_;
 };
@@ -141,13 +146,13 @@ Expr FoldConstantExpr(const Expr& expr) {
   return ConstantFolder().Mutate(expr);
 }
 
-transform::Pass FoldConstant(bool /*fold_qnn*/) {
+transform::Pass FoldConstant(bool fold_qnn) {
   return transform::CreateFunctionPass(
-      [](const ir::Function& func, const ir::IRModule&, const transform::PassContext& ctx) {
+      [fold_qnn](const ir::Function& func, const ir::IRModule&, const transform::PassContext& ctx) {
         // The context's memory budget bounds what folding may allocate (0: the process's).
         const int64_t budget = ctx.GetConfig("relay.memory_budget").as_int();
         support::MemoryBudgetScope scope(budget > 0 ? static_cast<uint64_t>(budget) : 0);
-        return FoldConstantExpr(func).downcast<ir::FunctionNode>();
+        return ConstantFolder(fold_qnn).Mutate(func).downcast<ir::FunctionNode>();
       },
       2, "FoldConstant");
 }
@@ -156,7 +161,7 @@ void RegisterFoldConstant(transform::PassRegistry& registry) {
   registry.Register(
       {"FoldConstant",
        {{"fold_qnn", transform::OptionType::kBool, transform::OptionValue::Bool(false),
-         "also fold QNN ops (no QNN ops exist here; accepted for TVM compatibility)"}},
+         "also fold qnn.* calls (TVM's default leaves them for the qnn lowering)"}},
        [](const transform::PassOptions& options) {
          return FoldConstant(options.GetBool("fold_qnn"));
        },

@@ -21,10 +21,10 @@ namespace relaypass::passes {
 // classic models (VGG-16's first dense layer, 392 MiB) transformed in one piece.
 inline constexpr int64_t kMaxFoldBytes = int64_t{1} << 30;
 
-// Function pass "FoldConstant", opt_level 2, no required passes. `fold_qnn` is accepted for
-// TVM compatibility; there are no QNN ops here, so it changes nothing.
+// Function pass "FoldConstant", opt_level 2, no required passes. As TVM's, it leaves qnn.* calls
+// alone unless `fold_qnn` is set.
 transform::Pass FoldConstant(bool fold_qnn = false);
-// The folding of one expression (no type inference afterwards).
+// The folding of one expression (no type inference afterwards; qnn.* calls left alone).
 ir::Expr FoldConstantExpr(const ir::Expr& expr);
 void RegisterFoldConstant(transform::PassRegistry& registry);
 

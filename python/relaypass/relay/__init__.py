@@ -33,9 +33,10 @@ from . import analysis  # noqa: F401
 from . import expr_functor  # noqa: F401
 from .expr_functor import ExprFunctor, ExprVisitor, ExprMutator  # noqa: F401
 from . import build_module  # noqa: F401
-from .build_module import create_executor, build  # noqa: F401
+from .build_module import create_executor, build, build_config  # noqa: F401
 from . import testing  # noqa: F401
 from . import frontend  # noqa: F401
+from . import qnn  # noqa: F401
 from ..ir import IRModule as Module  # noqa: F401 (older TVM's relay.Module)
 from ..parser import fromtext, parse  # noqa: F401
 

@@ -310,6 +310,13 @@ def list_op_freqs(mod):
     return freqs
 
 
+def list_fake_quantized_op_freqs(mod):
+    """{operator name: count} of the operators inside the module's fake-quantized regions
+    (qnn.dequantize -> float ops -> qnn.quantize), the dequantize calls not counted (TVM's
+    relay.analysis.list_fake_quantized_op_freqs)."""
+    return dict(_core.list_fake_quantized_op_freqs(mod))
+
+
 def _layout_index(layout, axis):
     """The position of ``axis`` among the axes of a layout string ("NCHW16c": N C H W 16c)."""
     pos = 0

@@ -275,3 +275,18 @@ def create_executor(kind="debug", mod=None, device=None, target="llvm", params=N
     if kind == "vm":
         return VMExecutor(mod, device, target, params)
     raise RuntimeError("unknown execution strategy: {0}".format(kind))
+
+
+def build_config(opt_level=2, required_pass=None, disabled_pass=None, trace=None):
+    """TVM's deprecated relay.build_config: a PassContext with these settings."""
+    from ..transform import PassContext
+
+    warnings.warn(
+        "relay.build_config will be deprecated. Please use tvm.transform.PassContext directly",
+        DeprecationWarning)
+    if trace is not None:
+        from .._errors import OpNotImplemented
+
+        raise OpNotImplemented("relay.build_config: pass tracing (trace=) is not available")
+    return PassContext(opt_level=opt_level, required_pass=required_pass,
+                       disabled_pass=disabled_pass)

@@ -3,6 +3,7 @@
 import inspect
 
 from .. import _core
+from . import fake_quantization_to_integer  # noqa: F401 (tvm.relay.transform's submodule)
 from ..transform import (  # noqa: F401
     FunctionPass,
     ModulePass,

@@ -9,11 +9,14 @@ from .. import nd as _nd
 
 def cast_within_kind(array, dtype, what):
     """``array`` as ``dtype`` where NumPy casts within the same kind (float64 to float32, as
-    TVM's copyfrom converts); a TypeError naming ``what`` otherwise."""
+    TVM's copyfrom converts) or between integer dtypes; a TypeError naming ``what`` otherwise."""
     target = _np.dtype(dtype) if dtype != "bool" else _np.dtype(bool)
     if array.dtype == target:
         return array
-    if array.dtype == object or not _np.can_cast(array.dtype, target, "same_kind"):
+    # Signed and unsigned integers count as one kind: TVM's copyfrom casts an int64 array (NumPy's
+    # default for Python ints) into a uint8 input.
+    integers = array.dtype.kind in "iu" and target.kind in "iu"
+    if array.dtype == object or not (integers or _np.can_cast(array.dtype, target, "same_kind")):
         raise TypeError(
             "{} is {}, got an array of dtype {} (which does not convert to it without "
             "changing kind)".format(what, dtype, array.dtype)

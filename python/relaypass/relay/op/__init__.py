@@ -24,6 +24,16 @@ from . import op  # noqa: F401,E402 (tvm.relay.op.op)
 # Operators registered in C++ without a hand-written wrapper above get a generic one.
 _generic.install(__name__)
 
+
+def __getattr__(name):
+    # relay.op.qnn.<op>: the qnn operators are relay.qnn.op's (imported late: that package builds
+    # on this one).
+    if name == "qnn":
+        import importlib
+
+        return importlib.import_module("relaypass.relay.qnn.op")
+    raise AttributeError("module {!r} has no attribute {!r}".format(__name__, name))
+
 # `from relay.op import *` gives the operators, not this package's submodules (relay.transform
 # must stay the pass module).
 __all__ = [
