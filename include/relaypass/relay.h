@@ -57,7 +57,7 @@ Expr tanh(Expr x);
 Expr sigmoid(Expr x);
 Expr clip(Expr x, double a_min, double a_max);
 Expr abs(Expr x);
-Expr round(Expr x);  // halves to even, as TVM's llvm.nearbyint
+Expr round(Expr x);  // halves away from zero, as TVM's (llvm.round)
 Expr sign(Expr x);
 Expr isnan(Expr x);  // bool result
 Expr isinf(Expr x);  // bool result

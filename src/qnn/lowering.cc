@@ -173,14 +173,8 @@ Expr ClipAndCast(const Expr& data, DataType dtype) {
       dtype.ToString());
 }
 
-Expr RoundHalfAwayFromZero(const Expr& x, DataType dtype) {
-  // sign(x) * floor(|x| + 0.5) is exact below 2^(mantissa bits); above, every value is integral.
-  const double integral_from = dtype == DataType::Float(64) ? 4503599627370496.0 : 8388608.0;
-  Expr magnitude = relay::abs(x);
-  Expr rounded = relay::multiply(
-      relay::sign(x), relay::call("floor", {relay::add(magnitude, ScalarConst(dtype, 0.5))}));
-  return relay::where(relay::call("less", {magnitude, ScalarConst(dtype, integral_from)}), rounded,
-                      x);
+Expr RoundHalfAwayFromZero(const Expr& x, DataType) {
+  return relay::round(x);
 }
 
 namespace {

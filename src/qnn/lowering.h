@@ -71,8 +71,8 @@ Expr RequantizeOrUpcast(const Expr& data, const ir::TensorTypeNode& data_type, c
                         const Expr& zero_point, const Expr& target_scale,
                         const Expr& target_zero_point, int axis = -1);
 
-// TVM's relay `round` as it runs (tir.round, llvm.round): halves away from zero, for a float32
-// or float64 tensor. (relaypass's `round` op rounds halves to even.)
+// TVM's relay `round` (tir.round, llvm.round): halves away from zero, for a float32 or float64
+// tensor; the lowerings emit the `round` op itself, as TVM's.
 Expr RoundHalfAwayFromZero(const Expr& x, DataType dtype);
 
 // Clipped to `dtype`'s range and cast to it (TVM's ConvertDtype).

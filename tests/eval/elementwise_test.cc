@@ -103,10 +103,10 @@ TEST(ElementwiseTest, ReluAndClip) {
   ExpectValues(EvalOp(relay::clip(C(x), -1, 6)), {5}, {-1, -0.5, 0, 3, 6});
 }
 
-// Values worked out by hand; round sends halves to the even neighbour (TVM: llvm.nearbyint).
+// Values worked out by hand; round sends halves away from zero (TVM: llvm.round).
 TEST(ElementwiseTest, RoundingAbsAndLeakyRelu) {
   NDArray x = Array({6}, {-2.5, -1.25, -0.5, 0.5, 1.5, 2.75});
-  ExpectValues(EvalOp(relay::round(C(x))), {6}, {-2, -1, -0, 0, 2, 3});
+  ExpectValues(EvalOp(relay::round(C(x))), {6}, {-3, -1, -1, 1, 2, 3});
   ExpectValues(EvalOp(relay::abs(C(x))), {6}, {2.5, 1.25, 0.5, 0.5, 1.5, 2.75});
   ExpectValues(EvalOp(relay::nn::leaky_relu(C(x), 0.1)), {6},
                {-0.25, -0.125, -0.05, 0.5, 1.5, 2.75});

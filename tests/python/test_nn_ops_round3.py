@@ -219,3 +219,16 @@ def test_nll_loss_matches_numpy(reduction):
     expected = {"none": loss, "sum": loss.sum(), "mean": loss.sum() / w.sum()}[reduction]
     np.testing.assert_allclose(debug, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(built, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("src,dst", [((1, 1), (5, 1)), ((1, 1), (1, 7)), ((3, 1, 4), (2, 3, 5, 4)),
+                                     ((4,), (3, 4)), ((2, 1), (2, 3)), ((1, 3, 1), (2, 3, 4)),
+                                     ((2, 3), (2, 3)), ((1,), (0, 4))])
+def test_broadcast_to_matches_numpy(src, dst):
+    # broadcast_to copies blocks and doubles them in place (a 2 GiB broadcast of a (1, 1) bool took
+    # 16 s element by element: the Python-API fuzzer's hang 20:9705); expected: np.broadcast_to.
+    x = np.arange(int(np.prod(src)), dtype="int16").reshape(src)
+    debug, built = run_both(relay.broadcast_to(relay.var("x", shape=src, dtype="int16"), dst),
+                            {"x": x})
+    np.testing.assert_array_equal(debug, np.broadcast_to(x, dst))
+    np.testing.assert_array_equal(built, np.broadcast_to(x, dst))

@@ -7,6 +7,7 @@
 
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/ir/expr.h"
+#include "relaypass/relay.h"
 #include "tensor.h"
 
 namespace relaypass::frontend::onnx_import {
@@ -188,6 +189,15 @@ const ConverterTable& ConverterTable::Global() {
     return t;
   }();
   return table;
+}
+
+ir::Expr RoundHalfToEven(const ir::Expr& x, ir::DataType dtype) {
+  const ir::Expr half = ScalarConst(0.5, dtype);
+  const ir::Expr tie =
+      relay::call("equal", {relay::abs(relay::subtract(x, relay::call("trunc", {x}))), half});
+  const ir::Expr even =
+      relay::multiply(relay::round(relay::multiply(x, half)), ScalarConst(2, dtype));
+  return relay::where(tie, even, relay::round(x));
 }
 
 ir::Expr ScalarConst(double value, ir::DataType dtype) {

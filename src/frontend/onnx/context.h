@@ -123,6 +123,10 @@ void RegisterRecurrent(ConverterTable& table);    // rnn.cc
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);
+// ONNX's rounding (halves to the even neighbour) of a float tensor of `dtype`, in Relay operators:
+// Relay's round sends halves away from zero (TVM runs it as llvm.round), so a tie takes
+// 2 * round(x / 2) instead.
+ir::Expr RoundHalfToEven(const ir::Expr& x, ir::DataType dtype);
 // `axis` in [-ndim, ndim) (or [-ndim-1, ndim] with `inclusive`) normalised; error otherwise.
 int64_t NormalizeAxis(const NodeContext& ctx, int64_t axis, int64_t ndim, bool inclusive = false);
 

@@ -112,7 +112,7 @@ Outputs QLinearConv(const NodeContext& ctx) {
   }
   ir::Expr scale = relay::divide(relay::multiply(relay::cast(ctx.input(1), "float64"), w_scale),
                                  relay::cast(ctx.input(6), "float64"));
-  ir::Expr q = relay::round(relay::multiply(acc, scale));
+  ir::Expr q = RoundHalfToEven(relay::multiply(acc, scale), ir::DataType::Float(64));
   q = relay::add(q, relay::cast(ctx.input(7), "float64"));
   const ir::DataType out = ctx.dtype(7);
   const bool is_signed = out.is_int();

@@ -139,7 +139,10 @@ void RegisterElementwise(ConverterTable& t) {
   t.Add("Abs", 1, Unary("abs"));
   t.Add("Floor", 1, Unary("floor"));
   t.Add("Ceil", 1, Unary("ceil"));
-  t.Add("Round", 11, Unary("round"));
+  t.Add("Round", 11, [](const NodeContext& ctx) -> Outputs {
+    ctx.CheckInputs(1, 1);
+    return {RoundHalfToEven(ctx.input(0), ctx.dtype(0))};
+  });
   t.Add("Erf", 9, Unary("erf"));
   t.Add("Sin", 7, Unary("sin"));
   t.Add("Cos", 7, Unary("cos"));

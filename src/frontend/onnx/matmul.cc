@@ -125,8 +125,8 @@ Outputs QLinearMatMul(const NodeContext& ctx) {
   ir::Expr scale = relay::divide(
       relay::multiply(relay::cast(ctx.input(1), "float64"), relay::cast(ctx.input(4), "float64")),
       relay::cast(ctx.input(6), "float64"));
-  ir::Expr q =
-      relay::add(relay::round(relay::multiply(acc, scale)), relay::cast(ctx.input(7), "float64"));
+  ir::Expr q = relay::add(RoundHalfToEven(relay::multiply(acc, scale), ir::DataType::Float(64)),
+                          relay::cast(ctx.input(7), "float64"));
   const ir::DataType out = ctx.dtype(7);
   const bool is_signed = out.is_int();
   return {relay::cast(relay::clip(q, is_signed ? -128 : 0, is_signed ? 127 : 255), out.ToString())};

@@ -37,7 +37,7 @@ Outputs QuantizeLinear(const NodeContext& ctx) {
   const auto [lo, hi] = Range(ctx, out);
   const std::string ft = ctx.dtype(0).ToString();
   ir::Expr scale = AlongAxis(ctx, relay::cast(ctx.input(1), ft), 1, ndim);
-  ir::Expr q = relay::round(relay::divide(ctx.input(0), scale));
+  ir::Expr q = RoundHalfToEven(relay::divide(ctx.input(0), scale), ctx.dtype(0));
   if (ctx.has_input(2)) q = relay::add(q, AlongAxis(ctx, relay::cast(ctx.input(2), ft), 2, ndim));
   return {relay::cast(relay::clip(q, lo, hi), out.ToString())};
 }
@@ -63,8 +63,8 @@ Outputs DynamicQuantizeLinear(const NodeContext& ctx) {
   ir::Expr hi = relay::maximum(relay::max(x), zero);
   ir::Expr lo = relay::minimum(relay::min(x), zero);
   ir::Expr scale = relay::divide(relay::subtract(hi, lo), ScalarConst(255, dt));
-  ir::Expr zp = relay::clip(relay::round(relay::divide(relay::negative(lo), scale)), 0, 255);
-  ir::Expr y = relay::clip(relay::add(relay::round(relay::divide(x, scale)), zp), 0, 255);
+  ir::Expr zp = relay::clip(RoundHalfToEven(relay::divide(relay::negative(lo), scale), dt), 0, 255);
+  ir::Expr y = relay::clip(relay::add(RoundHalfToEven(relay::divide(x, scale), dt), zp), 0, 255);
   return {relay::cast(y, "uint8"), scale, relay::cast(zp, "uint8")};
 }
 

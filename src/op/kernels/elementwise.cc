@@ -445,8 +445,8 @@ RELAYPASS_UNARY(Sigmoid, "sigmoid", true, T(1) / (T(1) + std::exp(-x)))
 RELAYPASS_UNARY(Abs, "abs", false, x > T(0) ? x : WrapSub<T>(T(0), x))
 RELAYPASS_UNARY(Floor, "floor", false, std::floor(x))
 RELAYPASS_UNARY(Ceil, "ceil", false, std::ceil(x))
-// TVM lowers round to llvm.nearbyint: halves go to the even neighbour.
-RELAYPASS_UNARY(Round, "round", false, std::nearbyint(x))
+// TVM lowers round to llvm.round (tir.round on the llvm target): halves go away from zero.
+RELAYPASS_UNARY(Round, "round", false, std::round(x))
 RELAYPASS_UNARY(Trunc, "trunc", false, std::trunc(x))
 RELAYPASS_UNARY(Sin, "sin", true, std::sin(x))
 RELAYPASS_UNARY(Cos, "cos", true, std::cos(x))

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "kernel_util.h"
 #include "kernels.h"
@@ -127,51 +129,69 @@ Arrays StridedSlice(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   })};
 }
 
-Arrays BroadcastTo(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
-  CheckInputs(in, 1, "broadcast_to");
-  const NDArray& x = in[0];
-  const Shape target = AttrsOf(attrs, "broadcast_to").get_ints("shape");
+namespace {
+
+// `x` broadcast to `target` (NumPy's rules, `x`'s dims aligned to the right). Block by block: the
+// innermost dims where `x` and `target` agree are one contiguous block of `x`; the broadcast dims
+// just outside them repeat that block, which is copied once and then doubled in place (so a huge
+// broadcast costs about one memcpy of the output); the remaining outer dims are walked.
+NDArray Broadcast(const NDArray& x, const Shape& target, const char* op) {
   const int nd = static_cast<int>(target.size());
   const int off = nd - x.ndim();
-  if (off < 0) Fail("broadcast_to: the target rank is below the data rank");
-  const Shape own = Strides(x.shape());
-  Shape st(nd, 0);
+  if (off < 0) Fail(std::string(op) + ": the target rank is below the data rank");
+  Shape xs(nd, 1);
   for (int i = 0; i < x.ndim(); ++i) {
     if (x.shape()[i] != 1 && x.shape()[i] != target[off + i]) {
-      Fail("broadcast_to: " + ShapeString(x.shape()) + " does not broadcast to " +
+      Fail(std::string(op) + ": " + ShapeString(x.shape()) + " does not broadcast to " +
            ShapeString(target));
     }
-    st[off + i] = x.shape()[i] == 1 ? 0 : own[i];
+    xs[off + i] = x.shape()[i];
   }
-  return {Gathered(x, target, [&](const std::vector<int64_t>& idx) {
-    int64_t o = 0;
-    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
-    return o;
-  })};
+  NDArray out = NDArray::Uninitialized(target, x.dtype());
+  if (out.size() == 0) return out;
+  const size_t eb = x.dtype().bytes();
+  int inner = nd;  // dims [inner, nd) agree
+  while (inner > 0 && xs[inner - 1] == target[inner - 1]) --inner;
+  int run = inner;  // dims [run, inner) are broadcast (x has 1 there)
+  while (run > 0 && xs[run - 1] == 1) --run;
+  int64_t block = 1, repeat = 1;
+  for (int d = inner; d < nd; ++d) block *= target[d];
+  for (int d = run; d < inner; ++d) repeat *= target[d];
+  const size_t block_bytes = static_cast<size_t>(block) * eb;
+  const size_t span_bytes = block_bytes * static_cast<size_t>(repeat);
+  const Shape x_strides = Strides(xs);
+  const auto* src = static_cast<const uint8_t*>(x.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  std::vector<int64_t> idx(static_cast<size_t>(run), 0);  // over target[0, run)
+  const int64_t spans = out.size() / (block * repeat);
+  for (int64_t k = 0; k < spans; ++k) {
+    int64_t from = 0;
+    for (int d = 0; d < run; ++d) from += (xs[d] == 1 ? 0 : idx[d]) * x_strides[d];
+    uint8_t* at = dst + static_cast<size_t>(k) * span_bytes;
+    std::memcpy(at, src + static_cast<size_t>(from) * eb, block_bytes);
+    for (size_t filled = block_bytes; filled < span_bytes;) {
+      const size_t n = std::min(filled, span_bytes - filled);
+      std::memcpy(at + filled, at, n);
+      filled += n;
+    }
+    for (int d = run; d-- > 0;) {
+      if (++idx[d] < target[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
 }
 
-Arrays BroadcastToLike(const Arrays& in, const ir::Attrs&, const ir::Type& out_type) {
+}  // namespace
+
+Arrays BroadcastTo(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  CheckInputs(in, 1, "broadcast_to");
+  return {Broadcast(in[0], AttrsOf(attrs, "broadcast_to").get_ints("shape"), "broadcast_to")};
+}
+
+Arrays BroadcastToLike(const Arrays& in, const ir::Attrs&, const ir::Type&) {
   CheckInputs(in, 2, "broadcast_to_like");
-  const NDArray& x = in[0];
-  const Shape& target = in[1].shape();
-  const int nd = static_cast<int>(target.size());
-  const int off = nd - x.ndim();
-  if (off < 0) Fail("broadcast_to_like: the target rank is below the data rank");
-  const Shape own = Strides(x.shape());
-  Shape st(nd, 0);
-  for (int i = 0; i < x.ndim(); ++i) {
-    if (x.shape()[i] != 1 && x.shape()[i] != target[off + i]) {
-      Fail("broadcast_to_like: " + ShapeString(x.shape()) + " does not broadcast to " +
-           ShapeString(target));
-    }
-    st[off + i] = x.shape()[i] == 1 ? 0 : own[i];
-  }
-  (void)out_type;
-  return {Gathered(x, target, [&](const std::vector<int64_t>& idx) {
-    int64_t o = 0;
-    for (int d = 0; d < nd; ++d) o += idx[d] * st[d];
-    return o;
-  })};
+  return {Broadcast(in[0], in[1].shape(), "broadcast_to_like")};
 }
 
 Arrays CastLike(const Arrays& in, const ir::Attrs&, const ir::Type&) {
