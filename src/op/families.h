@@ -15,5 +15,6 @@ void RegisterImageOps(OpRegistry& registry);       // image.cc: resize2d, upsamp
 void RegisterFastMathOps(OpRegistry& registry);    // fast_math.cc: fast_exp, ... (after nn)
 void RegisterStackOp(OpRegistry& registry);        // stack.cc: stack
 void RegisterAnnotationOps(OpRegistry& registry);  // annotation.cc: compiler_begin/end
+void RegisterDynOps(OpRegistry& registry);         // dyn/transform.cc: dyn.* (after the static ops)
 
 }  // namespace relaypass::op
