@@ -15,6 +15,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterFastMathOps(r);
   op::RegisterStackOp(r);
   op::RegisterAnnotationOps(r);
+  op::RegisterSparseOps(r);
   op::RegisterDynOps(r);
 }
 

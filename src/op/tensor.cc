@@ -166,6 +166,7 @@ void RegisterTensorOps(OpRegistry& registry) {
       {"sign", "Elementwise sign: -1, 0 or 1.", kernels::Sign},
       {"zeros_like", "Zeros of the input's shape and dtype.", kernels::ZerosLike},
       {"ones_like", "Ones of the input's shape and dtype.", kernels::OnesLike},
+      {"copy", "A copy of the input.", kernels::Copy},
   };
   for (const NamedOp& op : unary) {
     OpDef& def =

@@ -336,11 +336,15 @@ bool ConcatenateRel(TypeRelationCall& call) {
                 ir::TypeToString(arg));
   }
   const int axis = NormalizeAxis(call, AttrsOf(call).get_int("axis"), ndim, "concatenate: axis");
+  // As TVM's ConcatenateRel: an extent is `?` when any tensor's is `?`, on every axis (a static
+  // extent elsewhere is not trusted to be the `?` one's at run time).
   Shape out(ndim);
   for (int i = 0; i < ndim; ++i) {
     Dim d = i == axis ? 0 : kAnyDim;
+    bool any = false;
     for (const TensorTypeRef& t : fields) {
       Dim e = t->shape[i];
+      any = any || IsAny(e);
       if (i == axis) {
         d = DimAdd(d, e);
       } else if (!IsAny(e)) {
@@ -353,7 +357,7 @@ bool ConcatenateRel(TypeRelationCall& call) {
         d = e;
       }
     }
-    out[i] = d;
+    out[i] = any ? kAnyDim : d;
   }
   call.AssignResult(ir::TensorType(out, first->dtype));
   return true;

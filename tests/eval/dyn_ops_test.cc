@@ -1,6 +1,7 @@
-// The dyn.* operators: type relations giving `?` where TVM's do, kernels taking their shape
-// arguments at run time (the result shapes and values are NumPy's for the same call, worked out
-// by hand below), and bad run-time values as errors naming the op.
+// The dyn.* operators and the sparse ones (their result sizes come from values): type relations
+// giving `?` where TVM's do, kernels taking their shape arguments at run time (the result shapes
+// and values are NumPy's for the same call, worked out by hand below), and bad run-time values as
+// errors naming the op.
 #include "relaypass/ir/type_infer.h"
 #include "relaypass/support/resource_error.h"
 #include "relaypass/text/parser.h"
@@ -133,6 +134,48 @@ TEST(DynOpsTest, UpSamplingAndResizeInBothLayouts) {
   // Nearest neighbour: rows doubled, columns kept; in NHWC columns doubled, rows kept.
   ExpectValues(out[0], {1, 1, 4, 2}, {1, 2, 1, 2, 3, 4, 3, 4});
   ExpectValues(out[1], {1, 2, 4, 1}, {1, 1, 2, 2, 3, 3, 4, 4});
+}
+
+TEST(SparseOpsTest, SparseToDenseStaticAndDynamic) {
+  ir::IRModule mod = Typed(R"(def @main(%i: Tensor[(2, 2), int64], %v: Tensor[(2), float32],
+                                    %d: float32, %s: Tensor[(2), int32]) {
+  (sparse_to_dense(%i, %v, %d, output_shape=[2, 3]), dyn.sparse_to_dense(%i, %v, %d, %s))
+})");
+  EXPECT_EQ(ResultType(mod), "(Tensor[(2, 3), float32], Tensor[(?, ?), float32])");
+  const NDArray indices = Array<int64_t>({2, 2}, {0, 0, 1, 2}, DataType::Int64());
+  const NDArray fill = NDArray::Scalar<float>(-1, DataType::Float32());
+  std::vector<NDArray> out = RunMain(
+      mod, {indices, Array({2}, {5, 6}), fill, Array<int32_t>({2}, {2, 4}, DataType::Int32())});
+  ExpectValues(out[0], {2, 3}, {5, -1, -1, -1, -1, 6});
+  ExpectValues(out[1], {2, 4}, {5, -1, -1, -1, -1, -1, 6, -1});
+  // An index outside the run-time shape is an error, not a write out of bounds.
+  EXPECT_THROW(RunMain(mod, {indices, Array({2}, {5, 6}), fill,
+                             Array<int32_t>({2}, {2, 2}, DataType::Int32())}),
+               Error);
+}
+
+TEST(SparseOpsTest, SparseFillEmptyRowsAddsADefaultEntryPerEmptyRow) {
+  ir::IRModule mod = Typed(R"(def @main(%i: Tensor[(?, ?), int64], %v: Tensor[(?), int64],
+                                    %shape: Tensor[(2), int64], %d: Tensor[(1), int64]) {
+  sparse_fill_empty_rows(%i, %v, %shape, %d)
+})");
+  EXPECT_EQ(ResultType(mod), "(Tensor[(?, ?), int64], Tensor[(?), int64], Tensor[(?), int64])");
+  // Entries in rows 0, 0, 2, 3 of a 5-row matrix: rows 1 and 4 get (row, 0) = 10 (worked by hand
+  // as TVM's reference: each missing row inserted before the next entry, then the tail).
+  std::vector<NDArray> out =
+      RunMain(mod, {Array<int64_t>({4, 2}, {0, 1, 0, 3, 2, 0, 3, 1}, DataType::Int64()),
+                    I64({1, 2, 3, 4}), I64({5, 6}), I64({10})});
+  ExpectValues(out[0], {6, 2}, {0, 1, 0, 3, 1, 0, 2, 0, 3, 1, 4, 0});
+  ExpectValues(out[1], {6}, {1, 2, 10, 3, 4, 10});
+  ExpectValues(out[2], {5}, {0, 1, 0, 0, 1});
+  // No entries at all: every row is filled.
+  out = RunMain(mod, {NDArray::Empty({0, 2}, DataType::Int64()),
+                      NDArray::Empty({0}, DataType::Int64()), I64({2, 6}), I64({7})});
+  ExpectValues(out[0], {2, 2}, {0, 0, 1, 0});
+  ExpectValues(out[1], {2}, {7, 7});
+  EXPECT_THROW(RunMain(mod, {Array<int64_t>({1, 2}, {9, 0}, DataType::Int64()), I64({1}),
+                             I64({5, 6}), I64({10})}),
+               Error);  // row 9 of 5
 }
 
 TEST(DynOpsTest, RelationsRefuseWhatTVMRefuses) {

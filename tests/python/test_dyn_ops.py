@@ -105,3 +105,34 @@ def test_te_compiler_cache_is_empty_and_lowering_is_not_available():
     assert compiler.items() == []
     with pytest.raises(tvm.error.OpNotImplemented, match="te_compiler"):
         compiler.lower(None)
+
+
+@pytest.mark.parametrize("kind", ["debug", "vm"])
+def test_a_partly_dynamic_parameter_checks_its_static_extents(kind):
+    # A `?` extent takes any size; the rank and the static extents must match, a TVMError (and a
+    # ValueError) otherwise, as TVM's executors refuse such inputs.
+    x = relay.var("x", shape=(relay.Any(), 2))
+    func = relay.Function([x], relay.copy(x))
+    data = np.arange(10, dtype="float32").reshape(5, 2)
+    np.testing.assert_array_equal(run(func, data, kind=kind).numpy(), data)
+    for bad in (np.zeros((1, 3), "float32"), np.zeros((2,), "float32")):
+        with pytest.raises(tvm.TVMError, match="main declares"):
+            run(func, bad, kind=kind)
+        with pytest.raises(ValueError):
+            run(func, bad, kind=kind)
+
+
+def test_sparse_fill_empty_rows_casts_as_tvm_wrapper_does():
+    i = relay.var("i", shape=(relay.Any(), relay.Any()), dtype="int32")
+    v = relay.var("v", shape=(relay.Any(),), dtype="int32")
+    s = relay.var("s", shape=(relay.Any(),), dtype="int32")
+    d = relay.var("d", shape=(relay.Any(),), dtype="int32")
+    out = relay.sparse_fill_empty_rows(i, v, s, d)
+    typed = tvm.relay.transform.InferType()(tvm.IRModule.from_expr(relay.Function([i, v, s, d], out)))
+    assert [f.dtype for f in typed["main"].ret_type.fields] == ["int32", "int32", "bool"]
+    res = run(relay.Function([i, v, s, d], out), np.array([[1, 0]], "int32"),
+              np.array([5], "int32"), np.array([3, 2], "int32"), np.array([9], "int32"))
+    # rows 0 and 2 are empty: (0, 0) = 9 and (2, 0) = 9 around the entry (1, 0) = 5
+    np.testing.assert_array_equal(res[0].numpy(), [[0, 0], [1, 0], [2, 0]])
+    np.testing.assert_array_equal(res[1].numpy(), [9, 5, 9])
+    np.testing.assert_array_equal(res[2].numpy(), [True, False, True])

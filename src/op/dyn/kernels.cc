@@ -133,6 +133,13 @@ Arrays TopK(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
                       {"dtype", a.get("dtype")}});
 }
 
+Arrays SparseToDense(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  const std::string op = "dyn.sparse_to_dense";
+  CheckCount(in, 4, op);
+  return RunStaticOp(op, "sparse_to_dense", {in[0], in[1], in[2]},
+                     {{"output_shape", AttrValue::Ints(IntValues(in[3], op, "output_shape"))}});
+}
+
 Arrays Pad(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   const std::string op = "dyn.nn.pad";
   CheckCount(in, 3, op);

@@ -9,9 +9,9 @@ namespace relaypass::op::dyn {
 using kernels::KernelFn;
 
 // dyn.reshape, dyn.broadcast_to, dyn.zeros, dyn.ones, dyn.full, dyn.tile, dyn.expand_dims,
-// dyn.squeeze, dyn.strided_slice, dyn.one_hot, dyn.topk.
+// dyn.squeeze, dyn.strided_slice, dyn.one_hot, dyn.topk, dyn.sparse_to_dense.
 KernelFn Reshape, BroadcastTo, Zeros, Ones, Full, Tile, ExpandDims, Squeeze, StridedSlice, OneHot,
-    TopK;
+    TopK, SparseToDense;
 // dyn.nn.pad, dyn.nn.upsampling, dyn.image.resize2d.
 KernelFn Pad, UpSampling, Resize2D;
 

@@ -1,5 +1,6 @@
 // The dyn.* operators (TVM's src/relay/op/dyn): reshape, broadcast_to, zeros, ones, full, tile,
-// expand_dims, squeeze, strided_slice, one_hot, topk, nn.pad, nn.upsampling and image.resize2d.
+// expand_dims, squeeze, strided_slice, one_hot, topk, sparse_to_dense, nn.pad, nn.upsampling and
+// image.resize2d.
 // Each takes as tensor arguments what its static operator takes as attributes; the type
 // relations give `?` for every extent those values decide (as TVM's), and the kernels
 // (kernels.cc) run the static operator on the values.
@@ -208,6 +209,23 @@ bool TopKRel(TypeRelationCall& call) {
   return true;
 }
 
+// dyn.sparse_to_dense: [sparse_indices, sparse_values, default_value, output_shape].
+bool SparseToDenseRel(TypeRelationCall& call) {
+  TensorTypeRef indices = TensorOf(call, 0);
+  TensorTypeRef values = TensorOf(call, 1);
+  std::optional<int64_t> rank = VectorLength(call, 3, "output_shape");
+  if (!indices || !values || !rank || !ScalarArg(call, 2, "default_value")) return false;
+  if (!indices->dtype.is_int() && !indices->dtype.is_uint()) {
+    call.Fail("dyn.sparse_to_dense: sparse_indices must be tensor of integers");
+  }
+  if (indices->shape.size() > 2 || values->shape.size() > 1) {
+    call.Fail(
+        "dyn.sparse_to_dense: sparse_indices must be 0D, 1D or 2D and sparse_values 0D or 1D");
+  }
+  call.AssignResult(ir::TensorType(AnyShape(*rank), values->dtype));
+  return true;
+}
+
 // dyn.nn.pad: [data, pad_width (ndim, 2), pad_value] -> every extent `?`.
 bool PadRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
@@ -304,6 +322,8 @@ void RegisterDynOps(OpRegistry& registry) {
        dyn::OneHot, "One-hot encoding of a depth the depth tensor holds."},
       {"dyn.topk", 2, OpPattern::kOpaque, TopKRel, SchemaOf(registry, "topk"), dyn::TopK,
        "The k largest (or smallest) elements along axis, k given as a tensor."},
+      {"dyn.sparse_to_dense", 4, OpPattern::kOpaque, SparseToDenseRel, nullptr, dyn::SparseToDense,
+       "sparse_to_dense with output_shape given as a tensor."},
       {"dyn.nn.pad", 3, OpPattern::kInjective, PadRel, DynPadAttrs(), dyn::Pad,
        "Pads data by the (N, 2) pad_width tensor."},
       {"dyn.nn.upsampling", 3, OpPattern::kInjective, UpSamplingRel,

@@ -406,6 +406,12 @@ RELAYPASS_UNARY(ZerosLike, "zeros_like", false, T(0))
 RELAYPASS_UNARY(OnesLike, "ones_like", false, T(1))
 #undef RELAYPASS_UNARY
 
+// A copy of the input in a buffer of its own, any dtype.
+Arrays Copy(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 1, "copy");
+  return {in[0].Copy()};
+}
+
 Arrays LeakyRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   const double alpha = AttrsOf(attrs, "nn.leaky_relu").get_double("alpha");
   return Unary<true>(in, out_type, "nn.leaky_relu", [&](auto tag) {

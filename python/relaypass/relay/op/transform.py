@@ -254,3 +254,31 @@ def matrix_set_diag(data, diagonal, k=0, align="RIGHT_LEFT"):
 def slice_like(data, shape_like, axes=None):
     """``data`` sliced from the start to ``shape_like``'s extents on ``axes`` (default all)."""
     return call("slice_like", [data, shape_like], axes=_ints(axes))
+
+
+def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0):
+    """A dense tensor of ``output_shape`` holding ``default_value`` except at ``sparse_indices``,
+    which take ``sparse_values``; an expression ``output_shape`` makes dyn.sparse_to_dense."""
+    from ..expr import const
+
+    if not _is_expr(default_value):
+        default_value = const(default_value)
+    if _is_expr(output_shape):
+        return _dyn_make.sparse_to_dense(sparse_indices, output_shape, sparse_values,
+                                         default_value)
+    return call("sparse_to_dense", [sparse_indices, sparse_values, default_value],
+                output_shape=_ints(output_shape))
+
+
+def sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape, default_value):
+    """TVM's sparse_fill_empty_rows: (new_sparse_indices, new_sparse_values,
+    empty_row_indicator) as a Tuple, cast to the input dtypes and bool as TVM's wrapper does."""
+    from ..expr import Tuple
+    from .tensor import cast
+
+    out = TupleWrapper(call("sparse_fill_empty_rows",
+                            [sparse_indices, sparse_values, dense_shape, default_value]), 3)
+    new_sparse_indices = cast_like(out[0], sparse_indices)
+    new_sparse_values = cast_like(out[1], sparse_values)
+    empty_row_indicator = cast(out[2], "bool")
+    return Tuple((new_sparse_indices, new_sparse_values, empty_row_indicator))

@@ -45,3 +45,7 @@ def one_hot(indices, on_value, off_value, depth, axis, dtype):
 def topk(data, k, axis, ret_type, is_ascend, dtype):
     return call("dyn.topk", [data, k], axis=axis, ret_type=ret_type, is_ascend=is_ascend,
                 dtype=dtype)
+
+
+def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value):
+    return call("dyn.sparse_to_dense", [sparse_indices, sparse_values, default_value, output_shape])

@@ -102,7 +102,7 @@ def pad(data, pad_width, pad_value=0, pad_mode="constant"):
         pad_value = const(pad_value)
     if isinstance(pad_width, RelayExpr):
         return _dyn_nn_make.pad(data, pad_width, pad_value, pad_mode)
-    pad_width = [[int(v) for v in p] for p in pad_width]
+    pad_width = [list(p) for p in pad_width]
     return call("nn.pad", [data, pad_value], pad_width=pad_width, pad_mode=pad_mode)
 
 
