@@ -136,3 +136,21 @@ def test_sparse_fill_empty_rows_casts_as_tvm_wrapper_does():
     np.testing.assert_array_equal(res[0].numpy(), [[0, 0], [1, 0], [2, 0]])
     np.testing.assert_array_equal(res[1].numpy(), [9, 5, 9])
     np.testing.assert_array_equal(res[2].numpy(), [True, False, True])
+
+
+def test_dynamic_to_static_makes_constant_shaped_dyn_ops_static():
+    # TVM's DynamicToStatic: constants folded first (shape_of of a static tensor is its shape, as
+    # TVM's FoldConstant), then each dyn op with constant shape arguments becomes the static op.
+    x = relay.var("x", shape=(2, 3, 4))
+    y = relay.var("y", shape=(6, 4))
+    body = relay.Tuple([relay.reshape(x, relay.shape_of(y)),
+                        relay.tile(x, relay.const(np.array([1, 2]))),
+                        relay.zeros(relay.shape_of(x, "int64"), "float32"),
+                        relay.reshape(x, relay.var("s", shape=(2,), dtype="int64"))])
+    mod = tvm.IRModule.from_expr(relay.Function(relay.analysis.free_vars(body), body))
+    out = relay.transform.DynamicToStatic()(mod)
+    ops = [f.op.name for f in out["main"].body.fields[:2] + out["main"].body.fields[3:]]
+    assert ops == ["reshape", "tile", "dyn.reshape"]
+    assert isinstance(out["main"].body.fields[2], relay.Constant)  # zeros of a constant shape
+    assert out["main"].body.fields[0].checked_type == relay.TensorType((6, 4), "float32")
+    assert out["main"].ret_type.fields[1] == relay.TensorType((2, 3, 8), "float32")

@@ -121,6 +121,17 @@ std::vector<ir::NDArray> RunStaticOp(const std::string& dyn_name, const std::str
   return def->kernel(inputs, static_attrs, call.result());
 }
 
+Kernel DynKernel(const std::string& dyn_name, ToStaticForm form) {
+  return [dyn_name, form = std::move(form)](const std::vector<ir::NDArray>& inputs,
+                                            const ir::Attrs& attrs, const ir::Type&) {
+    const StaticForm f = form(inputs, attrs);
+    std::vector<ir::NDArray> passed;
+    passed.reserve(f.args.size());
+    for (size_t i : f.args) passed.push_back(inputs.at(i));
+    return RunStaticOp(dyn_name, f.op, passed, f.attrs);
+  };
+}
+
 std::vector<int64_t> IntValues(const ir::NDArray& t, const std::string& dyn_name,
                                const std::string& what) {
   if (t.ndim() > 1) {

@@ -11,6 +11,7 @@
 
 #include "../op_common.h"
 #include "relaypass/ir/ndarray.h"
+#include "relaypass/op/registry.h"
 
 namespace relaypass::op::dyn {
 
@@ -22,6 +23,10 @@ namespace relaypass::op::dyn {
 std::vector<ir::NDArray> RunStaticOp(const std::string& dyn_name, const std::string& static_name,
                                      const std::vector<ir::NDArray>& inputs,
                                      const AttrValues& attrs);
+
+// The kernel of the dyn op `dyn_name`: `form` applied to the inputs' values, then RunStaticOp on
+// the inputs the form passes on.
+Kernel DynKernel(const std::string& dyn_name, ToStaticForm form);
 
 // The values of a tensor of rank 0 or 1 (a shape, axes, begin/end/strides), integers or floats
 // (truncated, as TVM's shape functions take them); `what` names the argument in the error for a

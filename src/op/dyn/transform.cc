@@ -3,15 +3,16 @@
 // image.resize2d.
 // Each takes as tensor arguments what its static operator takes as attributes; the type
 // relations give `?` for every extent those values decide (as TVM's), and the kernels
-// (kernels.cc) run the static operator on the values.
+// run the static operator their static form (static_forms.cc) makes of the values.
 #include <optional>
 #include <string>
 
 #include "../families.h"
 #include "../op_common.h"
 #include "../type_relations.h"
-#include "kernels.h"
 #include "relaypass/op/layout.h"
+#include "static_call.h"
+#include "static_forms.h"
 
 namespace relaypass::op {
 
@@ -291,52 +292,141 @@ void RegisterDynOps(OpRegistry& registry) {
     OpPattern pattern;
     TypeRelation relation;
     const AttrsSchema* schema;
-    Kernel kernel;
+    ToStaticForm form;
+    std::vector<size_t> value_args;  // the arguments the form reads as values
     const char* description;
     bool is_reshape_op = false;  // TVM's TReshapeOp
   };
   const Entry entries[] = {
-      {"dyn.reshape", 2, OpPattern::kInjective,
-       [](TypeRelationCall& c) { return ShapeArgRel(c, "newshape"); }, DynReshapeAttrs(),
-       dyn::Reshape, "Reshapes data to the shape held by the newshape tensor.", true},
-      {"dyn.broadcast_to", 2, OpPattern::kBroadcast,
+      {"dyn.reshape",
+       2,
+       OpPattern::kInjective,
+       [](TypeRelationCall& c) { return ShapeArgRel(c, "newshape"); },
+       DynReshapeAttrs(),
+       dyn::ReshapeForm,
+       {1},
+       "Reshapes data to the shape held by the newshape tensor.",
+       true},
+      {"dyn.broadcast_to",
+       2,
+       OpPattern::kBroadcast,
        [](TypeRelationCall& c) { return ShapeArgRel(c, "shape"); },
-       SchemaOf(registry, "broadcast_to"), dyn::BroadcastTo,
+       SchemaOf(registry, "broadcast_to"),
+       dyn::BroadcastToForm,
+       {1},
        "Broadcasts data to the shape held by the shape tensor."},
-      {"dyn.zeros", 1, OpPattern::kElemWise, InitRel, SchemaOf(registry, "zeros"), dyn::Zeros,
+      {"dyn.zeros",
+       1,
+       OpPattern::kElemWise,
+       InitRel,
+       SchemaOf(registry, "zeros"),
+       dyn::ZerosForm,
+       {0},
        "Zeros of the shape held by the shape tensor."},
-      {"dyn.ones", 1, OpPattern::kElemWise, InitRel, SchemaOf(registry, "ones"), dyn::Ones,
+      {"dyn.ones",
+       1,
+       OpPattern::kElemWise,
+       InitRel,
+       SchemaOf(registry, "ones"),
+       dyn::OnesForm,
+       {0},
        "Ones of the shape held by the shape tensor."},
-      {"dyn.full", 2, OpPattern::kElemWise, FullRel, SchemaOf(registry, "full"), dyn::Full,
+      {"dyn.full",
+       2,
+       OpPattern::kElemWise,
+       FullRel,
+       SchemaOf(registry, "full"),
+       dyn::FullForm,
+       {1},
        "fill_value in the shape held by the shape tensor."},
-      {"dyn.tile", 2, OpPattern::kInjective, TileRel, DynTileAttrs(), dyn::Tile,
+      {"dyn.tile",
+       2,
+       OpPattern::kInjective,
+       TileRel,
+       DynTileAttrs(),
+       dyn::TileForm,
+       {1},
        "Repeats the whole array the times the reps tensor holds."},
-      {"dyn.expand_dims", 2, OpPattern::kInjective, ExpandDimsRel, DynExpandDimsAttrs(),
-       dyn::ExpandDims, "Inserts num_newaxis axes at the axis the axis tensor holds."},
-      {"dyn.squeeze", 2, OpPattern::kInjective, SqueezeRel, SchemaOf(registry, "squeeze"),
-       dyn::Squeeze, "Removes the axes of extent 1 the axes tensor lists.", true},
-      {"dyn.strided_slice", 4, OpPattern::kInjective, StridedSliceRel,
-       SchemaOf(registry, "strided_slice"), dyn::StridedSlice,
+      {"dyn.expand_dims",
+       2,
+       OpPattern::kInjective,
+       ExpandDimsRel,
+       DynExpandDimsAttrs(),
+       dyn::ExpandDimsForm,
+       {1},
+       "Inserts num_newaxis axes at the axis the axis tensor holds."},
+      {"dyn.squeeze",
+       2,
+       OpPattern::kInjective,
+       SqueezeRel,
+       SchemaOf(registry, "squeeze"),
+       dyn::SqueezeForm,
+       {1},
+       "Removes the axes of extent 1 the axes tensor lists.",
+       true},
+      {"dyn.strided_slice",
+       4,
+       OpPattern::kInjective,
+       StridedSliceRel,
+       SchemaOf(registry, "strided_slice"),
+       dyn::StridedSliceForm,
+       {1, 2, 3},
        "Strided slice with begin, end and strides given as tensors."},
-      {"dyn.one_hot", 4, OpPattern::kOutEWiseFusable, OneHotRel, SchemaOf(registry, "one_hot"),
-       dyn::OneHot, "One-hot encoding of a depth the depth tensor holds."},
-      {"dyn.topk", 2, OpPattern::kOpaque, TopKRel, SchemaOf(registry, "topk"), dyn::TopK,
+      {"dyn.one_hot",
+       4,
+       OpPattern::kOutEWiseFusable,
+       OneHotRel,
+       SchemaOf(registry, "one_hot"),
+       dyn::OneHotForm,
+       {3},
+       "One-hot encoding of a depth the depth tensor holds."},
+      {"dyn.topk",
+       2,
+       OpPattern::kOpaque,
+       TopKRel,
+       SchemaOf(registry, "topk"),
+       dyn::TopKForm,
+       {1},
        "The k largest (or smallest) elements along axis, k given as a tensor."},
-      {"dyn.sparse_to_dense", 4, OpPattern::kOpaque, SparseToDenseRel, nullptr, dyn::SparseToDense,
+      {"dyn.sparse_to_dense",
+       4,
+       OpPattern::kOpaque,
+       SparseToDenseRel,
+       nullptr,
+       dyn::SparseToDenseForm,
+       {3},
        "sparse_to_dense with output_shape given as a tensor."},
-      {"dyn.nn.pad", 3, OpPattern::kInjective, PadRel, DynPadAttrs(), dyn::Pad,
+      {"dyn.nn.pad",
+       3,
+       OpPattern::kInjective,
+       PadRel,
+       DynPadAttrs(),
+       dyn::PadForm,
+       {1},
        "Pads data by the (N, 2) pad_width tensor."},
-      {"dyn.nn.upsampling", 3, OpPattern::kInjective, UpSamplingRel,
-       SchemaOf(registry, "nn.upsampling"), dyn::UpSampling,
+      {"dyn.nn.upsampling",
+       3,
+       OpPattern::kInjective,
+       UpSamplingRel,
+       SchemaOf(registry, "nn.upsampling"),
+       dyn::UpSamplingForm,
+       {1, 2},
        "Scales H and W by the scale_h and scale_w tensors."},
-      {"dyn.image.resize2d", 3, OpPattern::kInjective, Resize2DRel,
-       SchemaOf(registry, "image.resize2d"), dyn::Resize2D,
+      {"dyn.image.resize2d",
+       3,
+       OpPattern::kInjective,
+       Resize2DRel,
+       SchemaOf(registry, "image.resize2d"),
+       dyn::Resize2DForm,
+       {1, 2},
        "Resizes H and W to the size tensor's values."},
   };
   for (const Entry& e : entries) {
     OpDef& def = RegisterOp(registry, e.name, e.num_inputs, e.pattern, e.relation, e.description);
     def.attrs_schema = e.schema;
-    def.kernel = e.kernel;
+    def.kernel = dyn::DynKernel(e.name, e.form);
+    def.to_static = e.form;
+    def.value_args = e.value_args;
     def.is_reshape_op = e.is_reshape_op;
   }
 }
