@@ -184,6 +184,11 @@ TEST(DynOpsTest, RelationsRefuseWhatTVMRefuses) {
   dyn.reshape(%x, %s)
 })"),
                TypeError);
+  // A shape argument's length is the result's rank: a huge one is refused, not allocated.
+  EXPECT_THROW(Typed(R"(def @main(%x: Tensor[(2, 3), float32], %s: Tensor[(100000000000), int64]) {
+  dyn.reshape(%x, %s)
+})"),
+               TypeError);
   EXPECT_THROW(Typed(R"(def @main(%x: Tensor[(2, 3), float32], %a: Tensor[(1), int32]) {
   dyn.expand_dims(%x, %a)
 })"),

@@ -78,7 +78,15 @@ bool ScalarArg(const TypeRelationCall& call, size_t index, const std::string& wh
   return true;
 }
 
-Shape AnyShape(int64_t rank) {
+// A rank that large is a malformed input, not a tensor (the static expand_dims' bound).
+constexpr int64_t kMaxRank = 1 << 16;
+
+// `rank` extents, all `?`; fails the call for a rank beyond kMaxRank.
+Shape AnyShape(const TypeRelationCall& call, int64_t rank) {
+  if (rank > kMaxRank) {
+    call.Fail(call.op_name() + ": a result of rank " + std::to_string(rank) + " is larger than " +
+              std::to_string(kMaxRank));
+  }
   return Shape(static_cast<size_t>(rank), kAnyDim);
 }
 
@@ -87,7 +95,7 @@ bool ShapeArgRel(TypeRelationCall& call, const char* what) {
   TensorTypeRef data = TensorOf(call, 0);
   std::optional<int64_t> rank = VectorLength(call, 1, what);
   if (!data || !rank) return false;
-  call.AssignResult(ir::TensorType(AnyShape(*rank), data->dtype));
+  call.AssignResult(ir::TensorType(AnyShape(call, *rank), data->dtype));
   return true;
 }
 
@@ -96,7 +104,7 @@ bool InitRel(TypeRelationCall& call) {
   std::optional<int64_t> rank = VectorLength(call, 0, "shape");
   if (!rank) return false;
   const ir::DataType dtype = DTypeOr(AttrsOf(call).get("dtype"), ir::DataType::Float32());
-  call.AssignResult(ir::TensorType(AnyShape(*rank), dtype));
+  call.AssignResult(ir::TensorType(AnyShape(call, *rank), dtype));
   return true;
 }
 
@@ -110,7 +118,7 @@ bool FullRel(TypeRelationCall& call) {
               std::to_string(fill->shape.size()));
   }
   call.AssignResult(
-      ir::TensorType(AnyShape(*rank), DTypeOr(AttrsOf(call).get("dtype"), fill->dtype)));
+      ir::TensorType(AnyShape(call, *rank), DTypeOr(AttrsOf(call).get("dtype"), fill->dtype)));
   return true;
 }
 
@@ -120,7 +128,7 @@ bool TileRel(TypeRelationCall& call) {
   std::optional<int64_t> reps = VectorLength(call, 1, "reps");
   if (!data || !reps) return false;
   const int64_t ndim = static_cast<int64_t>(data->shape.size());
-  call.AssignResult(ir::TensorType(AnyShape(std::max(ndim, *reps)), data->dtype));
+  call.AssignResult(ir::TensorType(AnyShape(call, std::max(ndim, *reps)), data->dtype));
   return true;
 }
 
@@ -131,7 +139,8 @@ bool ExpandDimsRel(TypeRelationCall& call) {
   const int64_t num_newaxis = AttrsOf(call).get_int("num_newaxis");
   if (num_newaxis < 0) call.Fail("dyn.expand_dims: num_newaxis must be non-negative");
   call.AssignResult(ir::TensorType(
-      AnyShape(CheckedAdd(static_cast<int64_t>(data->shape.size()), num_newaxis)), data->dtype));
+      AnyShape(call, CheckedAdd(static_cast<int64_t>(data->shape.size()), num_newaxis)),
+      data->dtype));
   return true;
 }
 
@@ -145,7 +154,7 @@ bool SqueezeRel(TypeRelationCall& call) {
     call.Fail("dyn.squeeze: " + std::to_string(*axes) + " axes to squeeze from " +
               TypeString(data));
   }
-  call.AssignResult(ir::TensorType(AnyShape(rank), data->dtype));
+  call.AssignResult(ir::TensorType(AnyShape(call, rank), data->dtype));
   return true;
 }
 
@@ -223,7 +232,7 @@ bool SparseToDenseRel(TypeRelationCall& call) {
     call.Fail(
         "dyn.sparse_to_dense: sparse_indices must be 0D, 1D or 2D and sparse_values 0D or 1D");
   }
-  call.AssignResult(ir::TensorType(AnyShape(*rank), values->dtype));
+  call.AssignResult(ir::TensorType(AnyShape(call, *rank), values->dtype));
   return true;
 }
 
@@ -239,7 +248,7 @@ bool PadRel(TypeRelationCall& call) {
         "got " +
         TypeString(width) + " for " + TypeString(data));
   }
-  call.AssignResult(ir::TensorType(AnyShape(ndim), data->dtype));
+  call.AssignResult(ir::TensorType(AnyShape(call, ndim), data->dtype));
   return true;
 }
 
