@@ -21,6 +21,7 @@ from . import runtime
 from . import contrib
 from . import topi
 from . import _ffi
+from ._ffi.registry import register_func, get_global_func  # noqa: F401
 from ._unsupported import te, tir, autotvm, auto_scheduler, meta_schedule, rpc
 
 __version__ = "0.13.0"  # the TVM version whose API and behaviour relaypass follows

@@ -51,18 +51,30 @@ const AttrsSchema* GridSampleAttrs() {
   return &schema;
 }
 
-TensorTypeRef NCHWData(const TypeRelationCall& call, const char* layout_key) {
+TensorTypeRef NCHWData(const TypeRelationCall& call, const char* layout_key,
+                       bool nhwc_too = false) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return data;
-  if (AttrsOf(call).get_string(layout_key) != "NCHW") {
-    call.Fail(call.op_name() + ": only the NCHW layout is supported");
+  const std::string& layout = AttrsOf(call).get_string(layout_key);
+  if (layout != "NCHW" && !(nhwc_too && layout == "NHWC")) {
+    call.Fail(call.op_name() + (nhwc_too ? ": only the NCHW and NHWC layouts are supported"
+                                         : ": only the NCHW layout is supported"));
   }
   if (data->ndim() != 4) call.Fail(call.op_name() + ": data must be 4-D, got " + TypeString(data));
   return data;
 }
 
+// The shape of a 4-D `data` in `layout` (NCHW or NHWC) with H and W replaced.
+Shape WithHeightWidth(const TensorTypeRef& data, const std::string& layout, Dim h, Dim w) {
+  Shape out = data->shape;
+  const size_t hi = layout == "NHWC" ? 1 : 2;
+  out[hi] = h;
+  out[hi + 1] = w;
+  return out;
+}
+
 bool Resize2DRel(TypeRelationCall& call) {
-  TensorTypeRef data = NCHWData(call, "layout");
+  TensorTypeRef data = NCHWData(call, "layout", true);
   if (!data) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
   const std::string& method = attrs.get_string("method");
@@ -75,14 +87,15 @@ bool Resize2DRel(TypeRelationCall& call) {
     call.Fail("image.resize2d: size must be 2 non-negative values, got " +
               attrs.get("size").ToString());
   }
-  call.AssignResult(ir::TensorType({data->shape[0], data->shape[1], size[0], size[1]},
-                                   DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  call.AssignResult(
+      ir::TensorType(WithHeightWidth(data, attrs.get_string("layout"), size[0], size[1]),
+                     DTypeOr(attrs.get("out_dtype"), data->dtype)));
   return true;
 }
 
 // TVM's UpSamplingRel: H and W scaled and rounded.
 bool UpSamplingRel(TypeRelationCall& call) {
-  TensorTypeRef data = NCHWData(call, "layout");
+  TensorTypeRef data = NCHWData(call, "layout", true);
   if (!data) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
   const std::string& method = attrs.get_string("method");
@@ -99,9 +112,11 @@ bool UpSamplingRel(TypeRelationCall& call) {
     }
     return static_cast<Dim>(v);
   };
+  const std::string& layout = attrs.get_string("layout");
+  const size_t hi = layout == "NHWC" ? 1 : 2;
   call.AssignResult(ir::TensorType(
-      {data->shape[0], data->shape[1], scaled(data->shape[2], attrs.get_double("scale_h")),
-       scaled(data->shape[3], attrs.get_double("scale_w"))},
+      WithHeightWidth(data, layout, scaled(data->shape[hi], attrs.get_double("scale_h")),
+                      scaled(data->shape[hi + 1], attrs.get_double("scale_w"))),
       data->dtype));
   return true;
 }

@@ -375,15 +375,16 @@ namespace {
 bool StridedSliceRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
-  for (Dim d : data->shape) {
-    if (IsAny(d)) call.Fail("strided_slice: data with `?` dims is not supported");
-  }
+  // A `?` extent stays `?` in the result (TVM's output shape is dynamic there); the plan's checks
+  // depend on the attributes and rank only, so it runs with a stand-in extent for those axes.
+  std::vector<int64_t> extents(data->shape.begin(), data->shape.end());
+  for (int64_t& d : extents) d = IsAny(d) ? 1 : d;
   std::string error;
-  std::vector<std::array<int64_t, 3>> plan = StridedSlicePlan(
-      AttrsOf(call), std::vector<int64_t>(data->shape.begin(), data->shape.end()), &error);
+  std::vector<std::array<int64_t, 3>> plan = StridedSlicePlan(AttrsOf(call), extents, &error);
   if (!error.empty()) call.Fail("strided_slice: " + error);
   Shape out;
-  for (const auto& p : plan) out.push_back(p[2]);
+  for (size_t i = 0; i < plan.size(); ++i)
+    out.push_back(IsAny(data->shape[i]) ? kAnyDim : plan[i][2]);
   call.AssignResult(ir::TensorType(out, data->dtype));
   return true;
 }

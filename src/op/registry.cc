@@ -15,6 +15,8 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterFastMathOps(r);
   op::RegisterStackOp(r);
   op::RegisterAnnotationOps(r);
+  op::RegisterSparseOps(r);
+  op::RegisterDynOps(r);
 }
 
 OpRegistry& OpRegistry::Global() {

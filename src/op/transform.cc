@@ -336,11 +336,18 @@ bool ConcatenateRel(TypeRelationCall& call) {
                 ir::TypeToString(arg));
   }
   const int axis = NormalizeAxis(call, AttrsOf(call).get_int("axis"), ndim, "concatenate: axis");
+  // TVM v0.13's ConcatenateRel: the concatenated extent is `?` when any input's is ("dynamic
+  // concat"); another axis takes the inputs' common static extent when all are static, or when
+  // some are and the concat is dynamic, and is `?` otherwise.
+  bool dynamic_concat = false;
+  for (const TensorTypeRef& t : fields) dynamic_concat = dynamic_concat || IsAny(t->shape[axis]);
   Shape out(ndim);
   for (int i = 0; i < ndim; ++i) {
     Dim d = i == axis ? 0 : kAnyDim;
+    size_t num_static = 0;
     for (const TensorTypeRef& t : fields) {
       Dim e = t->shape[i];
+      num_static += IsAny(e) ? 0 : 1;
       if (i == axis) {
         d = DimAdd(d, e);
       } else if (!IsAny(e)) {
@@ -352,6 +359,9 @@ bool ConcatenateRel(TypeRelationCall& call) {
         }
         d = e;
       }
+    }
+    if (i != axis && num_static != fields.size() && !(num_static > 0 && dynamic_concat)) {
+      d = kAnyDim;
     }
     out[i] = d;
   }

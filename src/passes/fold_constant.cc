@@ -1,6 +1,7 @@
 #include "relaypass/passes/fold_constant.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "relaypass/eval/interpreter.h"
@@ -28,6 +29,46 @@ bool IsComplexConstant(const Expr& e) {
     if (!IsComplexConstant(f)) return false;
   }
   return true;
+}
+
+// TVM's EvaluateShapeOf / EvaluateNdarraySize: shape_of and ndarray_size of a tensor whose type
+// has a static shape are that shape (or its element count), whatever the tensor's value. A rank-0
+// input stays (TVM folds it to a scalar, not to the empty shape), as does a `?` extent.
+std::optional<Expr> FoldShapeQuery(const ir::CallNode* pre) {
+  const ir::OpNode* op = pre->op_node();
+  if (!op || (op->name != "shape_of" && op->name != "ndarray_size") || pre->args.size() != 1) {
+    return std::nullopt;
+  }
+  const auto* t = pre->args[0]->checked_type.as<ir::TensorTypeNode>();
+  if (!t || t->shape.empty() || !pre->attrs) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (ir::Dim d : t->shape) {
+    if (d < 0) return std::nullopt;
+    dims.push_back(d);
+  }
+  const std::string& name = pre->attrs->get_string("dtype");
+  const std::optional<ir::DataType> parsed =
+      name.empty() ? ir::DataType::Int32() : ir::DataType::Parse(name);
+  if (!parsed || (*parsed != ir::DataType::Int32() && *parsed != ir::DataType::Int64())) {
+    return std::nullopt;
+  }
+  const ir::DataType dtype = *parsed;
+  if (op->name == "ndarray_size") {
+    const std::optional<int64_t> count = ir::ElementCount(dims);
+    if (!count) return std::nullopt;
+    dims = {*count};
+  }
+  const ir::Shape shape =
+      op->name == "shape_of" ? ir::Shape{static_cast<int64_t>(dims.size())} : ir::Shape{};
+  ir::NDArray out = ir::NDArray::Empty(shape, dtype);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dtype == ir::DataType::Int32()) {
+      out.mutable_data<int32_t>()[i] = static_cast<int32_t>(dims[i]);
+    } else {
+      out.mutable_data<int64_t>()[i] = dims[i];
+    }
+  }
+  return eval::ValueToExpr(eval::Value(out));
 }
 
 // Whether a call's checked result type says it is too large to fold: a tensor (or the tensors of
@@ -96,7 +137,8 @@ class ConstantFolder : public ir::ExprMutator {
     return tuple->fields[item->index];
   }
 
-  Expr RewriteCall(const ir::CallNode*, const Expr& post) override {
+  Expr RewriteCall(const ir::CallNode* pre, const Expr& post) override {
+    if (std::optional<Expr> shape = FoldShapeQuery(pre)) return *shape;
     auto* call = post.as<ir::CallNode>();
     auto* op = call->op_node();
     const op::OpDef* def = op::Def(op);

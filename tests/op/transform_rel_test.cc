@@ -150,7 +150,13 @@ TEST(ConcatenateRelTest, JoinsAlongAxis) {
             "Tensor[(1, 8), float32]");
   EXPECT_EQ(Infer(relay::concatenate({a, b}), {ir::TupleType({T({2, 3}), T({4, 3})})}),
             "Tensor[(6, 3), float32]");
+  // TVM v0.13's ConcatenateRel: a mix of static and `?` extents off the concatenated axis is the
+  // static extent when the concatenated one is `?`, and `?` when it is static.
   EXPECT_EQ(Infer(cat1, {ir::TupleType({T({-1, 3}), T({2, -1})})}), "Tensor[(2, ?), float32]");
+  EXPECT_EQ(Infer(relay::concatenate({a, b}, 0), {ir::TupleType({T({1, 3}), T({1, -1})})}),
+            "Tensor[(2, ?), float32]");
+  EXPECT_EQ(Infer(relay::concatenate({a, b}, 0), {ir::TupleType({T({-1, 3}), T({-1, -1})})}),
+            "Tensor[(?, 3), float32]");
   EXPECT_EQ(Infer(cat1, {ir::TupleType({T({1, 3}), ir::IncompleteType()})}), "<not ready>");
   EXPECT_EQ(Infer(cat1, {nullptr}), "<not ready>");
 }

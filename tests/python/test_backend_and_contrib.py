@@ -127,9 +127,11 @@ def test_runtime_errors():
 
 def test_relay_backend_names():
     assert relay.backend.Executor is Executor and relay.backend.Runtime is Runtime
-    # the code generators are not there; using one says so
+    # the code generators are not there; using one says so (te_compiler's cache is, empty)
     with pytest.raises(tvm.error.OpNotImplemented, match="te_compiler"):
-        relay.backend.te_compiler.get()
+        relay.backend.te_compiler.lower_to_primfunc(None)
+    with pytest.raises(tvm.error.OpNotImplemented, match="aot"):
+        relay.backend.aot.AOTLowerMain()
 
 
 # ---- download (contrib/download.py) ----

@@ -59,7 +59,7 @@ def test_ffi_base_error_and_op_const():
     assert tvm._ffi.base.TVMError is tvm.TVMError
     assert relay.op.const(1, dtype="int8").data.numpy().dtype == np.int8
     with pytest.raises(tvm.error.OpNotImplemented):
-        tvm._ffi.register_func("f")
+        tvm._ffi.register_object("f")  # relaypass's objects are its own C++ classes
 
 
 def test_frontend_common_infer_type_and_shape():
@@ -75,3 +75,47 @@ def test_frontend_common_infer_type_and_shape():
     mod = tvm.IRModule()
     infer_type(y, mod)
     assert [g.name_hint for g in mod.get_global_vars()] == ["main"]
+
+
+def test_global_functions_are_registered_and_found_by_name():
+    # TVM's tvm._ffi.registry: register_func as decorator or call, get_global_func by name;
+    # a missing name is TVM's ValueError unless allow_missing.
+    @tvm.register_func("relaypass_test.double")
+    def double(x):
+        return 2 * x
+
+    assert tvm.get_global_func("relaypass_test.double")(21) == 42
+    with pytest.raises(tvm.TVMError, match="already registered"):
+        tvm.register_func("relaypass_test.double", lambda x: x)
+    tvm.register_func("relaypass_test.double", lambda x: 3 * x, override=True)
+    assert tvm._ffi.get_global_func("relaypass_test.double")(2) == 6
+    assert tvm.get_global_func("relaypass_test.nothing", allow_missing=True) is None
+    with pytest.raises(ValueError, match="Cannot find global function relaypass_test.nothing"):
+        tvm.get_global_func("relaypass_test.nothing")
+    tvm._ffi.registry.remove_global_func("relaypass_test.double")
+    assert "relaypass_test.double" not in tvm._ffi.registry.list_global_func_names()
+
+
+def test_diagnostic_renderer_is_the_default_one_and_cannot_be_replaced():
+    from relaypass.ir import diagnostics
+
+    renderer = diagnostics.get_renderer()
+    assert isinstance(renderer, diagnostics.DiagnosticRenderer)
+    diagnostics.override_renderer(None)  # keeps the default
+    assert diagnostics.get_renderer() is renderer
+    with pytest.raises(tvm.error.OpNotImplemented, match="override_renderer is not available"):
+        diagnostics.override_renderer(lambda ctx: None)
+
+
+def test_runtime_object_is_the_base_of_relaypass_objects():
+    assert isinstance(relay.var("x"), tvm.runtime.Object)
+    assert isinstance(tvm.nd.array(np.zeros(2, "float32")), tvm.runtime.Object)
+    assert not isinstance(3, tvm.runtime.Object)
+    # Names TVM's test utilities import that relaypass does not have fail when used.
+    with pytest.raises(tvm.error.OpNotImplemented, match="AnnotateSpans is not available"):
+        relay.transform.AnnotateSpans()
+    with pytest.raises(tvm.error.OpNotImplemented, match="SpanCheck is not available"):
+        relay.SpanCheck()
+    with pytest.raises(tvm.error.OpNotImplemented, match="gradient"):
+        relay.testing.check_grad(relay.Function([], relay.const(1.0)))
+    assert relay.testing.enabled_targets() == tvm.testing.enabled_targets()

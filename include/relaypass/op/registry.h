@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "relaypass/ir/attrs.h"
@@ -33,12 +34,28 @@ using ir::TypeRelationCall;
 using Kernel = std::function<std::vector<ir::NDArray>(
     const std::vector<ir::NDArray>& inputs, const ir::Attrs& attrs, const ir::Type& out_type)>;
 
+// What a dyn.* operator stands for once the values of its run-time shape arguments are known:
+// the static op, the call's arguments it takes (by position) and its attributes. The dyn
+// kernels run it; DynamicToStatic rewrites calls whose shape arguments are constants into it.
+struct StaticForm {
+  std::string op;
+  std::vector<size_t> args;
+  std::vector<std::pair<std::string, ir::AttrValue>> attrs;
+};
+// `values` has one entry per call argument, defined at least at the op's value_args; throws
+// relaypass::Error naming the dyn op for values the static op cannot take.
+using ToStaticForm =
+    std::function<StaticForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs)>;
+
 // The op layer's record: the IR core's OpDef plus what only the layers above the IR use.
 struct OpDef : ir::OpDef {
   OpDef();
   InferCorrectLayout infer_layout;  // TVM's FInferCorrectLayout (src/op/layout_rules/)
   ConvertOpLayout convert_layout;   // TVM's FTVMConvertOpLayout, used by ConvertLayout
   Kernel kernel;                    // the evaluator's implementation (src/op/kernels/)
+  // dyn.* ops only: the arguments read as values (shapes, axes, k, scales) and the static form.
+  std::vector<size_t> value_args;
+  ToStaticForm to_static;
 };
 
 // The op layer's view of the IR core's registry: it registers op::OpDef records and finds them.

@@ -1,7 +1,7 @@
 // DynamicToStatic (TVM v0.13's src/relay/transforms/dynamic_to_static.cc) rewrites dyn.* operators
-// whose shape arguments are constants into their static forms. relaypass has no dyn.* operators,
-// so what is left is the pass's last step, which TVM runs on every function: FoldConstant on the
-// module holding the function, then type inference (DynamicToStaticMutator::PrepareInput).
+// whose shape arguments are constants (after FoldConstant) into their static forms, then folds
+// constants and infers types again (DynamicToStaticMutator::PrepareInput), as TVM does for every
+// function.
 #pragma once
 
 #include "relaypass/transform/pass.h"

@@ -20,6 +20,7 @@ from .._core import (  # noqa: F401
 from . import instrument  # noqa: F401
 from . import op  # noqa: F401
 from . import transform  # noqa: F401
+from . import diagnostics  # noqa: F401
 
 BaseExpr = RelayExpr
 DictAttrs = dict

@@ -56,3 +56,6 @@ from . import scope_builder  # noqa: F401
 from .scope_builder import ScopeBuilder  # noqa: F401
 from . import vm  # noqa: F401
 from .build_module import optimize, bind_params_by_name  # noqa: F401,E402
+from .._unsupported import _Missing  # noqa: E402
+
+SpanCheck = _Missing("tvm.relay.SpanCheck")  # TVM's check that every node has a span

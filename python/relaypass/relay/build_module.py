@@ -160,6 +160,24 @@ def _prepare_for_interpreter(mod):
     return _core.infer_types(SimplifyInference()(_core.infer_types(mod)))
 
 
+def _as_adt(value):
+    """A result as TVM's interpreter returns it: a tuple is an ADT (tag 0) of its fields, nested
+    tuples included (on an explicit stack: tuples nest as deep as the program's type)."""
+    from ..runtime.container import ADT
+
+    if not isinstance(value, tuple):
+        return value
+    root = ADT(0, list(value))
+    stack = [root]
+    while stack:
+        adt = stack.pop()
+        for i, field in enumerate(adt._fields):
+            if isinstance(field, tuple):
+                adt._fields[i] = ADT(0, list(field))
+                stack.append(adt._fields[i])
+    return root
+
+
 class Interpreter(Executor_):
     """create_executor("debug"): main interpreted without optimization (only TVM's interpreter
     preparation, SimplifyInference), on one evaluator made once per evaluate()."""
@@ -181,7 +199,7 @@ class Interpreter(Executor_):
             # with the module's functions.
             mod = IRModule(dict(self.mod.functions))
             mod["main"] = Function([], expr)
-            return _core.ModuleRunner(_prepare_for_interpreter(mod)).run_main([])
+            return _as_adt(_core.ModuleRunner(_prepare_for_interpreter(mod)).run_main([]))
         # As TVM's executors: the module is type-checked before it runs (kernels trust types).
         mod = _prepare_for_interpreter(self._main(expr))
         main = mod["main"]
@@ -194,7 +212,7 @@ class Interpreter(Executor_):
             for param, value in zip(main.params, values):
                 if isinstance(value, _nd.NDArray):
                     _check_argument(param, value)
-            return runner.run_main(values)
+            return _as_adt(runner.run_main(values))
 
         return run
 

@@ -34,3 +34,17 @@ def convert(value):
     if isinstance(value, dict):
         return {convert(k): convert(v) for k, v in value.items()}
     return value
+
+
+class _ObjectMeta(type):
+    def __instancecheck__(cls, instance):
+        module = getattr(type(instance), "__module__", "") or ""
+        return module.split(".")[0] == "relaypass"
+
+
+class Object(metaclass=_ObjectMeta):
+    """tvm.runtime.Object, the base of TVM's objects: ``isinstance(x, Object)`` holds for
+    relaypass's nodes, NDArrays and other objects of the package. It is not constructed."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("tvm.runtime.Object is a base class and is not constructed")

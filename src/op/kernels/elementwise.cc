@@ -466,8 +466,13 @@ RELAYPASS_UNARY(OnesLike, "ones_like", false, T(1))
 RELAYPASS_UNARY(Log2, "log2", true, std::log2(x))
 RELAYPASS_UNARY(Log10, "log10", true, std::log10(x))
 RELAYPASS_UNARY(BitwiseNotOp, "bitwise_not", false, BitwiseNot(x))
-RELAYPASS_UNARY(Copy, "copy", false, x)
 #undef RELAYPASS_UNARY
+
+// A copy of the input in a buffer of its own, any dtype.
+Arrays Copy(const Arrays& in, const ir::Attrs&, const ir::Type&) {
+  CheckInputs(in, 1, "copy");
+  return {in[0].Copy()};
+}
 
 Arrays LeakyRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   const double alpha = AttrsOf(attrs, "nn.leaky_relu").get_double("alpha");

@@ -141,10 +141,26 @@ NDArray Resize(const NDArray& x, int64_t oh, int64_t ow, const ResizeSpec& s, Da
 
 }  // namespace
 
+namespace {
+// The layout attribute: NHWC (true) or NCHW (false); the kernels resize NCHW data and take NHWC
+// by transposing in and out.
+bool IsNHWC(const ir::AttrsNode& a, const char* op) {
+  const std::string& layout = a.get_string("layout");
+  if (layout != "NCHW" && layout != "NHWC") {
+    Fail(std::string(op) + ": only the NCHW and NHWC layouts are supported");
+  }
+  return layout == "NHWC";
+}
+NDArray ToNCHW(const NDArray& x, const char* op) {
+  if (x.ndim() != 4) Fail(std::string(op) + ": data must be 4-D");
+  return Permute(x, {0, 3, 1, 2});
+}
+}  // namespace
+
 Arrays Resize2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   CheckInputs(in, 1, "image.resize2d");
   const ir::AttrsNode& a = AttrsOf(attrs, "image.resize2d");
-  if (a.get_string("layout") != "NCHW") Fail("image.resize2d: only NCHW is supported");
+  const bool nhwc = IsNHWC(a, "image.resize2d");
   ResizeSpec s;
   s.method = a.get_string("method");
   s.coord = a.get_string("coordinate_transformation_mode");
@@ -164,7 +180,9 @@ Arrays Resize2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   }
   const std::vector<int64_t> size = a.get_ints("size");
   if (size.size() != 2) Fail("image.resize2d: size must have 2 values");
-  return {Resize(in[0], size[0], size[1], s, DTypeAttr(a, "out_dtype", in[0].dtype()))};
+  const NDArray x = nhwc ? ToNCHW(in[0], "image.resize2d") : in[0];
+  const NDArray out = Resize(x, size[0], size[1], s, DTypeAttr(a, "out_dtype", in[0].dtype()));
+  return {nhwc ? Permute(out, {0, 2, 3, 1}) : out};
 }
 
 // TVM's topi.nn.upsampling: resize2d to round(H * scale_h) x round(W * scale_w), asymmetric (or
@@ -172,8 +190,8 @@ Arrays Resize2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
 Arrays UpSampling(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   CheckInputs(in, 1, "nn.upsampling");
   const ir::AttrsNode& a = AttrsOf(attrs, "nn.upsampling");
-  if (a.get_string("layout") != "NCHW") Fail("nn.upsampling: only NCHW is supported");
-  const NDArray& x = in[0];
+  const bool nhwc = IsNHWC(a, "nn.upsampling");
+  const NDArray x = nhwc ? ToNCHW(in[0], "nn.upsampling") : in[0];
   if (x.ndim() != 4) Fail("nn.upsampling: data must be 4-D");
   ResizeSpec s;
   const std::string& method = a.get_string("method");
@@ -191,7 +209,8 @@ Arrays UpSampling(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   };
   const int64_t oh = scaled(x.shape()[2], "scale_h");
   const int64_t ow = scaled(x.shape()[3], "scale_w");
-  return {Resize(x, oh, ow, s, x.dtype())};
+  const NDArray out = Resize(x, oh, ow, s, x.dtype());
+  return {nhwc ? Permute(out, {0, 2, 3, 1}) : out};
 }
 
 namespace {

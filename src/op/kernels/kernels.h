@@ -23,11 +23,11 @@ KernelFn Add, Subtract, Multiply, Divide, Maximum, Minimum, Power;
 KernelFn Less, Greater, Equal, NotEqual, LessEqual, GreaterEqual;
 KernelFn Negative, Sqrt, Rsqrt, Exp, Log, Tanh, Sigmoid, Relu, Clip, Abs, Floor, Ceil, Round, Trunc,
     Sin, Cos, Erf, LeakyRelu;
-KernelFn Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Sign, ZerosLike, OnesLike;
+KernelFn Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Sign, ZerosLike, OnesLike, Copy;
 KernelFn FloorModK, TruncModK, RightShift, LeftShift, LogicalAnd, LogicalOr, LogicalXor, LogicalNot,
     IsNan, IsInf, IsFinite, Where, Full, Zeros, Ones;
 KernelFn TruncModOp, FloorDivideOp, BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNotOp, Log2, Log10,
-    Copy, FullLike;
+    FullLike;
 KernelFn BiasAdd;
 
 // indexing.cc: take, strided_slice, broadcast_to, tile, reverse, gather, gather_nd, one_hot,
@@ -39,6 +39,9 @@ KernelFn Take, StridedSlice, BroadcastTo, Tile, Reverse, Gather, GatherND, OneHo
 KernelFn SequenceMask, MatrixSetDiag, SliceLike;
 // indexing.cc (more): sort, argsort (stable), searchsorted.
 KernelFn Sort, ArgSort, SearchSorted;
+
+// sparse.cc: sparse_to_dense, sparse_fill_empty_rows.
+KernelFn SparseToDense, SparseFillEmptyRows;
 
 // image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
 KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;

@@ -6,8 +6,23 @@ def resize2d(data, size, roi=None, layout="NCHW", method="linear",
              coordinate_transformation_mode="half_pixel", rounding_method="", cubic_alpha=-0.5,
              cubic_exclude=0, extrapolation_value=0.0, out_dtype=None):
     """Resizes H and W of ``data`` to ``size`` (nearest_neighbor, linear or cubic)."""
+    from ..expr import Constant, RelayExpr, const
+    from .dyn.image import _make as _dyn_image_make
+
     if roi is None:
         roi = [0.0] * 4
+    if isinstance(size, Constant):
+        size = list(size.data.numpy().astype("int32"))
+    if isinstance(roi, Constant):
+        roi = list(roi.data.numpy().astype("int32"))
+    if isinstance(size, RelayExpr) or isinstance(roi, RelayExpr):
+        if not isinstance(size, RelayExpr):
+            size = const([int(s) for s in size], "int64")
+        if not isinstance(roi, RelayExpr):
+            roi = const([float(r) for r in roi], "float32")
+        return _dyn_image_make.resize2d(data, size, roi, layout, method,
+                                        coordinate_transformation_mode, rounding_method,
+                                        cubic_alpha, cubic_exclude, extrapolation_value, out_dtype)
     return call("image.resize2d", [data], size=[int(s) for s in size],
                 roi=[float(r) for r in roi], layout=layout, method=method,
                 coordinate_transformation_mode=coordinate_transformation_mode,

@@ -1,5 +1,6 @@
 """Elementwise and broadcast operators (tvm.relay.op.tensor), by TVM's names and signatures."""
 from ._make import call
+from .dyn import _make as _dyn_make
 
 
 def _binary(name):
@@ -121,14 +122,36 @@ def full(fill_value, shape=None, dtype=""):
 
     if not isinstance(fill_value, RelayExpr):
         fill_value = const(fill_value)
+    shape = _shape_or_expr(shape)
+    if isinstance(shape, RelayExpr):
+        return _dyn_make.full(fill_value, shape, dtype)
     return call("full", [fill_value], shape=_shape_list(shape), dtype=dtype)
 
 
+def _shape_or_expr(shape):
+    """A Constant shape as its values (the static op); another expression as it is (dyn)."""
+    from ..expr import Constant
+
+    if isinstance(shape, Constant):
+        return [int(v) for v in shape.data.numpy().reshape(-1)]
+    return shape
+
+
 def zeros(shape, dtype):
+    from ..expr import RelayExpr
+
+    shape = _shape_or_expr(shape)
+    if isinstance(shape, RelayExpr):
+        return _dyn_make.zeros(shape, dtype)
     return call("zeros", [], shape=_shape_list(shape), dtype=dtype)
 
 
 def ones(shape, dtype):
+    from ..expr import RelayExpr
+
+    shape = _shape_or_expr(shape)
+    if isinstance(shape, RelayExpr):
+        return _dyn_make.ones(shape, dtype)
     return call("ones", [], shape=_shape_list(shape), dtype=dtype)
 
 

@@ -1,22 +1,49 @@
 """Shape and layout operators (tvm.relay.op.transform), by TVM's names and signatures."""
 from ..expr import Tuple, TupleWrapper, const  # noqa: F401 (relay.op.const, as TVM's)
 from ._make import call
+from .dyn import _make as _dyn_make
+
+
+def _static_or_expr(value):
+    """A shape-like argument as TVM's wrappers take it: a Constant becomes its values (the static
+    op), another expression stays an expression (the dyn op)."""
+    from ..expr import Constant
+
+    if isinstance(value, Constant):
+        return [int(v) for v in value.data.numpy().reshape(-1)]
+    return value
+
+
+def _is_expr(value):
+    from ..expr import RelayExpr
+
+    return isinstance(value, RelayExpr)
 
 
 def expand_dims(data, axis, num_newaxis=1):
+    if _is_expr(axis):
+        return _dyn_make.expand_dims(data, axis, num_newaxis)
+    if not isinstance(axis, int) and not hasattr(axis, "__index__"):
+        raise ValueError("Unknown type for axis: {}".format(type(axis)))
     return call("expand_dims", [data], axis=int(axis), num_newaxis=int(num_newaxis))
 
 
 def squeeze(data, axis=None):
+    axis = _static_or_expr(axis)
+    if _is_expr(axis):
+        return _dyn_make.squeeze(data, axis)
     if isinstance(axis, int):
         axis = [axis]
     return call("squeeze", [data], axis=axis)
 
 
 def reshape(data, newshape, allowzero=False):
+    newshape = _static_or_expr(newshape)
+    if _is_expr(newshape):
+        return _dyn_make.reshape(data, newshape, allowzero)
     if isinstance(newshape, int):
         newshape = [newshape]
-    return call("reshape", [data], newshape=list(newshape), allowzero=allowzero)
+    return call("reshape", [data], newshape=[int(d) for d in newshape], allowzero=allowzero)
 
 
 def transpose(data, axes=None):
@@ -81,12 +108,36 @@ def take(data, indices, axis=None, batch_dims=0, mode="clip"):
 
 
 def strided_slice(data, begin, end, strides=None, axes=None, slice_mode="end"):
+    from ..expr import const
+
     strides = strides or [1]
+    begin, end, strides = (_static_or_expr(v) for v in (begin, end, strides))
+    if _is_expr(begin) or _is_expr(end) or _is_expr(strides):
+        # TVM's wrapper: the dyn op, begin made non-negative and clipped to the data's extents.
+        if not _is_expr(begin):
+            begin = const(_ints(begin))
+        if not _is_expr(end):
+            end = const(_ints(end))
+        if not _is_expr(strides):
+            strides = const(_ints(strides))
+        from .tensor import shape_of, where
+
+        ishape = cast_like(shape_of(data), begin)
+        ishape_slice = slice_like(ishape, begin)
+        zero = cast_like(const(0), begin)
+        begin = where(begin < zero, begin + ishape_slice, begin)
+        begin = where(begin >= ishape_slice, ishape_slice, begin)
+        if axes is not None:
+            raise AssertionError("Axes argument for dynamic parameter is not supported yet.")
+        return _dyn_make.strided_slice(data, begin, end, strides, slice_mode)
     return call("strided_slice", [data], begin=_ints(begin), end=_ints(end),
                 strides=_ints(strides), slice_mode=slice_mode, axes=_ints(axes))
 
 
 def broadcast_to(data, shape):
+    shape = _static_or_expr(shape)
+    if _is_expr(shape):
+        return _dyn_make.broadcast_to(data, shape)
     return call("broadcast_to", [data], shape=_ints(shape))
 
 
@@ -99,6 +150,9 @@ def cast_like(data, dtype_like):
 
 
 def tile(data, reps):
+    reps = _static_or_expr(reps)
+    if _is_expr(reps):
+        return _dyn_make.tile(data, reps)
     return call("tile", [data], reps=_ints(reps))
 
 
@@ -119,6 +173,8 @@ def one_hot(indices, on_value, off_value, depth, axis, dtype):
 
     if isinstance(depth, Constant):
         depth = depth.data.numpy().item()
+    if _is_expr(depth):
+        return _dyn_make.one_hot(indices, on_value, off_value, depth, axis, dtype)
     return call("one_hot", [indices, on_value, off_value], depth=int(depth), axis=axis,
                 dtype=dtype)
 
@@ -143,8 +199,11 @@ def topk(data, k=1, axis=-1, ret_type="both", is_ascend=False, dtype="int32"):
 
     if isinstance(k, Constant):
         k = k.data.numpy().item()
-    out = call("topk", [data], k=int(k), axis=axis, ret_type=ret_type, is_ascend=is_ascend,
-               dtype=dtype)
+    if _is_expr(k):
+        out = _dyn_make.topk(data, k, axis, ret_type, is_ascend, dtype)
+    else:
+        out = call("topk", [data], k=int(k), axis=axis, ret_type=ret_type, is_ascend=is_ascend,
+                   dtype=dtype)
     if ret_type == "both":
         return TupleWrapper(out, 2)
     return out
@@ -195,3 +254,31 @@ def matrix_set_diag(data, diagonal, k=0, align="RIGHT_LEFT"):
 def slice_like(data, shape_like, axes=None):
     """``data`` sliced from the start to ``shape_like``'s extents on ``axes`` (default all)."""
     return call("slice_like", [data, shape_like], axes=_ints(axes))
+
+
+def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0):
+    """A dense tensor of ``output_shape`` holding ``default_value`` except at ``sparse_indices``,
+    which take ``sparse_values``; an expression ``output_shape`` makes dyn.sparse_to_dense."""
+    from ..expr import const
+
+    if not _is_expr(default_value):
+        default_value = const(default_value)
+    if _is_expr(output_shape):
+        return _dyn_make.sparse_to_dense(sparse_indices, output_shape, sparse_values,
+                                         default_value)
+    return call("sparse_to_dense", [sparse_indices, sparse_values, default_value],
+                output_shape=_ints(output_shape))
+
+
+def sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape, default_value):
+    """TVM's sparse_fill_empty_rows: (new_sparse_indices, new_sparse_values,
+    empty_row_indicator) as a Tuple, cast to the input dtypes and bool as TVM's wrapper does."""
+    from ..expr import Tuple
+    from .tensor import cast
+
+    out = TupleWrapper(call("sparse_fill_empty_rows",
+                            [sparse_indices, sparse_values, dense_shape, default_value]), 3)
+    new_sparse_indices = cast_like(out[0], sparse_indices)
+    new_sparse_values = cast_like(out[1], sparse_values)
+    empty_row_indicator = cast(out[2], "bool")
+    return Tuple((new_sparse_indices, new_sparse_values, empty_row_indicator))

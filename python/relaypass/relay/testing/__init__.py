@@ -22,3 +22,15 @@ def run_infer_type(expr):
     from .. import transform as relay_transform
 
     return run_opt_pass(expr, relay_transform.InferType())
+
+
+from ...testing.utils import enabled_targets  # noqa: F401,E402
+
+
+def check_grad(func, inputs=None, test_inputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, scale=None,
+               mean=0, mode="higher_order", target_devices=None, executor_kind="debug"):
+    """relay.testing.check_grad compares relay.transform.gradient's result with numerical
+    gradients; relaypass has no gradient pass, so this raises tvm.error.OpNotImplemented."""
+    from ..transform import gradient
+
+    gradient(func, mode=mode)

@@ -96,8 +96,15 @@ def batch_flatten(data):
 
 def pad(data, pad_width, pad_value=0, pad_mode="constant"):
     """Pad ``data``; pad_value is an expression or a scalar (made an int32/float32 const)."""
+    from ...expr import Constant
+    from ..dyn.nn import _make as _dyn_nn_make
+
+    if isinstance(pad_width, Constant):
+        pad_width = [list(i) for i in pad_width.data.numpy()]
     if not isinstance(pad_value, RelayExpr):
         pad_value = const(pad_value)
+    if isinstance(pad_width, RelayExpr):
+        return _dyn_nn_make.pad(data, pad_width, pad_value, pad_mode)
     pad_width = [list(p) for p in pad_width]
     return call("nn.pad", [data, pad_value], pad_width=pad_width, pad_mode=pad_mode)
 
@@ -148,6 +155,19 @@ def space_to_depth(data, block_size, layout="NCHW"):
 
 def upsampling(data, scale_h=1, scale_w=1, layout="NCHW", method="nearest_neighbor",
                align_corners=False):
+    from ...expr import Constant
+    from ..dyn.nn import _make as _dyn_nn_make
+
+    if isinstance(scale_h, Constant):
+        scale_h = scale_h.data.numpy().item()
+    if isinstance(scale_w, Constant):
+        scale_w = scale_w.data.numpy().item()
+    if isinstance(scale_h, RelayExpr) or isinstance(scale_w, RelayExpr):
+        if not isinstance(scale_h, RelayExpr):
+            scale_h = const(scale_h, "float64")
+        if not isinstance(scale_w, RelayExpr):
+            scale_w = const(scale_w, "float64")
+        return _dyn_nn_make.upsampling(data, scale_h, scale_w, layout, method, align_corners)
     return call("nn.upsampling", [data], scale_h=scale_h, scale_w=scale_w, layout=layout,
                 method=method, align_corners=align_corners)
 
