@@ -63,18 +63,27 @@ ir::NDArray FromNumpy(const py::array& input, const std::string& dtype_text) {
   return ir::NDArray::FromBytes(shape, dtype, src.data());
 }
 
-// A shape as TVM's Python gives it: dimensions are IntImm (ints with `.value`).
+// A shape as TVM's Python gives it: dimensions are IntImm (ints with `.value`), a symbolic one
+// the tir.Var it was made from.
 py::tuple ShapeTuple(const std::vector<int64_t>& shape) {
   py::object int_imm = py::module_::import("relaypass._values").attr("IntImm");
   py::tuple out(shape.size());
-  for (size_t i = 0; i < shape.size(); ++i) out[i] = int_imm(shape[i]);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (ir::IsSymbolicDim(shape[i])) {
+      out[i] = py::module_::import("relaypass._symbolic").attr("var_for_dim")(shape[i]);
+    } else {
+      out[i] = int_imm(shape[i]);
+    }
+  }
   return out;
 }
 
 std::vector<ir::Dim> ShapeFrom(const py::iterable& shape) {
   std::vector<ir::Dim> out;
   for (py::handle dim : shape) {
-    if (py::hasattr(dim, "value") && !py::isinstance<py::int_>(dim)) {
+    if (py::hasattr(dim, "_relaypass_symbolic_dim")) {  // a tir.Var (relaypass/_symbolic.py)
+      out.push_back(dim.attr("_relaypass_symbolic_dim").cast<int64_t>());
+    } else if (py::hasattr(dim, "value") && !py::isinstance<py::int_>(dim)) {
       out.push_back(ToInt64(dim.attr("value"), "shape dimension"));
     } else {
       out.push_back(ToInt64(py::int_(py::reinterpret_borrow<py::object>(dim)), "shape dimension"));
@@ -86,6 +95,8 @@ std::vector<ir::Dim> ShapeFrom(const py::iterable& shape) {
 }  // namespace
 
 void BindTypes(py::module_& m) {
+  m.def("new_symbolic_dim", &ir::NewSymbolicDim, py::arg("name"));
+  m.def("symbolic_dim_name", &ir::SymbolicDimName, py::arg("dim"));
   py::class_<ir::TypeNode, ir::Type>(m, "Type")
       .def("__str__", [](const ir::Type& t) { return ir::TypeToString(t); })
       .def("__repr__", [](const ir::Type& t) { return ir::TypeToString(t); })

@@ -5,6 +5,7 @@ import sys
 import types
 
 from . import _values
+from ._symbolic import SymbolicSizeVar, SymbolicVar
 from ._errors import OpNotImplemented
 
 
@@ -65,33 +66,6 @@ autotvm = _missing("autotvm")
 auto_scheduler = _missing("auto_scheduler")
 meta_schedule = _missing("meta_schedule")
 rpc = _missing("rpc")
-
-
-class SymbolicVar:
-    """A TIR variable (tvm.te.var, te.size_var, tir.Var, tir.SizeVar) as TVM's tests make them for
-    symbolic shapes. relaypass's shapes hold fixed extents or relay.Any(), so the variable can be
-    made and named, but a shape that uses it is refused with an error naming it."""
-
-    def __init__(self, name="v", dtype="int32", kind="tvm.tir.Var"):
-        self.name = str(name)
-        self.dtype = dtype
-        self._kind = kind
-
-    def __index__(self):
-        raise OpNotImplemented(
-            "symbolic dimension '{}' ({}) is not available: relaypass's shapes hold fixed "
-            "extents, or relay.Any() for an extent known only at run time".format(
-                self.name, self._kind)
-        )
-
-    __int__ = __index__
-
-    def __repr__(self):
-        return self.name
-
-
-class SymbolicSizeVar(SymbolicVar):
-    """tvm.tir.SizeVar: a SymbolicVar known to be non-negative."""
 
 
 def _var(name="v", dtype="int32", span=None):

@@ -64,7 +64,7 @@ IncompleteTypeNode::IncompleteTypeNode() : TypeNode(kKind) {
 
 bool TensorTypeNode::is_static() const {
   for (Dim d : shape) {
-    if (d == kAnyDim) return false;
+    if (!IsKnownDim(d)) return false;
   }
   return true;
 }
@@ -169,8 +169,8 @@ void AppendTensorType(const TensorTypeNode* x, std::string& out) {
   char digits[24];
   for (size_t i = 0; i < x->shape.size(); ++i) {
     if (i) out += ", ";
-    if (x->shape[i] == kAnyDim) {
-      out += '?';
+    if (x->shape[i] < 0) {
+      out += DimText(x->shape[i]);
     } else {
       auto [end, ec] = std::to_chars(digits, digits + sizeof digits, x->shape[i]);
       out.append(digits, end);

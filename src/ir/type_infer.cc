@@ -30,7 +30,8 @@ const Type& UnknownType() {
   return unknown;
 }
 
-// True if a tensor type in `type` (itself or inside tuples) has a dimension below -1 (`?`).
+// True if a tensor type in `type` (itself or inside tuples) has a dimension below -1 (`?`) that
+// is not a symbolic dimension.
 bool HasNegativeDim(const Type& type) {
   std::vector<const TypeNode*> stack{type.get()};
   while (!stack.empty()) {
@@ -39,7 +40,7 @@ bool HasNegativeDim(const Type& type) {
     if (!t) continue;
     if (t->kind == TypeKind::kTensor) {
       for (Dim d : static_cast<const TensorTypeNode*>(t)->shape) {
-        if (d < kAnyDim) return true;
+        if (d < kAnyDim && !IsSymbolicDim(d)) return true;
       }
     } else if (t->kind == TypeKind::kTuple) {
       for (const Type& f : static_cast<const TupleTypeNode*>(t)->fields) stack.push_back(f.get());

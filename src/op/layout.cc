@@ -145,13 +145,14 @@ std::vector<ir::Dim> BijectiveLayout::Convert(const Layout& from, const Layout& 
     const LayoutAxis& a = from[i];
     if (a.is_primal()) {
       int64_t f = from.FactorOf(a.name);
-      int64_t full = ir::kAnyDim;
-      if (shape[i] != ir::kAnyDim && __builtin_mul_overflow(shape[i], f > 0 ? f : 1, &full)) {
+      // An unknown extent (`?` or symbolic) stays itself unless a sub-factor scales it.
+      int64_t full = f > 0 ? ir::kAnyDim : shape[i];
+      if (ir::IsKnownDim(shape[i]) && __builtin_mul_overflow(shape[i], f > 0 ? f : 1, &full)) {
         throw TypeError("converting shape dimension " + std::to_string(shape[i]) + " of layout " +
                         from.name() + " to " + to.name() + " overflows int64");
       }
       extent[a.name - 'A'] = full;
-    } else if (shape[i] != ir::kAnyDim && shape[i] != a.factor) {
+    } else if (ir::IsKnownDim(shape[i]) && shape[i] != a.factor) {
       throw TypeError("dimension " + std::to_string(i) + " of layout " + from.name() +
                       " is the sub-axis " + a.ToString() + " but has extent " +
                       std::to_string(shape[i]));
@@ -166,8 +167,8 @@ std::vector<ir::Dim> BijectiveLayout::Convert(const Layout& from, const Layout& 
     }
     ir::Dim full = extent[a.name - 'A'];
     int64_t f = to.FactorOf(a.name);
-    if (full == ir::kAnyDim || f <= 0) {
-      out.push_back(full);
+    if (!ir::IsKnownDim(full) || f <= 0) {
+      out.push_back(f > 0 ? ir::kAnyDim : full);
     } else {
       out.push_back(full >= 0 ? full / f : -((-full + f - 1) / f));  // floor division
     }

@@ -338,20 +338,22 @@ bool ConcatenateRel(TypeRelationCall& call) {
   const int axis = NormalizeAxis(call, AttrsOf(call).get_int("axis"), ndim, "concatenate: axis");
   // TVM v0.13's ConcatenateRel: the concatenated extent is `?` when any input's is ("dynamic
   // concat"); another axis takes the inputs' common static extent when all are static, or when
-  // some are and the concat is dynamic, and is `?` otherwise.
+  // some are and the concat is dynamic, and is `?` otherwise. A symbolic extent counts as static
+  // here (TVM tests for AnyNode only).
   bool dynamic_concat = false;
-  for (const TensorTypeRef& t : fields) dynamic_concat = dynamic_concat || IsAny(t->shape[axis]);
+  for (const TensorTypeRef& t : fields)
+    dynamic_concat = dynamic_concat || t->shape[axis] == kAnyDim;
   Shape out(ndim);
   for (int i = 0; i < ndim; ++i) {
     Dim d = i == axis ? 0 : kAnyDim;
     size_t num_static = 0;
     for (const TensorTypeRef& t : fields) {
       Dim e = t->shape[i];
-      num_static += IsAny(e) ? 0 : 1;
+      num_static += e == kAnyDim ? 0 : 1;
       if (i == axis) {
         d = DimAdd(d, e);
-      } else if (!IsAny(e)) {
-        if (!IsAny(d) && d != e) {
+      } else if (e != kAnyDim) {
+        if (d != kAnyDim && d != e) {
           call.Fail(
               "concatenate requires all tensors to have the same shape on non-concatenating axes, "
               "got " +

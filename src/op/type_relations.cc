@@ -45,7 +45,7 @@ std::string ShapeToString(const Shape& shape) {
   std::string out = "(";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i) out += ", ";
-    out += IsAny(shape[i]) ? "?" : std::to_string(shape[i]);
+    out += ir::DimText(shape[i]);
   }
   return out + ")";
 }
@@ -119,7 +119,8 @@ std::optional<std::pair<Dim, Dim>> PaddingHeightWidth(const std::vector<int64_t>
   }
 }
 
-// TVM's ConcreteBroadcast: align from the right; 1 stretches, `?` defers to the other side.
+// TVM's ConcreteBroadcast: align from the right; 1 stretches, `?` defers to the other side, a
+// symbolic dimension matches only itself or 1.
 std::optional<Shape> BroadcastShape(const Shape& a, const Shape& b) {
   size_t n = std::max(a.size(), b.size());
   Shape out(n);
@@ -136,9 +137,9 @@ std::optional<Shape> BroadcastShape(const Shape& a, const Shape& b) {
       o = y;
     } else if (y == 1) {
       o = x;
-    } else if (IsAny(x)) {
+    } else if (x == kAnyDim) {
       o = y;
-    } else if (IsAny(y) || x == y) {
+    } else if (y == kAnyDim || x == y) {
       o = x;
     } else {
       return std::nullopt;
@@ -154,7 +155,7 @@ static bool BroadcastsInto(const Shape& small, const Shape& big) {
   for (size_t i = 1; i <= small.size(); ++i) {
     const Dim x = big[big.size() - i];
     const Dim y = small[small.size() - i];
-    if (!(y == 1 || x == y || (IsAny(y) && x != 1))) return false;
+    if (!(y == 1 || x == y || (y == kAnyDim && x != 1))) return false;
   }
   return true;
 }

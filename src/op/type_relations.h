@@ -35,9 +35,10 @@ std::vector<int64_t> IntsAttr(const TypeRelationCall& call, const std::string& n
 std::vector<int64_t> PositiveIntsAttr(const TypeRelationCall& call, const std::string& name,
                                       size_t count);
 
-// Dimension arithmetic in which `?` absorbs: any operand `?` gives `?`.
+// Dimension arithmetic in which an unknown extent absorbs: any operand `?` or symbolic gives `?`.
+// IsAny is true for both (a relation that copies a dimension keeps a symbolic one).
 inline bool IsAny(Dim d) {
-  return d == kAnyDim;
+  return d < 0;
 }
 // Plain int64 arithmetic for shape computations (no `?` meaning for -1): a result that does not
 // fit (huge shapes or attributes from text) throws TypeError, to which the type inferencer adds

@@ -17,7 +17,7 @@ using ir::TypeRelationCall;
 using TensorRef = ir::Ref<ir::TensorTypeNode>;
 
 bool IsAny(ir::Dim d) {
-  return d == ir::kAnyDim;
+  return d < 0;  // `?` or symbolic
 }
 
 // The tensor type at `index`, or null while it is unknown.

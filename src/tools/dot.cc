@@ -59,7 +59,7 @@ std::string ShapeText(const ir::Type& type) {
     std::string out = "(";
     for (size_t i = 0; i < tensor->shape.size(); ++i) {
       if (i) out += ", ";
-      out += tensor->shape[i] == ir::kAnyDim ? "?" : std::to_string(tensor->shape[i]);
+      out += ir::DimText(tensor->shape[i]);
     }
     if (tensor->shape.size() == 1) out += ",";
     out += ")";

@@ -24,9 +24,30 @@ struct TypeNode : Object {
 };
 using Type = Ref<TypeNode>;
 
-// A dimension: a non-negative extent, or kAnyDim for `?`.
+// A dimension: a non-negative extent, kAnyDim for `?`, or a symbolic dimension.
 using Dim = int64_t;
 constexpr Dim kAnyDim = -1;
+
+// A symbolic dimension is TVM's tir.Var in a shape (`te.size_var("n")`): an extent the type does
+// not know, but the same wherever the same variable appears, so `(n, 3)` stays `(n, 3)` through
+// the relations that copy a dimension (where TVM's would compute an expression of it, relaypass's
+// gives `?`). Its Dim is kSymbolicDimBase minus its id, far below any value shape arithmetic on
+// `?` or a negative attribute can reach. Both `?` and symbolic dimensions are unknown extents.
+constexpr Dim kSymbolicDimBase = -(Dim{1} << 40);
+inline bool IsSymbolicDim(Dim d) {
+  return d <= kSymbolicDimBase;
+}
+// True for a non-negative extent: neither `?` nor symbolic.
+inline bool IsKnownDim(Dim d) {
+  return d >= 0;
+}
+// A new symbolic dimension named `name` (two made with one name are still different ones, as two
+// tir.Vars are). Thread-safe; the names live as long as the process.
+Dim NewSymbolicDim(const std::string& name);
+// The name of symbolic dimension `d` ("?" if `d` is not one this process made).
+std::string SymbolicDimName(Dim d);
+// A dimension as TVM prints it: the extent, `?`, or the variable's name.
+std::string DimText(Dim d);
 
 struct TensorTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kTensor;

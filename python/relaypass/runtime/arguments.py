@@ -45,14 +45,14 @@ def coerce_argument(param, value):
 
 def check_argument(param, array):
     """An argument must have the shape and dtype its parameter declares (as TVM's executors
-    check): the evaluator itself trusts its inputs. A `?` extent takes any size; the rank and
-    the other extents must match. The error is a TVMError and a ValueError."""
+    check): the evaluator itself trusts its inputs. A `?` or symbolic extent takes any size; the
+    rank and the other extents must match. The error is a TVMError and a ValueError."""
     from .._errors import TVMValueError
 
     declared = param.type_annotation
     if not isinstance(declared, _core.TensorType):
         return
-    shape = tuple(int(d) for d in declared.shape)
+    shape = tuple(int(d) if isinstance(d, int) else -1 for d in declared.shape)
     fits = len(array.shape) == len(shape) and all(
         d < 0 or d == a for d, a in zip(shape, array.shape))
     if not fits or array.dtype != declared.dtype:

@@ -15,7 +15,7 @@ namespace {
 // The full extent of primal axis `axis` of a tensor of `shape` in `layout`, or -1.
 ir::Dim Extent(const std::vector<ir::Dim>& shape, const Layout& layout, char axis) {
   int i = layout.IndexOf(axis);
-  if (i < 0 || static_cast<size_t>(i) >= shape.size() || shape[i] == ir::kAnyDim) return -1;
+  if (i < 0 || static_cast<size_t>(i) >= shape.size() || !ir::IsKnownDim(shape[i])) return -1;
   int64_t factor = layout.FactorOf(axis);
   return shape[i] * (factor > 0 ? factor : 1);
 }
@@ -55,7 +55,7 @@ ir::Expr ConvertConv2D(const ir::Attrs& attrs, const std::vector<ir::Expr>& args
         digits > 4 && digits - 4 <= 9 ? std::stoll(data_layout.substr(4, digits - 4)) : 0;
     std::optional<std::vector<ir::Dim>> data_shape = ShapeOf(arg_types.at(0));
     if (tile > 0 && args.at(0).as<ir::VarNode>() && data_shape && data_shape->size() > 1 &&
-        (*data_shape)[1] != ir::kAnyDim && (*data_shape)[1] % tile != 0) {
+        ir::IsKnownDim((*data_shape)[1]) && (*data_shape)[1] % tile != 0) {
       return ir::MakeCall(GetOp("nn.conv2d"), args, attrs);
     }
     throw PassError("ConvertLayout to " + data_layout +

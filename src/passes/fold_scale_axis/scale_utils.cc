@@ -56,7 +56,7 @@ bool PreservesSign(std::string_view op) {
 // (TVM expects a static dim there).
 Expr BroadcastScalar(const Expr& scalar, const ir::TensorTypeNode& lhs, const AxesSet& lhs_axes) {
   ir::Dim extent = lhs.shape[static_cast<size_t>(lhs_axes[0])];
-  if (extent == ir::kAnyDim) return nullptr;
+  if (!ir::IsKnownDim(extent)) return nullptr;
   const int count = static_cast<int>(lhs_axes.size());
   Expr out = relay::expand_dims(scalar, 0, count);
   for (int i = 0; i < count; ++i) out = relay::repeat(out, static_cast<int>(extent), i);
@@ -109,7 +109,7 @@ Expr ReshapeToMatchAxis(const Expr& scale, const std::vector<ir::Dim>& shape, co
   std::vector<int64_t> newshape;
   for (size_t i = 0; i < shape.size(); ++i) {
     bool on_axis = std::find(axes.begin(), axes.end(), static_cast<int64_t>(i)) != axes.end();
-    if (on_axis && shape[i] == ir::kAnyDim) return nullptr;
+    if (on_axis && !ir::IsKnownDim(shape[i])) return nullptr;
     newshape.push_back(on_axis ? shape[i] : 1);
   }
   return relay::reshape(scale, newshape);

@@ -101,4 +101,16 @@ Rule SimplifyBinomial() {
   return rule;
 }
 
+Rule SimplifyDQArgFunc(const std::string& op) {
+  const pattern::DFPattern x = pattern::Wildcard();
+  const pattern::DFPattern dequantize =
+      pattern::IsOp("qnn.dequantize")({x, pattern::Wildcard(), pattern::Wildcard()});
+  return PatternRule(
+      "SimplifyDQArgFunc(" + op + ")", {op}, pattern::IsOp(op)({dequantize}), {x},
+      [](const ir::Expr& pre, const ir::Expr&, const std::vector<ir::Expr>& k) -> ir::Expr {
+        const auto* call = pre.as<ir::CallNode>();
+        return ir::MakeCall(call->op, {k[0]}, call->attrs);
+      });
+}
+
 }  // namespace relaypass::passes::simplify

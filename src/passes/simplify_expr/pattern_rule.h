@@ -26,4 +26,9 @@ Rule PatternRule(std::string name, std::vector<std::string> roots, pattern::DFPa
 /// a * ((x + p*y) * (x + q*y)) when the discriminant b*b - 4*a*c is not negative.
 Rule SimplifyBinomial();
 
+/// TVM's SimplifyDQArgMax / ArgMin / ArgSort (`op` is argmax, argmin or argsort): the operator
+/// applied to qnn.dequantize(x, scale, zero_point) is applied to x itself (dequantizing is
+/// monotonic, so the indices are the same), with the call's attributes.
+Rule SimplifyDQArgFunc(const std::string& op);
+
 }  // namespace relaypass::passes::simplify

@@ -43,7 +43,7 @@ inline bool IsScalarTyped(const ir::Expr& e) {
 inline std::optional<std::vector<int64_t>> StaticShape(const ir::TensorTypeNode& t) {
   std::vector<int64_t> shape;
   for (ir::Dim d : t.shape) {
-    if (d == ir::kAnyDim) return std::nullopt;
+    if (!ir::IsKnownDim(d)) return std::nullopt;
     shape.push_back(d);
   }
   return shape;

@@ -469,6 +469,9 @@ std::vector<Rule> SimplifyExprRules() {
           FullElementwise(),
           SwitchAddMultiply(),
           SimplifyAdjacentMultiplyOrAdd(),
+          SimplifyDQArgFunc("argmax"),
+          SimplifyDQArgFunc("argmin"),
+          SimplifyDQArgFunc("argsort"),
           SimplifyClipAndConsecutiveCast(),
           SimplifyClip(),
           SimplifyBinomial()};

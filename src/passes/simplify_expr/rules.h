@@ -8,8 +8,7 @@
 
 namespace relaypass::passes::simplify {
 
-// TVM's SimplifyExpr composer, in its order. Left out: SimplifyDQArgMax/ArgMin/ArgSort (no
-// qnn.dequantize yet).
+// TVM's SimplifyExpr composer, in its order (all 24 of its rewrites).
 std::vector<Rule> SimplifyExprRules();
 // TVM's SimplifyExprPostAlterOp composer: EliminateIdentity, SimplifyReshape, SimplifySameCast,
 // SimplifyConsecutiveCast, SimplifyClipAndConsecutiveCast, SimplifyClip.
