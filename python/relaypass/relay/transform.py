@@ -129,3 +129,6 @@ def gradient(expr, mod=None, mode="higher_order"):
 # TVM's span passes: relaypass's parser gives spans to what it parses, but it has neither pass.
 AnnotateSpans = __import__("relaypass._unsupported", fromlist=["_Missing"])._Missing(
     "tvm.relay.transform.AnnotateSpans")
+
+
+from .recast import recast  # noqa: E402,F401 (TVM's relay.transform.recast, in Python)
