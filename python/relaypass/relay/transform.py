@@ -132,3 +132,6 @@ AnnotateSpans = __import__("relaypass._unsupported", fromlist=["_Missing"])._Mis
 
 
 from .recast import recast  # noqa: E402,F401 (TVM's relay.transform.recast, in Python)
+from .change_batch import _make as _make_change_batch  # noqa: E402
+
+ChangeBatch = _make_change_batch(function_pass)  # TVM's Python function pass
