@@ -173,3 +173,38 @@ def test_bad_input(text, words):
 def test_unsupported_value():
     with pytest.raises(tvm.error.TVMError, match="cannot serialize"):
         tvm.ir.save_json(object())
+
+
+def _doc(nodes, root=1, version="0.6.0"):
+    return json.dumps({"root": root, "nodes": [{"type_key": ""}] + nodes,
+                       "attrs": {"tvm_version": version}, "b64ndarrays": []})
+
+
+@pytest.mark.parametrize("key, what", [
+    ("relay.TypeVar", "TypeVar is not available: relaypass's IR has no type variables"),
+    ("relay.GlobalTypeVar", "GlobalTypeVar is not available"),
+    ("Variable", "Variable is not available: relaypass's IR has no TIR variables"),
+    ("tir.SizeVar", "tir.SizeVar is not available"),
+    ("Max", "Max is not available: relaypass's IR has no TIR expressions"),
+    ("tir.FloorDiv", "tir.FloorDiv is not available"),
+])
+def test_nodes_relaypass_has_no_counterpart_for_are_named(key, what):
+    # Node layouts of TVM v0.6 files as in TVM's json_compact tests: a TypeVar refers to a
+    # Variable; a TIR variable has dtype and name. The error names the node kind.
+    doc = _doc([{"type_key": key, "attrs": {"dtype": "int32", "name": "x", "var": "0"}}])
+    with pytest.raises(tvm.error.OpNotImplemented, match=what):
+        tvm.ir.load_json(doc)
+    # nested below a node relaypass has, too
+    array = {"type_key": "Array", "data": [2]}
+    with pytest.raises(tvm.error.OpNotImplemented, match=what):
+        tvm.ir.load_json(_doc([array, {"type_key": key, "attrs": {"var": "0"}}]))
+
+
+def test_module_attrs_are_null():
+    # TVM's IRModule.attrs defaults to null (v0.7 files have no attrs field at all)
+    doc = _doc([{"type_key": "IRModule", "attrs": {"functions": "0", "global_type_var_map_": "0",
+                                                   "global_var_map_": "0", "source_map": "0",
+                                                   "type_definitions": "0"}}], version="0.7.0")
+    mod = tvm.ir.load_json(doc)
+    assert isinstance(mod, tvm.IRModule)
+    assert mod.attrs is None

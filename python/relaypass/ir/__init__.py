@@ -25,6 +25,11 @@ from . import diagnostics  # noqa: F401
 BaseExpr = RelayExpr
 DictAttrs = dict
 
+if not hasattr(IRModule, "attrs"):
+    # relaypass's modules carry no attributes; TVM's IRModule.attrs is then null.
+    IRModule.attrs = property(lambda self: None,
+                              doc="The module's attributes: None (relaypass's modules have none).")
+
 
 from .json import save_json, load_json  # noqa: F401,E402
 

@@ -45,6 +45,32 @@ def _err(msg):
     return TVMError("load_json: " + msg)
 
 
+# Nodes of TVM's that relaypass's IR has no counterpart for: load_json says so by name
+# (OpNotImplemented) rather than calling them unknown. v0.6 spellings are listed too.
+_TIR_EXPRS = ["Add", "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod", "Min", "Max", "EQ",
+              "NE", "LT", "LE", "GT", "GE", "And", "Or", "Not", "Select", "Cast", "Call", "Let",
+              "Ramp", "Broadcast", "Shuffle", "Load", "BufferLoad", "ProducerLoad", "Reduce",
+              "StringImm"]
+_UNAVAILABLE = dict(
+    [("TypeVar", "type variables (polymorphic types)"),
+     ("GlobalTypeVar", "global type variables (algebraic data types)"),
+     ("relay.TypeCall", "type calls (algebraic data types)"),
+     ("relay.TypeData", "algebraic data types"),
+     ("relay.Constructor", "algebraic data types"),
+     ("relay.Match", "algebraic data types (match)"),
+     ("TypeRelation", "type relations as IR nodes")]
+    + [(k, "TIR variables (symbolic dimensions)")
+       for k in ("Variable", "SizeVar", "tir.Var", "tir.SizeVar")]
+    + [(k, "TIR expressions") for op in _TIR_EXPRS for k in (op, "tir." + op)])
+
+
+def _unavailable(key):
+    from .._errors import OpNotImplemented
+
+    return OpNotImplemented("load_json: %s is not available: relaypass's IR has no %s"
+                            % (key, _UNAVAILABLE[key]))
+
+
 # ---------------------------------------------------------------------------------------------
 # Attrs objects: the field kinds of an attrs type, from the defaults of an operator using it.
 
@@ -435,6 +461,8 @@ def _children(jnode, nodes):
     """Indices of the nodes this node refers to (its dependencies)."""
     n = len(nodes)
     key = jnode["type_key"]
+    if key in _UNAVAILABLE:
+        raise _unavailable(key)
     out = []
     data = jnode.get("data", [])
     for i in data:
