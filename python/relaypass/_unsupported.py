@@ -108,3 +108,4 @@ tir.Var = SymbolicVar
 tir.SizeVar = SymbolicSizeVar
 tir.IntImm = _values.IntImm
 tir.FloatImm = _values.FloatImm
+tir.const = _values.const
