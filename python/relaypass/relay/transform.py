@@ -135,3 +135,7 @@ from .recast import recast  # noqa: E402,F401 (TVM's relay.transform.recast, in 
 from .change_batch import _make as _make_change_batch  # noqa: E402
 
 ChangeBatch = _make_change_batch(function_pass)  # TVM's Python function pass
+
+from .split_args import _make as _make_split_args  # noqa: E402
+
+SplitArgs = _make_split_args(function_pass)  # TVM's pass, in Python here
