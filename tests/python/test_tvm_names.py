@@ -139,3 +139,14 @@ def test_relay_op_debug_is_importable_and_says_it_is_missing():
     assert debug is relay.debug  # the function, as TVM's `from .debug import *` makes it
     with pytest.raises(tvm.error.OpNotImplemented, match="no 'debug' operator"):
         debug(relay.var("x", shape=()), debug_func=print)
+
+
+def test_ndarray_equality_is_identity_as_in_tvm():
+    # TVM v0.13's NDArray.__eq__ is same_as (python/tvm/runtime/ndarray.py): the same array, not
+    # equal values; a NumPy operand is still compared elementwise by NumPy.
+    a = tvm.nd.array(np.arange(3, dtype="float32"))
+    data = relay.Constant(a).data
+    assert a == data and not (a != data) and hash(a) == hash(data)
+    assert {a: "x"}[data] == "x"
+    assert a != tvm.nd.array(np.arange(3, dtype="float32"))
+    assert (np.arange(3, dtype="float32") == a).all()
