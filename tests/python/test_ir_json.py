@@ -208,3 +208,23 @@ def test_module_attrs_are_null():
     mod = tvm.ir.load_json(doc)
     assert isinstance(mod, tvm.IRModule)
     assert mod.attrs is None
+
+
+def test_span_values_round_trip():
+    # TVM v0.13's SpanNode fields (source_name, line, column, end_line, end_column) and
+    # constructor order Span(source_name, line, end_line, column, end_column); SourceName's name
+    # is a runtime.String node.
+    span = relay.Span(tvm.ir.SourceName("model.py"), 1, 2, 3, 4)
+    assert (span.line, span.end_line, span.column, span.end_column) == (1, 2, 3, 4)
+    doc = json.loads(tvm.ir.save_json(span))
+    node = doc["nodes"][doc["root"]]
+    assert node["type_key"] == "Span"
+    assert node["attrs"]["line"] == "1" and node["attrs"]["end_column"] == "4"
+    name_node = doc["nodes"][int(node["attrs"]["source_name"])]
+    assert name_node["type_key"] == "SourceName"
+    assert doc["nodes"][int(name_node["attrs"]["name"])]["repr_str"] == "model.py"
+    back = tvm.ir.load_json(tvm.ir.save_json(span))
+    assert back.source_name.name == "model.py"
+    assert (back.line, back.end_line, back.column, back.end_column) == (1, 2, 3, 4)
+    nameless = tvm.ir.load_json(tvm.ir.save_json(relay.Span(None, 5, 5, 0, 9)))
+    assert nameless.source_name is None and nameless.end_column == 9

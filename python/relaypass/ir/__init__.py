@@ -33,6 +33,7 @@ if not hasattr(IRModule, "attrs"):
 
 
 from .json import save_json, load_json  # noqa: F401,E402
+from .span import Span, SourceName  # noqa: F401,E402
 
 
 def register_op_attr(op_name, attr_key, value=None, level=10):

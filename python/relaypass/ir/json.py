@@ -20,6 +20,7 @@ import struct
 
 from .. import _core
 from .._errors import TVMError
+from .span import SourceName as _SourceName, Span as _Span
 
 TVM_VERSION = "0.13.0"
 
@@ -293,6 +294,11 @@ def _describe(obj):
         return "IncompleteType", {"kind": "0", "span": "0"}, [], [], [], None
     if isinstance(obj, c.RefType):
         return "relay.RefType", {"span": "0"}, [("value", obj.value)], [], [], None
+    if isinstance(obj, _Span):
+        lit = {k: str(getattr(obj, k)) for k in ("line", "column", "end_line", "end_column")}
+        return "Span", lit, [("source_name", obj.source_name)], [], [], None
+    if isinstance(obj, _SourceName):
+        return "SourceName", {}, [("name", obj.name)], [], [], None
     if obj is _ANY:
         return "tir.Any", {"dtype": "int32", "span": "0"}, [], [], [], None
     if isinstance(obj, c.Attrs):
@@ -432,11 +438,11 @@ _REF_FIELDS = {
     "runtime.String": [],
     "Op": [],
     "VirtualDevice": [],
-    "Span": [],
+    "Span": ["source_name"],
     "SourceName": [],
 }
 # tvm::String fields: a runtime.String node in v0.13, a literal in older files.
-_STRING_FIELDS = {"relay.Id": ["name_hint"], "GlobalVar": ["name_hint"]}
+_STRING_FIELDS = {"relay.Id": ["name_hint"], "GlobalVar": ["name_hint"], "SourceName": ["name"]}
 
 
 def _ref(jnode, field, n_nodes, required=False):
@@ -618,7 +624,12 @@ class _Loader:
             return _lit(jnode, "value", _parse_float)
         if key == "tir.Any":
             return -1
-        if key in ("VirtualDevice", "Span", "SourceName"):
+        if key == "Span":
+            return _Span(r("source_name"), *(_lit(jnode, f, int) for f in
+                                             ("line", "end_line", "column", "end_column")))
+        if key == "SourceName":
+            return _SourceName(self.string(jnode, "name"))
+        if key == "VirtualDevice":
             return None
         if key == "Op":
             name = jnode.get("repr_str")
