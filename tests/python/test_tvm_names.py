@@ -157,3 +157,9 @@ def test_subclassing_a_missing_part_of_tvm_names_it():
     with pytest.raises(tvm.error.OpNotImplemented, match="tvm.autotvm.FallbackContext"):
         class Fallback(tvm.autotvm.FallbackContext):  # noqa: F841
             pass
+
+
+def test_relay_parse_expr():
+    # TVM v0.13 exports parse_expr from tvm.relay as well as tvm.parser
+    f = relay.parse_expr("fn (%x: Tensor[(2), float32]) { add(%x, %x) }")
+    assert isinstance(f, relay.Function) and relay.parse_expr is tvm.parser.parse_expr

@@ -38,7 +38,7 @@ from . import testing  # noqa: F401
 from . import frontend  # noqa: F401
 from . import qnn  # noqa: F401
 from ..ir import IRModule as Module  # noqa: F401 (older TVM's relay.Module)
-from ..parser import fromtext, parse  # noqa: F401
+from ..parser import fromtext, parse, parse_expr  # noqa: F401
 
 
 
