@@ -23,6 +23,11 @@ class _Missing:
 
     __call__ = _fail
 
+    def __mro_entries__(self, bases):
+        # `class X(tvm.autotvm.FallbackContext):` names the missing base rather than failing in
+        # the class machinery.
+        self._fail()
+
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
@@ -82,3 +87,4 @@ tir.Var = SymbolicVar
 tir.SizeVar = SymbolicSizeVar
 tir.IntImm = _values.IntImm
 tir.FloatImm = _values.FloatImm
+tir.const = _values.const

@@ -45,3 +45,25 @@ class FloatImm(float):
     @property
     def value(self):
         return float(self)
+
+
+def const(value, dtype=None, span=None):
+    """tvm.tir.const: an IntImm or FloatImm of ``dtype`` (default, as TVM infers it: bool for a
+    bool, int32 for an int (int64 outside int32's range), float32 for a float (float64 outside
+    float32's range))."""
+    if dtype is None:
+        if isinstance(value, bool):
+            dtype = "bool"
+        elif isinstance(value, int):
+            dtype = "int32" if -2 ** 31 <= value < 2 ** 31 else "int64"
+        elif isinstance(value, float):
+            dtype = "float32" if -3.40282347e38 <= value <= 3.40282347e38 else "float64"
+        else:
+            raise TypeError("tvm.tir.const: cannot make a constant of {!r} without a dtype"
+                            .format(value))
+    dtype = str(dtype)
+    if dtype.startswith("float") or dtype.startswith("bfloat"):
+        return FloatImm(dtype, value)
+    if dtype == "bool" or dtype.startswith("int") or dtype.startswith("uint"):
+        return IntImm(dtype, int(value))
+    raise TypeError("tvm.tir.const: unsupported dtype {!r}".format(dtype))

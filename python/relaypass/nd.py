@@ -182,6 +182,27 @@ def from_dlpack(dltensor):
     return array(_np.from_dlpack(_Capsule(dltensor)))
 
 
+def _ndarray_eq(self, other):
+    # TVM's NDArray: == is same_as (the same array, not equal values). Other operands get
+    # NotImplemented, so NumPy still compares a NumPy array with an NDArray elementwise.
+    if not isinstance(other, NDArray):
+        return NotImplemented
+    return self.same_as(other)
+
+
+def _ndarray_ne(self, other):
+    same = _ndarray_eq(self, other)
+    return same if same is NotImplemented else not same
+
+
+def _ndarray_hash(self):
+    # Consistent with same_as: the same array has the same buffer.
+    return hash((self.numpy().__array_interface__["data"][0], tuple(self.shape), self.dtype))
+
+
+NDArray.__eq__ = _ndarray_eq
+NDArray.__ne__ = _ndarray_ne
+NDArray.__hash__ = _ndarray_hash
 NDArray.__repr__ = _ndarray_repr
 NDArray.__str__ = lambda self: str(self.numpy())
 NDArray.device = property(lambda self: cpu(0))

@@ -365,3 +365,33 @@ def test_annotated_region_set():
     second = regions.get_region(r)
     assert second.target == "u" and set(second.nodes) == {b3, r, e2} and second.rets == [e2]
     assert regions.get_region(x) is None
+
+
+def test_extract_intermdeiate_expr_follows_the_printed_numbers():
+    # Expected: expression %k of print(mod["main"]) (the printer's numbering, TVM's definition of
+    # expr_id in src/relay/analysis/extract_intermediate_expr.cc) becomes the new main's body.
+    import re
+
+    x = relay.var("x", shape=(2, 3))
+    y = relay.var("y", shape=(2, 3))
+    a = relay.add(x, y)
+    t = relay.Tuple([relay.exp(a), relay.log(a)])
+    body = relay.multiply(relay.TupleGetItem(t, 0), relay.TupleGetItem(t, 1))
+    mod = tvm.IRModule.from_expr(relay.Function([x, y], body))
+    text = mod["main"].astext(False)
+    numbered = dict(re.findall(r"%(\d+) = ([\w.()%]+)", text))
+    assert len(numbered) == 6
+    for k in range(6):
+        sub = relay.analysis.extract_intermdeiate_expr(mod, k)["main"].body
+        printed = numbered[str(k)]
+        if printed.startswith("("):
+            assert isinstance(sub, relay.Tuple)
+        elif printed.startswith("%"):
+            assert isinstance(sub, relay.TupleGetItem)
+        else:
+            assert isinstance(sub, relay.Call) and sub.op.name == printed.split("(")[0], (k, text)
+    # the last expression is main's body itself
+    last = relay.analysis.extract_intermdeiate_expr(mod, 6)
+    assert tvm.ir.structural_equal(last["main"], mod["main"])
+    with pytest.raises(tvm.error.InternalError, match="expr_id 7"):
+        relay.analysis.extract_intermdeiate_expr(mod, 7)

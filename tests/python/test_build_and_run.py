@@ -228,3 +228,14 @@ def test_aot_build_runs_behind_aot_module():
     m.run()
     np.testing.assert_allclose(m.get_output(0).numpy(), _numpy_dense_relu(x, params), rtol=1e-5)
     assert m.get_input_name(0) == "x" and m.get_num_outputs() == 1
+
+
+def test_graph_executor_takes_arguments_by_position_when_names_repeat():
+    # TVM's GraphExecutor sets inputs by position: two parameters may share a name (TVM's
+    # test_searchsorted does this). Expected values: a - b by hand.
+    a = relay.var("x", shape=(2,))
+    b = relay.var("x", shape=(2,))
+    mod = tvm.IRModule.from_expr(relay.Function([a, b], relay.subtract(a, b)))
+    run = relay.create_executor("graph", mod=mod, target="llvm").evaluate()
+    out = run(np.array([5.0, 7.0], "float32"), np.array([1.0, 2.0], "float32"))
+    np.testing.assert_array_equal(out.numpy(), [4.0, 5.0])

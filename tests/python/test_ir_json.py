@@ -173,3 +173,58 @@ def test_bad_input(text, words):
 def test_unsupported_value():
     with pytest.raises(tvm.error.TVMError, match="cannot serialize"):
         tvm.ir.save_json(object())
+
+
+def _doc(nodes, root=1, version="0.6.0"):
+    return json.dumps({"root": root, "nodes": [{"type_key": ""}] + nodes,
+                       "attrs": {"tvm_version": version}, "b64ndarrays": []})
+
+
+@pytest.mark.parametrize("key, what", [
+    ("relay.TypeVar", "TypeVar is not available: relaypass's IR has no type variables"),
+    ("relay.GlobalTypeVar", "GlobalTypeVar is not available"),
+    ("Variable", "Variable is not available: relaypass's IR has no TIR variables"),
+    ("tir.SizeVar", "tir.SizeVar is not available"),
+    ("Max", "Max is not available: relaypass's IR has no TIR expressions"),
+    ("tir.FloorDiv", "tir.FloorDiv is not available"),
+])
+def test_nodes_relaypass_has_no_counterpart_for_are_named(key, what):
+    # Node layouts of TVM v0.6 files as in TVM's json_compact tests: a TypeVar refers to a
+    # Variable; a TIR variable has dtype and name. The error names the node kind.
+    doc = _doc([{"type_key": key, "attrs": {"dtype": "int32", "name": "x", "var": "0"}}])
+    with pytest.raises(tvm.error.OpNotImplemented, match=what):
+        tvm.ir.load_json(doc)
+    # nested below a node relaypass has, too
+    array = {"type_key": "Array", "data": [2]}
+    with pytest.raises(tvm.error.OpNotImplemented, match=what):
+        tvm.ir.load_json(_doc([array, {"type_key": key, "attrs": {"var": "0"}}]))
+
+
+def test_module_attrs_are_null():
+    # TVM's IRModule.attrs defaults to null (v0.7 files have no attrs field at all)
+    doc = _doc([{"type_key": "IRModule", "attrs": {"functions": "0", "global_type_var_map_": "0",
+                                                   "global_var_map_": "0", "source_map": "0",
+                                                   "type_definitions": "0"}}], version="0.7.0")
+    mod = tvm.ir.load_json(doc)
+    assert isinstance(mod, tvm.IRModule)
+    assert mod.attrs is None
+
+
+def test_span_values_round_trip():
+    # TVM v0.13's SpanNode fields (source_name, line, column, end_line, end_column) and
+    # constructor order Span(source_name, line, end_line, column, end_column); SourceName's name
+    # is a runtime.String node.
+    span = relay.Span(tvm.ir.SourceName("model.py"), 1, 2, 3, 4)
+    assert (span.line, span.end_line, span.column, span.end_column) == (1, 2, 3, 4)
+    doc = json.loads(tvm.ir.save_json(span))
+    node = doc["nodes"][doc["root"]]
+    assert node["type_key"] == "Span"
+    assert node["attrs"]["line"] == "1" and node["attrs"]["end_column"] == "4"
+    name_node = doc["nodes"][int(node["attrs"]["source_name"])]
+    assert name_node["type_key"] == "SourceName"
+    assert doc["nodes"][int(name_node["attrs"]["name"])]["repr_str"] == "model.py"
+    back = tvm.ir.load_json(tvm.ir.save_json(span))
+    assert back.source_name.name == "model.py"
+    assert (back.line, back.end_line, back.column, back.end_column) == (1, 2, 3, 4)
+    nameless = tvm.ir.load_json(tvm.ir.save_json(relay.Span(None, 5, 5, 0, 9)))
+    assert nameless.source_name is None and nameless.end_column == 9

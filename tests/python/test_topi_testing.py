@@ -493,3 +493,24 @@ def test_batch_matmul():
     a = np.full((1, 1, 3), 100, dtype="int8")
     out = tt.batch_matmul(a, a, out_dtype="int32")  # cast before multiplying: no int8 overflow
     assert out.dtype == np.int32 and out[0, 0, 0] == 30000
+
+
+# --------------------------------------------------------------------------- searchsorted
+
+
+def test_searchsorted_ref_by_hand_and_by_loop():
+    # by hand: [1, 3, 3, 5]; 3 goes before the 3s (left) or after them (right)
+    seq = np.array([1.0, 3.0, 3.0, 5.0], "float32")
+    vals = np.array([[0.0, 3.0, 6.0], [3.0, 1.0, 4.0]], "float32")  # a 1-D sequence serves every row
+    left = tt.searchsorted_ref(seq, vals, False, "int32")
+    np.testing.assert_array_equal(left, [[0, 1, 4], [1, 0, 3]])
+    assert left.dtype == np.int32
+    right = tt.searchsorted_ref(seq, vals, True, "int64")
+    np.testing.assert_array_equal(right, [[0, 3, 4], [3, 1, 3]])
+    assert right.dtype == np.int64
+    # N-D: row i of the values searches row i of the sequence (a naive count)
+    seqs = np.sort(rand(2, 3, 6), axis=-1)
+    vals = rand(2, 3, 4)
+    got = tt.searchsorted_ref(seqs, vals, False, "int32")
+    for i, j, k in itertools.product(range(2), range(3), range(4)):
+        assert got[i, j, k] == np.sum(seqs[i, j] < vals[i, j, k])

@@ -119,3 +119,47 @@ def test_runtime_object_is_the_base_of_relaypass_objects():
     with pytest.raises(tvm.error.OpNotImplemented, match="gradient"):
         relay.testing.check_grad(relay.Function([], relay.const(1.0)))
     assert relay.testing.enabled_targets() == tvm.testing.enabled_targets()
+
+
+def test_tir_const_infers_the_dtype_as_tvm():
+    # TVM v0.13's tir.const / _scalar_type_inference (python/tvm/runtime/object_generic.py):
+    # bool, int32 (int64 past int32's range), float32 (float64 past float32's range).
+    cases = [((2.0, "float64"), tvm.tir.FloatImm, "float64"), ((3,), tvm.tir.IntImm, "int32"),
+             ((2 ** 40,), tvm.tir.IntImm, "int64"), ((0.5,), tvm.tir.FloatImm, "float32"),
+             ((1e300,), tvm.tir.FloatImm, "float64"), ((True,), tvm.tir.IntImm, "bool"),
+             ((7, "uint8"), tvm.tir.IntImm, "uint8")]
+    for args, cls, dtype in cases:
+        c = tvm.tir.const(*args)
+        assert isinstance(c, cls) and c.dtype == dtype and c.value == args[0], args
+
+
+def test_relay_op_debug_is_importable_and_says_it_is_missing():
+    from relaypass.relay.op import debug
+
+    assert debug is relay.debug  # the function, as TVM's `from .debug import *` makes it
+    with pytest.raises(tvm.error.OpNotImplemented, match="no 'debug' operator"):
+        debug(relay.var("x", shape=()), debug_func=print)
+
+
+def test_ndarray_equality_is_identity_as_in_tvm():
+    # TVM v0.13's NDArray.__eq__ is same_as (python/tvm/runtime/ndarray.py): the same array, not
+    # equal values; a NumPy operand is still compared elementwise by NumPy.
+    a = tvm.nd.array(np.arange(3, dtype="float32"))
+    data = relay.Constant(a).data
+    assert a == data and not (a != data) and hash(a) == hash(data)
+    assert {a: "x"}[data] == "x"
+    assert a != tvm.nd.array(np.arange(3, dtype="float32"))
+    assert (np.arange(3, dtype="float32") == a).all()
+
+
+def test_subclassing_a_missing_part_of_tvm_names_it():
+    # TVM's tests subclass autotvm.FallbackContext; relaypass has no AutoTVM.
+    with pytest.raises(tvm.error.OpNotImplemented, match="tvm.autotvm.FallbackContext"):
+        class Fallback(tvm.autotvm.FallbackContext):  # noqa: F841
+            pass
+
+
+def test_relay_parse_expr():
+    # TVM v0.13 exports parse_expr from tvm.relay as well as tvm.parser
+    f = relay.parse_expr("fn (%x: Tensor[(2), float32]) { add(%x, %x) }")
+    assert isinstance(f, relay.Function) and relay.parse_expr is tvm.parser.parse_expr

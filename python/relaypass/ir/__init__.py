@@ -21,26 +21,29 @@ from . import instrument  # noqa: F401
 from . import op  # noqa: F401
 from . import transform  # noqa: F401
 from . import diagnostics  # noqa: F401
+from . import op_attrs  # noqa: F401 (also gives Op get_attr / reset_attr)
 
 BaseExpr = RelayExpr
 DictAttrs = dict
 
+if not hasattr(IRModule, "attrs"):
+    # relaypass's modules carry no attributes; TVM's IRModule.attrs is then null.
+    IRModule.attrs = property(lambda self: None,
+                              doc="The module's attributes: None (relaypass's modules have none).")
+
 
 from .json import save_json, load_json  # noqa: F401,E402
+from .span import Span, SourceName  # noqa: F401,E402
 
 
 def register_op_attr(op_name, attr_key, value=None, level=10):
     """Register an operator attribute (a decorator when ``value`` is omitted). relaypass keeps
-    the BYOC predicates ``target.<compiler>``: ``value(expr) -> bool`` says whether the call goes
-    to that compiler (AnnotateTarget). ``level`` is accepted for TVM's signature."""
+    the BYOC predicates ``target.<compiler>`` (``value(expr) -> bool`` says whether the call goes
+    to that compiler, for AnnotateTarget) and a program's own attributes (lowercase keys, stored
+    for Op.get_attr with TVM's ``level`` priorities; ir/op_attrs.py)."""
 
     def _register(fn):
-        if not attr_key.startswith("target."):
-            from .._errors import OpNotImplemented
-
-            raise OpNotImplemented(
-                "tvm.ir.register_op_attr: relaypass keeps only target.<compiler> attributes")
-        _core.register_op_target_attr(op_name, attr_key, fn)
+        op_attrs.register(op_name, attr_key, fn, level)
         return fn
 
     return _register(value) if value is not None else _register

@@ -20,6 +20,7 @@ import struct
 
 from .. import _core
 from .._errors import TVMError
+from .span import SourceName as _SourceName, Span as _Span
 
 TVM_VERSION = "0.13.0"
 
@@ -43,6 +44,32 @@ _ALIASES = {
 
 def _err(msg):
     return TVMError("load_json: " + msg)
+
+
+# Nodes of TVM's that relaypass's IR has no counterpart for: load_json says so by name
+# (OpNotImplemented) rather than calling them unknown. v0.6 spellings are listed too.
+_TIR_EXPRS = ["Add", "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod", "Min", "Max", "EQ",
+              "NE", "LT", "LE", "GT", "GE", "And", "Or", "Not", "Select", "Cast", "Call", "Let",
+              "Ramp", "Broadcast", "Shuffle", "Load", "BufferLoad", "ProducerLoad", "Reduce",
+              "StringImm"]
+_UNAVAILABLE = dict(
+    [("TypeVar", "type variables (polymorphic types)"),
+     ("GlobalTypeVar", "global type variables (algebraic data types)"),
+     ("relay.TypeCall", "type calls (algebraic data types)"),
+     ("relay.TypeData", "algebraic data types"),
+     ("relay.Constructor", "algebraic data types"),
+     ("relay.Match", "algebraic data types (match)"),
+     ("TypeRelation", "type relations as IR nodes")]
+    + [(k, "TIR variables (symbolic dimensions)")
+       for k in ("Variable", "SizeVar", "tir.Var", "tir.SizeVar")]
+    + [(k, "TIR expressions") for op in _TIR_EXPRS for k in (op, "tir." + op)])
+
+
+def _unavailable(key):
+    from .._errors import OpNotImplemented
+
+    return OpNotImplemented("load_json: %s is not available: relaypass's IR has no %s"
+                            % (key, _UNAVAILABLE[key]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,6 +294,11 @@ def _describe(obj):
         return "IncompleteType", {"kind": "0", "span": "0"}, [], [], [], None
     if isinstance(obj, c.RefType):
         return "relay.RefType", {"span": "0"}, [("value", obj.value)], [], [], None
+    if isinstance(obj, _Span):
+        lit = {k: str(getattr(obj, k)) for k in ("line", "column", "end_line", "end_column")}
+        return "Span", lit, [("source_name", obj.source_name)], [], [], None
+    if isinstance(obj, _SourceName):
+        return "SourceName", {}, [("name", obj.name)], [], [], None
     if obj is _ANY:
         return "tir.Any", {"dtype": "int32", "span": "0"}, [], [], [], None
     if isinstance(obj, c.Attrs):
@@ -406,11 +438,11 @@ _REF_FIELDS = {
     "runtime.String": [],
     "Op": [],
     "VirtualDevice": [],
-    "Span": [],
+    "Span": ["source_name"],
     "SourceName": [],
 }
 # tvm::String fields: a runtime.String node in v0.13, a literal in older files.
-_STRING_FIELDS = {"relay.Id": ["name_hint"], "GlobalVar": ["name_hint"]}
+_STRING_FIELDS = {"relay.Id": ["name_hint"], "GlobalVar": ["name_hint"], "SourceName": ["name"]}
 
 
 def _ref(jnode, field, n_nodes, required=False):
@@ -435,6 +467,8 @@ def _children(jnode, nodes):
     """Indices of the nodes this node refers to (its dependencies)."""
     n = len(nodes)
     key = jnode["type_key"]
+    if key in _UNAVAILABLE:
+        raise _unavailable(key)
     out = []
     data = jnode.get("data", [])
     for i in data:
@@ -590,7 +624,12 @@ class _Loader:
             return _lit(jnode, "value", _parse_float)
         if key == "tir.Any":
             return -1
-        if key in ("VirtualDevice", "Span", "SourceName"):
+        if key == "Span":
+            return _Span(r("source_name"), *(_lit(jnode, f, int) for f in
+                                             ("line", "end_line", "column", "end_column")))
+        if key == "SourceName":
+            return _SourceName(self.string(jnode, "name"))
+        if key == "VirtualDevice":
             return None
         if key == "Op":
             name = jnode.get("repr_str")

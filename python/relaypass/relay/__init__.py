@@ -38,7 +38,7 @@ from . import testing  # noqa: F401
 from . import frontend  # noqa: F401
 from . import qnn  # noqa: F401
 from ..ir import IRModule as Module  # noqa: F401 (older TVM's relay.Module)
-from ..parser import fromtext, parse  # noqa: F401
+from ..parser import fromtext, parse, parse_expr  # noqa: F401
 
 
 
@@ -49,6 +49,8 @@ def astext(obj, show_meta_data=True, annotate=None):
 from .param_dict import save_param_dict, load_param_dict  # noqa: F401,E402
 from . import backend  # noqa: F401
 from . import ty  # noqa: F401
+from . import base  # noqa: F401
+from .base import Span, SourceName  # noqa: F401
 from .ty import scalar_type, TypeVar, GlobalTypeVar, TypeRelation, TypeCall  # noqa: F401,E402
 from . import type_functor  # noqa: F401,E402
 from .type_functor import TypeFunctor, TypeVisitor, TypeMutator  # noqa: F401,E402

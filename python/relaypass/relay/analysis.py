@@ -619,3 +619,6 @@ class AnnotatedRegionSet:
             elif isinstance(node, RefWrite):
                 self._add_to_arg_region(node, [node.ref])
             stack.extend(("visit", c) for c in reversed(children))
+
+
+from .extract_intermediate_expr import extract_intermdeiate_expr  # noqa: E402,F401

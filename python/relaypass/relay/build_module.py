@@ -236,8 +236,10 @@ class GraphExecutor(Executor_):
 
         def run(*args, **kwargs):
             values = _arguments(names, args, kwargs)
-            for name, value in zip(names, values):
-                gmod.set_input(name, value)
+            # By position, as TVM's (the graph's inputs start with main's unbound parameters,
+            # in order), so parameters that share a name each get their own value.
+            for index, value in enumerate(values):
+                gmod.set_input(index, value)
             gmod.run()
             outputs = iter([gmod.get_output(i) for i in range(gmod.get_num_outputs())])
             return _unflatten(outputs, ret_type)

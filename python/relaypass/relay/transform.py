@@ -129,3 +129,13 @@ def gradient(expr, mod=None, mode="higher_order"):
 # TVM's span passes: relaypass's parser gives spans to what it parses, but it has neither pass.
 AnnotateSpans = __import__("relaypass._unsupported", fromlist=["_Missing"])._Missing(
     "tvm.relay.transform.AnnotateSpans")
+
+
+from .recast import recast  # noqa: E402,F401 (TVM's relay.transform.recast, in Python)
+from .change_batch import _make as _make_change_batch  # noqa: E402
+
+ChangeBatch = _make_change_batch(function_pass)  # TVM's Python function pass
+
+from .split_args import _make as _make_split_args  # noqa: E402
+
+SplitArgs = _make_split_args(function_pass)  # TVM's pass, in Python here

@@ -120,6 +120,11 @@ class Target:
         return self.attrs.get("thread_warp_size")
 
     @property
+    def max_function_args(self):
+        """The most arguments a kernel of this target takes (-1: no limit), as TVM's."""
+        return int(self.attrs.get("max_function_args", -1))
+
+    @property
     def features(self):
         return {}
 

@@ -10,6 +10,7 @@ from . import nn  # noqa: F401
 from . import annotation  # noqa: F401
 from . import image  # noqa: F401
 from . import contrib  # noqa: F401
+from .debug import debug  # noqa: F401 (the function, as in TVM: it hides the submodule)
 from . import _make  # noqa: F401
 from .registry import (  # noqa: F401
     register_alter_op_layout,

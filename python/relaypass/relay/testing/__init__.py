@@ -1,5 +1,8 @@
-"""relay.testing: the built-in workloads with TVM's structure and parameters."""
+"""relay.testing: the built-in workloads with TVM's structure and parameters, TVM's parameter
+initializers (init: create_workload) and its synthetic test network."""
 from . import resnet, mobilenet  # noqa: F401
+from . import init, layers, synthetic  # noqa: F401
+from .init import create_workload  # noqa: F401
 
 
 def run_opt_pass(expr, opt_pass, import_prelude=False):

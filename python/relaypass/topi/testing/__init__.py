@@ -25,6 +25,7 @@ from .nn import (  # noqa: F401
 )
 from .pool import adaptive_pool, pool_grad_nchw, poolnd_python  # noqa: F401
 from .resize import resize1d_python, resize2d_python, resize3d_python  # noqa: F401
+from .searchsorted import searchsorted_ref  # noqa: F401
 from .transform import (  # noqa: F401
     dilate_python,
     gather_python,
