@@ -1,5 +1,6 @@
 #include "matcher.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -80,6 +81,14 @@ bool IsExprOp(const ir::Expr& e, const char* name) {
 
 }  // namespace
 
+bool OpHasAttrs(const ir::OpNode* op, const ir::DictAttrs& attrs) {
+  for (const auto& [name, value] : attrs.entries()) {
+    ir::AttrValue have;
+    if (!OpAttr(op, name, &have) || !AttrMatches(value, have)) return false;
+  }
+  return true;
+}
+
 ir::Type ExprType(const ir::Expr& expr) {
   if (expr->checked_type) return expr->checked_type;
   return ir::InferExprTypes(expr)->checked_type;
@@ -94,13 +103,32 @@ bool Matcher::Match(const DFPattern& pattern, const ir::Expr& expr) {
   memo_.clear();
   matched_nodes_.clear();
   temporaries_.clear();
+  // Room for a typical pattern's nodes, so the lists grow once, not at every doubling.
+  memo_.reserve(16);
+  matched_nodes_.reserve(16);
   memoize_ = true;
   return Visit(pattern, expr);
 }
 
 void Matcher::ClearMap(size_t watermark) {
-  for (size_t i = watermark; i < matched_nodes_.size(); ++i) memo_.erase(matched_nodes_[i]);
+  for (size_t i = watermark; i < matched_nodes_.size(); ++i) {
+    const DFPatternNode* gone = matched_nodes_[i];
+    std::erase_if(memo_, [gone](const auto& entry) { return entry.first == gone; });
+  }
   matched_nodes_.resize(watermark);
+}
+
+NodeMap Matcher::memo() const {
+  NodeMap out;
+  for (const auto& [pattern, expr] : memo_) out[pattern].push_back(expr);
+  return out;
+}
+
+const ir::Expr* Matcher::Matched(const DFPatternNode* pattern) const {
+  for (const auto& entry : memo_) {
+    if (entry.first == pattern) return &entry.second;
+  }
+  return nullptr;
 }
 
 bool Matcher::Visit(const DFPattern& pattern, const ir::Expr& expr) {
@@ -115,13 +143,12 @@ bool Matcher::Visit(const DFPattern& pattern, const ir::Expr& expr) {
     ~Leave() { --depth; }
   } leave{depth_};
   if (memoize_) {
-    auto it = memo_.find(pattern.get());
-    if (it != memo_.end()) return expr.same_as(it->second[0]);
+    if (const ir::Expr* matched = Matched(pattern.get())) return expr.same_as(*matched);
   }
   const size_t watermark = matched_nodes_.size();
   const bool out = VisitNode(pattern, expr);
   if (out) {
-    memo_[pattern.get()].push_back(expr);
+    memo_.emplace_back(pattern.get(), expr);
     matched_nodes_.push_back(pattern.get());
   } else {
     ClearMap(watermark);
@@ -270,13 +297,7 @@ bool Matcher::VisitCall(const CallPatternNode* p, const ir::Expr& expr) {
 bool Matcher::VisitAttr(const AttrPatternNode* p, const ir::Expr& expr) {
   if (!Visit(p->pattern, expr)) return false;
   const auto& wanted = p->attrs.entries();
-  if (auto* op = expr.as<ir::OpNode>()) {
-    for (const auto& [name, value] : wanted) {
-      ir::AttrValue have;
-      if (!OpAttr(op, name, &have) || !AttrMatches(value, have)) return false;
-    }
-    return true;
-  }
+  if (auto* op = expr.as<ir::OpNode>()) return OpHasAttrs(op, p->attrs);
   if (auto* call = expr.as<ir::CallNode>()) {
     for (const auto& [name, value] : wanted) {
       if (!call->attrs) return false;
@@ -363,6 +384,67 @@ const std::vector<ir::Expr>& Lookup(const NodeMap& map, const DFPattern& pattern
 
 bool Match(const DFPattern& pattern, const ir::Expr& expr) {
   return Matcher(expr).Match(pattern, expr);
+}
+
+namespace {
+
+// True when `pattern` is a call of one operator on distinct wildcards (`IsOp("add")({x, y})`)
+// and `expr` such a call: the match is the call, its callee and each argument, which callers read
+// without the matcher's memo and bookkeeping.
+bool MatchesFlatCall(const DFPattern& pattern, const ir::Expr& expr) {
+  auto* p = pattern.as<CallPatternNode>();
+  auto* call = expr.as<ir::CallNode>();
+  if (!p || !call || !p->has_args || p->args.size() != call->args.size()) return false;
+  auto* callee = p->op.as<ExprPatternNode>();
+  if (!callee || !callee->expr.as<ir::OpNode>() || !callee->expr.same_as(call->op)) return false;
+  for (size_t i = 0; i < p->args.size(); ++i) {
+    if (p->args[i]->kind != PatternKind::kWildcard) return false;
+    for (size_t j = 0; j < i; ++j) {
+      if (p->args[j].same_as(p->args[i])) return false;  // a repeated wildcard: the matcher's
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<MatchedCaptures> MatchCaptures(const DFPattern& pattern, const ir::Expr& expr,
+                                             const std::vector<DFPattern>& captures) {
+  MatchedCaptures out;
+  if (MatchesFlatCall(pattern, expr)) {
+    auto* p = pattern.as<CallPatternNode>();
+    auto* call = expr.as<ir::CallNode>();
+    for (const DFPattern& c : captures) {
+      ir::Expr found;
+      if (c.same_as(pattern)) found = expr;
+      if (c.same_as(p->op)) found = call->op;
+      for (size_t i = 0; i < p->args.size(); ++i) {
+        if (c.same_as(p->args[i])) found = call->args[i];
+      }
+      out.captures.push_back(found);
+    }
+    out.calls.push_back(expr.get());
+    return out;
+  }
+  // One matcher per thread, reused: most of a match's cost was allocating its lists.
+  thread_local Matcher matcher{ir::Expr()};
+  matcher.SetRoot(expr);
+  struct Release {  // no expression or temporary pattern stays alive in it after the call
+    Matcher& m;
+    ~Release() { m.Release(); }
+  } release{matcher};
+  if (!matcher.Match(pattern, expr)) return std::nullopt;
+  for (const DFPattern& c : captures) {
+    const ir::Expr* found = matcher.Matched(c.get());
+    out.captures.push_back(found ? *found : ir::Expr());
+  }
+  for (const auto& [p, e] : matcher.matched()) {
+    if (p->kind != PatternKind::kCall) continue;
+    if (std::find(out.calls.begin(), out.calls.end(), e.get()) == out.calls.end()) {
+      out.calls.push_back(e.get());
+    }
+  }
+  return out;
 }
 
 std::optional<MatchedNodes> MatchNodes(const DFPattern& pattern, const ir::Expr& expr) {

@@ -16,11 +16,32 @@ namespace relaypass::pattern {
 // How deeply a pattern may nest (each level is a few stack frames of the matcher).
 inline constexpr int kMaxPatternDepth = 2000;
 
+// True if operator `op` carries every one of `attrs` (TVM's op attribute maps: TOpPattern, ...),
+// as an attribute pattern on a callee tests it.
+bool OpHasAttrs(const ir::OpNode* op, const ir::DictAttrs& attrs);
+
 class Matcher {
  public:
   explicit Matcher(ir::Expr root) : root_(std::move(root)) {}
+  // Matches within another expression from now on (a matcher reused keeps its lists' memory).
+  void SetRoot(ir::Expr root) {
+    root_ = std::move(root);
+    graph_.reset();
+  }
+  // Lets go of every expression and pattern the last match holds (keeping the lists' memory).
+  void Release() {
+    SetRoot(ir::Expr());
+    memo_.clear();
+    matched_nodes_.clear();
+    temporaries_.clear();
+  }
   bool Match(const DFPattern& pattern, const ir::Expr& expr);
-  const NodeMap& memo() const { return memo_; }
+  // What each pattern node matched in the last match (TVM's memo), as a node map.
+  NodeMap memo() const;
+  // The expression `pattern` matched first in the last match, or null.
+  const ir::Expr* Matched(const DFPatternNode* pattern) const;
+  // Every (pattern, expression) the last match recorded, in order.
+  const std::vector<std::pair<const DFPatternNode*, ir::Expr>>& matched() const { return memo_; }
   // The patterns built during the last match (keys of memo()); the matcher gives them up.
   std::vector<DFPattern> TakeTemporaries() { return std::move(temporaries_); }
   ExprGraph& graph();
@@ -44,7 +65,9 @@ class Matcher {
 
   ir::Expr root_;
   std::unique_ptr<ExprGraph> graph_;
-  NodeMap memo_;
+  // (pattern, expression) pairs in the order they matched: a few per match, so a flat list
+  // searched linearly costs less than a map. A pattern has one pair while memoizing.
+  std::vector<std::pair<const DFPatternNode*, ir::Expr>> memo_;
   std::vector<const DFPatternNode*> matched_nodes_;
   std::vector<DFPattern> temporaries_;
   bool memoize_ = true;

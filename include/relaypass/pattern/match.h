@@ -37,6 +37,48 @@ struct MatchedNodes {
 // The node map of a match of `pattern` at `expr` (TVM's DFPatternMatcher memo), or nullopt.
 std::optional<MatchedNodes> MatchNodes(const DFPattern& pattern, const ir::Expr& expr);
 
+// A match read without building a node map, for callers that run a pattern at many nodes: for
+// each pattern of `captures`, the expression it matched (null if none: an alternative not taken),
+// and the calls that the pattern's call patterns matched, the root included.
+struct MatchedCaptures {
+  std::vector<ir::Expr> captures;
+  std::vector<const ir::ExprNode*> calls;
+};
+std::optional<MatchedCaptures> MatchCaptures(const DFPattern& pattern, const ir::Expr& expr,
+                                             const std::vector<DFPattern>& captures);
+
+// A necessary condition for Match(pattern, expr), read from the pattern's call skeleton only (the
+// operators of its calls and their argument counts, constants and variables, near the root):
+// false means the pattern cannot match the expression; true means the matcher must decide. Built
+// once per pattern, for running a pattern at many nodes of which few can match (SimplifyExpr's
+// rules) at the cost of a few comparisons each.
+class Prefilter {
+ public:
+  explicit Prefilter(const DFPattern& pattern);
+  bool operator()(const ir::Expr& expr) const { return Might(root_, expr); }
+
+ private:
+  struct Node {
+    enum Kind { kAny, kConstant, kVar, kCall, kAlt } kind = kAny;
+    // kCall: the callee's operators (when known_callee), argument patterns by index.
+    bool known_callee = false, associative = false, commutative = false, has_args = false;
+    std::vector<const ir::OpNode*> ops;
+    std::vector<int> args;
+    int left = -1, right = -1;  // kAlt
+  };
+  int Compile(const DFPattern& pattern, int depth, int alternatives);
+  bool Might(int index, const ir::Expr& expr) const;
+  std::vector<Node> nodes_;
+  int root_;
+};
+// Prefilter(pattern)(expr), for a single check.
+bool MightMatch(const DFPattern& pattern, const ir::Expr& expr);
+
+// The operators a match's root can call (every alternative's root a call of an `IsOp` pattern;
+// multiply and divide both when either is one, as the matcher's associativity can swap them), or
+// empty when the pattern can match other roots.
+std::vector<std::string> RootOps(const DFPattern& pattern);
+
 // A rewrite callback: the pattern and a function of the matched root before rewriting (`pre`),
 // the root rebuilt on its rewritten children (`post`) and the node map (post-rewrite nodes).
 // require_type runs type inference on the expression before each matching round;

@@ -5,8 +5,11 @@
 #include <utility>
 #include <vector>
 
+#include "pattern_rule.h"
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/structural.h"
 #include "relaypass/op/registry.h"
+#include "relaypass/pattern/pattern.h"
 #include "rule_util.h"
 
 namespace relaypass::passes::simplify {
@@ -22,81 +25,82 @@ using ir::Expr;
 using Concretizer = std::function<Expr(const std::vector<Expr>& args,
                                        const std::vector<int64_t>& shape, DataType dtype)>;
 
-// TVM's ConcretizeLikeRewrite: `op`'s call becomes `make(...)` when its result is a tensor of
-// static shape.
-Rule ConcretizeLike(std::string op, Concretizer make) {
-  return {"Concretize(" + op + ")",
-          {op},
-          [op](const Expr& pre, Match& m) {
-            auto* call = OpCall(pre, op);
-            if (!call) return false;
-            m.captures = call->args;
-            return true;
-          },
-          [make = std::move(make)](const Expr& pre, const Expr& post,
-                                   const std::vector<Expr>& c) -> Expr {
-            auto* t = TensorOf(pre);
-            if (!t) return post;
-            auto shape = StaticShape(*t);
-            if (!shape) return post;
-            return make(c, *shape, t->dtype);
-          }};
+// TVM's ConcretizeLikeRewrite: `op`'s call (of `arity` arguments: TVM's pattern is op(like) or
+// op(data, like)) becomes `make(...)` when its result is a tensor of static shape.
+Rule ConcretizeLike(const std::string& op, int arity, Concretizer make) {
+  const std::string name = "Concretize(" + op + ")";
+  if (!ir::OpRegistry::Global().GetOp(op)) {  // not an operator of this build: nothing to match
+    return {name,
+            {op},
+            [](const Expr&, Match&) { return false; },
+            [](const Expr&, const Expr& post, const std::vector<Expr>&) { return post; }};
+  }
+  std::vector<pattern::DFPattern> args;
+  for (int i = 0; i < arity; ++i) args.push_back(pattern::Wildcard());
+  return PatternRule(name, pattern::IsOp(op)(args), args,
+                     [make = std::move(make)](const Expr& pre, const Expr& post,
+                                              const std::vector<Expr>& c) -> Expr {
+                       auto* t = TensorOf(pre);
+                       if (!t) return post;
+                       auto shape = StaticShape(*t);
+                       if (!shape) return post;
+                       return make(c, *shape, t->dtype);
+                     });
 }
 
 }  // namespace
 
 Rule ConcretizeZerosLike() {
-  return ConcretizeLike("zeros_like", [](const std::vector<Expr>&, const std::vector<int64_t>& s,
-                                         DataType dt) { return relay::zeros(s, dt.ToString()); });
+  return ConcretizeLike("zeros_like", 1,
+                        [](const std::vector<Expr>&, const std::vector<int64_t>& s, DataType dt) {
+                          return relay::zeros(s, dt.ToString());
+                        });
 }
 
 Rule ConcretizeOnesLike() {
-  return ConcretizeLike("ones_like", [](const std::vector<Expr>&, const std::vector<int64_t>& s,
-                                        DataType dt) { return relay::ones(s, dt.ToString()); });
+  return ConcretizeLike("ones_like", 1,
+                        [](const std::vector<Expr>&, const std::vector<int64_t>& s, DataType dt) {
+                          return relay::ones(s, dt.ToString());
+                        });
 }
 
 Rule ConcretizeFullLike() {
-  return ConcretizeLike("full_like",
+  return ConcretizeLike("full_like", 2,
                         [](const std::vector<Expr>& c, const std::vector<int64_t>& s, DataType dt) {
                           return relay::full(c.at(1), s, dt.ToString());
                         });
 }
 
 Rule ConcretizeReshapeLike() {
-  return ConcretizeLike("reshape_like",
+  return ConcretizeLike("reshape_like", 2,
                         [](const std::vector<Expr>& c, const std::vector<int64_t>& s, DataType) {
                           return relay::reshape(c.at(0), s);
                         });
 }
 
 Rule ConcretizeCollapseSumLike() {
-  return ConcretizeLike("collapse_sum_like",
+  return ConcretizeLike("collapse_sum_like", 2,
                         [](const std::vector<Expr>& c, const std::vector<int64_t>& s, DataType) {
                           return relay::collapse_sum_to(c.at(0), s);
                         });
 }
 
 Rule ConcretizeBroadcastToLike() {
-  return ConcretizeLike("broadcast_to_like",
+  return ConcretizeLike("broadcast_to_like", 2,
                         [](const std::vector<Expr>& c, const std::vector<int64_t>& s, DataType) {
                           return relay::broadcast_to(c.at(0), s);
                         });
 }
 
 Rule ConcretizeCastLike() {
-  return {"ConcretizeCastLike",
-          {"cast_like"},
-          [](const Expr& pre, Match& m) {
-            auto* call = OpCall(pre, "cast_like");
-            if (!call || call->args.size() != 2) return false;
-            m.captures = {call->args[0]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* t = TensorOf(pre);
-            if (!t) return post;
-            return relay::cast(c[0], t->dtype.ToString());
-          }};
+  const pattern::DFPattern data = pattern::Wildcard();
+  return PatternRule("ConcretizeCastLike", pattern::IsOp("cast_like")({data, pattern::Wildcard()}),
+                     {data},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       auto* t = TensorOf(pre);
+                       if (!t) return post;
+                       return relay::cast(c[0], t->dtype.ToString());
+                     });
 }
 
 namespace {
@@ -137,43 +141,38 @@ int FillPosition(const CallNode& call, Fill& fill, Expr& value) {
 }  // namespace
 
 Rule FullElementwise() {
-  return {"FullElementwise",
-          {},
-          [](const Expr& pre, Match& m) {
-            auto* call = pre.as<CallNode>();
-            auto* op = call ? call->op_node() : nullptr;
-            if (!op || !op->def || op->def->pattern != op::OpPattern::kBroadcast ||
-                call->args.size() != 2) {
-              return false;
-            }
-            Fill fill;
-            Expr value;
-            const int at = FillPosition(*call, fill, value);
-            if (at < 0) return false;
-            m.inner = {call->args[at].get()};
-            m.captures = {call->args[1 - at]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* call = pre.as<CallNode>();
-            auto* result = TensorOf(pre);
-            Fill fill;
-            Expr value;
-            const int at = FillPosition(*call, fill, value);
-            const Expr& x_pre = call->args[1 - at];
-            if (!result || !x_pre->checked_type ||
-                !ir::TypeEqual(x_pre->checked_type, pre->checked_type)) {
-              return post;
-            }
-            if (fill == Fill::kConstant) {
-              if (!IsScalarTyped(value)) return post;  // TVM requires (ICHECK) a scalar here
-            } else {
-              value = ScalarOf(result->dtype, fill == Fill::kOnes ? 1 : 0);
-            }
-            std::vector<Expr> args =
-                at == 0 ? std::vector<Expr>{value, c[0]} : std::vector<Expr>{c[0], value};
-            return ir::MakeCall(call->op, std::move(args), call->attrs);
-          }};
+  using pattern::DFPattern;
+  using pattern::IsOp;
+  const DFPattern x = pattern::Wildcard(), data = pattern::Wildcard();
+  const DFPattern value = pattern::IsConstant();
+  const DFPattern fill = IsOp("full")({value}) | IsOp("full_like")({data, value}) |
+                         IsOp("ones")({}) | IsOp("ones_like")({data}) | IsOp("zeros")({}) |
+                         IsOp("zeros_like")({data});
+  ir::DictAttrs broadcast;
+  broadcast.Set("TOpPattern", ir::AttrValue::Int(static_cast<int>(op::OpPattern::kBroadcast)));
+  const DFPattern op = pattern::Wildcard().HasAttr(broadcast);
+  return PatternRule("FullElementwise", op({fill, x}) | op({x, fill}), {x},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       auto* call = pre.as<CallNode>();
+                       auto* result = TensorOf(pre);
+                       Fill fill;
+                       Expr value;
+                       const int at = FillPosition(*call, fill, value);
+                       const Expr& x_pre = call->args[1 - at];
+                       if (!result || !x_pre->checked_type ||
+                           !ir::TypeEqual(x_pre->checked_type, pre->checked_type)) {
+                         return post;
+                       }
+                       if (fill == Fill::kConstant) {
+                         if (!IsScalarTyped(value))
+                           return post;  // TVM requires (ICHECK) a scalar here
+                       } else {
+                         value = ScalarOf(result->dtype, fill == Fill::kOnes ? 1 : 0);
+                       }
+                       std::vector<Expr> args = at == 0 ? std::vector<Expr>{value, c[0]}
+                                                        : std::vector<Expr>{c[0], value};
+                       return ir::MakeCall(call->op, std::move(args), call->attrs);
+                     });
 }
 
 }  // namespace relaypass::passes::simplify

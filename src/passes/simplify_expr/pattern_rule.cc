@@ -10,27 +10,21 @@
 
 namespace relaypass::passes::simplify {
 
-Rule PatternRule(std::string name, std::vector<std::string> roots, pattern::DFPattern pattern,
+Rule PatternRule(std::string name, pattern::DFPattern pattern,
                  std::vector<pattern::DFPattern> captures,
                  std::function<ir::Expr(const ir::Expr& pre, const ir::Expr& post,
                                         const std::vector<ir::Expr>& captures)>
                      rewrite) {
-  auto match = [pattern, captures](const ir::Expr& pre, Match& m) {
-    std::optional<pattern::MatchedNodes> found = pattern::MatchNodes(pattern, pre);
+  std::vector<std::string> roots = pattern::RootOps(pattern);
+  auto match = [pattern, captures, prefilter = pattern::Prefilter(pattern)](const ir::Expr& pre,
+                                                                            Match& m) {
+    if (!prefilter(pre)) return false;
+    std::optional<pattern::MatchedCaptures> found = pattern::MatchCaptures(pattern, pre, captures);
     if (!found) return false;
-    for (const auto& [p, exprs] : found->node_map) {
-      if (p->kind != pattern::PatternKind::kCall) continue;
-      for (const ir::Expr& e : exprs) {
-        if (e.same_as(pre)) continue;
-        if (std::find(m.inner.begin(), m.inner.end(), e.get()) == m.inner.end()) {
-          m.inner.push_back(e.get());
-        }
-      }
+    for (const ir::ExprNode* call : found->calls) {
+      if (call != pre.get()) m.inner.push_back(call);
     }
-    for (const pattern::DFPattern& c : captures) {
-      const std::vector<ir::Expr>& exprs = pattern::Lookup(found->node_map, c);
-      m.captures.push_back(exprs.empty() ? ir::Expr() : exprs.front());
-    }
+    m.captures = std::move(found->captures);
     return true;
   };
   return {std::move(name), std::move(roots), std::move(match), std::move(rewrite)};
@@ -63,8 +57,8 @@ Rule SimplifyBinomial() {
   const DFPattern y_sq = mul({c, mul({y, y})}) | mul({y, mul({c, y})}) | mul({y, y});
   const DFPattern sum =
       add({add({xy, x_sq}), y_sq}) | add({add({xy, y_sq}), x_sq}) | add({add({x_sq, y_sq}), xy});
-  Rule rule = PatternRule(
-      "SimplifyBinomial", {"add"}, sum, {x, y, a, b, c},
+  return PatternRule(
+      "SimplifyBinomial", sum, {x, y, a, b, c},
       [](const ir::Expr& pre, const ir::Expr&, const std::vector<ir::Expr>& k) -> ir::Expr {
         auto* t = TensorOf(pre);
         if (!t) return pre;
@@ -89,16 +83,6 @@ Rule SimplifyBinomial() {
         const ir::Expr right = same ? left : relay::add(first, relay::multiply(second, q));
         return relay::multiply(ScalarOf(dtype, a_val), relay::multiply(left, right));
       });
-  // Every arrangement is an add of an add and a multiply: adds that are not (most adds, and each
-  // node of a long add chain) are rejected before the matcher runs.
-  rule.match = [match = std::move(rule.match)](const ir::Expr& pre, Match& m) {
-    auto* call = OpCall(pre, "add");
-    if (!call || call->args.size() != 2) return false;
-    const bool add_mul = OpCall(call->args[0], "add") && OpCall(call->args[1], "multiply");
-    const bool mul_add = OpCall(call->args[0], "multiply") && OpCall(call->args[1], "add");
-    return (add_mul || mul_add) && match(pre, m);
-  };
-  return rule;
 }
 
 Rule SimplifyDQArgFunc(const std::string& op) {
@@ -106,7 +90,7 @@ Rule SimplifyDQArgFunc(const std::string& op) {
   const pattern::DFPattern dequantize =
       pattern::IsOp("qnn.dequantize")({x, pattern::Wildcard(), pattern::Wildcard()});
   return PatternRule(
-      "SimplifyDQArgFunc(" + op + ")", {op}, pattern::IsOp(op)({dequantize}), {x},
+      "SimplifyDQArgFunc(" + op + ")", pattern::IsOp(op)({dequantize}), {x},
       [](const ir::Expr& pre, const ir::Expr&, const std::vector<ir::Expr>& k) -> ir::Expr {
         const auto* call = pre.as<ir::CallNode>();
         return ir::MakeCall(call->op, {k[0]}, call->attrs);

@@ -18,125 +18,77 @@ namespace {
 using ir::CallNode;
 using ir::DataType;
 using ir::Expr;
+using pattern::DFPattern;
+using pattern::IsConstant;
+using pattern::IsOp;
+using pattern::Wildcard;
 
 // ----- SimplifyAdd: add(x, x) -> multiply(x, 2)
 Rule SimplifyAdd() {
-  return {"SimplifyAdd",
-          {"add"},
-          [](const Expr& pre, Match& m) {
-            auto* call = OpCall(pre, "add");
-            if (!call || call->args.size() != 2) return false;
-            m.captures = {call->args[0], call->args[1]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* t = TensorOf(pre);
-            if (!t || !c[0].same_as(c[1])) return post;
-            return relay::multiply(c[0], ScalarOf(t->dtype, 2));
-          }};
+  const DFPattern x = Wildcard(), y = Wildcard();
+  return PatternRule("SimplifyAdd", IsOp("add")({x, y}), {x, y},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       auto* t = TensorOf(pre);
+                       if (!t || !c[0].same_as(c[1])) return post;
+                       return relay::multiply(c[0], ScalarOf(t->dtype, 2));
+                     });
 }
 
 // ----- SimplifyRSqrt: divide(n, sqrt(x)) -> multiply(n, rsqrt(x))
 Rule SimplifyRSqrt() {
-  return {"SimplifyRSqrt",
-          {"divide"},
-          [](const Expr& pre, Match& m) {
-            auto* call = OpCall(pre, "divide");
-            if (!call || call->args.size() != 2) return false;
-            auto* sqrt = OpCall(call->args[1], "sqrt");
-            if (!sqrt) return false;
-            m.inner = {call->args[1].get()};
-            m.captures = {call->args[0], sqrt->args[0]};
-            return true;
-          },
-          [](const Expr&, const Expr&, const std::vector<Expr>& c) -> Expr {
-            return relay::multiply(c[0], relay::rsqrt(c[1]));
-          }};
+  const DFPattern numerator = Wildcard(), x = Wildcard();
+  return PatternRule("SimplifyRSqrt", IsOp("divide")({numerator, IsOp("sqrt")({x})}),
+                     {numerator, x},
+                     [](const Expr&, const Expr&, const std::vector<Expr>& c) -> Expr {
+                       return relay::multiply(c[0], relay::rsqrt(c[1]));
+                     });
 }
 
 // ----- EliminateIdentity: x + 0, x * 1, x - 0, x / 1 -> x when the result has x's type. The 0
 // is a scalar constant, zeros() or zeros_like(_); the 1 a scalar constant, ones() or ones_like(_).
-
-// Whether `e` is the identity operand of `name` (add, subtract: zeros; multiply, divide: ones) in
-// TVM's pattern: a constant (checked later), or a fill call. A fill call is a matched inner node.
-bool IsIdentityOperand(const std::string& name, const Expr& e, Match& m) {
-  if (e.as<ir::ConstantNode>()) return true;
-  const bool zeros = name == "add" || name == "subtract";
-  auto* call = e.as<CallNode>();
-  auto* op = call ? call->op_node() : nullptr;
-  if (!op) return false;
-  const std::string fill = zeros ? "zeros" : "ones";
-  if ((op->name == fill && call->args.empty()) ||
-      (op->name == fill + "_like" && call->args.size() == 1)) {
-    m.inner = {e.get()};
-    return true;
-  }
-  return false;
-}
-
 Rule EliminateIdentity() {
-  return {"EliminateIdentity",
-          {"add", "multiply", "subtract", "divide"},
-          [](const Expr& pre, Match& m) {
-            auto* call = pre.as<CallNode>();
-            auto* op = call ? call->op_node() : nullptr;
-            if (!op || (op->name != "add" && op->name != "multiply" && op->name != "subtract" &&
-                        op->name != "divide")) {
-              return false;
-            }
-            return MatchBinary(call, [&](const Expr& x, const Expr& k) {
-              m.inner.clear();
-              if (!IsIdentityOperand(op->name, k, m)) return false;
-              m.captures = {x, k};
-              return true;
-            });
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* call = pre.as<CallNode>();
-            const std::string& name = call->op_node()->name;
-            if (auto* constant = c[1].as<ir::ConstantNode>()) {
-              if (!IsScalarTyped(c[1]) || constant->data.size() < 1) return post;
-              const DataType dt = constant->data.dtype();
-              if (!(dt.is_float() || dt.is_int() || dt.is_uint())) return post;
-              const double value = constant->data.GetAsDouble(0);
-              const double identity = name == "add" || name == "subtract" ? 0.0 : 1.0;
-              if (value != identity) return post;
-            }
-            // The type of x in the input graph: the argument that is not the identity.
-            const Expr& x_pre =
-                post.as<CallNode>()->args[1].same_as(c[0]) ? call->args[1] : call->args[0];
-            if (x_pre->checked_type && pre->checked_type &&
-                ir::TypeEqual(x_pre->checked_type, pre->checked_type)) {
-              return c[0];
-            }
-            return post;
-          }};
+  const DFPattern x = Wildcard(), constant = IsConstant();
+  const DFPattern zeros = IsOp("zeros")({}) | IsOp("zeros_like")({Wildcard()}) | constant;
+  const DFPattern ones = IsOp("ones")({}) | IsOp("ones_like")({Wildcard()}) | constant;
+  const DFPattern identity = IsOp("add")({x, zeros}) | IsOp("multiply")({x, ones}) |
+                             IsOp("subtract")({x, zeros}) | IsOp("divide")({x, ones});
+  return PatternRule("EliminateIdentity", identity, {x, zeros, ones},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& k) -> Expr {
+                       // The identity operand: the matched zeros or ones.
+                       const std::vector<Expr> c = {k[0], k[1] ? k[1] : k[2]};
+                       auto* call = pre.as<CallNode>();
+                       const std::string& name = call->op_node()->name;
+                       if (auto* constant = c[1].as<ir::ConstantNode>()) {
+                         if (!IsScalarTyped(c[1]) || constant->data.size() < 1) return post;
+                         const DataType dt = constant->data.dtype();
+                         if (!(dt.is_float() || dt.is_int() || dt.is_uint())) return post;
+                         const double value = constant->data.GetAsDouble(0);
+                         const double identity = name == "add" || name == "subtract" ? 0.0 : 1.0;
+                         if (value != identity) return post;
+                       }
+                       // The type of x in the input graph: the argument that is not the identity.
+                       const Expr& x_pre = post.as<CallNode>()->args[1].same_as(c[0])
+                                               ? call->args[1]
+                                               : call->args[0];
+                       if (x_pre->checked_type && pre->checked_type &&
+                           ir::TypeEqual(x_pre->checked_type, pre->checked_type)) {
+                         return c[0];
+                       }
+                       return post;
+                     });
 }
 
 // ----- SimplifyReshape: reshape(reshape(x)) -> reshape(x, static result shape)
 // reshape or contrib_reverse_reshape (TVM's pattern takes either, at both positions).
-const CallNode* ReshapeCall(const Expr& e) {
-  if (auto* call = OpCall(e, "reshape")) return call;
-  return OpCall(e, "contrib_reverse_reshape");
-}
-
 Rule SimplifyReshape() {
-  return {"SimplifyReshape",
-          {"reshape", "contrib_reverse_reshape"},
-          [](const Expr& pre, Match& m) {
-            auto* outer = ReshapeCall(pre);
-            if (!outer) return false;
-            auto* inner = ReshapeCall(outer->args[0]);
-            if (!inner) return false;
-            m.inner = {outer->args[0].get()};
-            m.captures = {inner->args[0]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* t = TensorOf(pre);
-            if (!t || !t->is_static()) return post;
-            return relay::reshape(c[0], t->shape);
-          }};
+  const DFPattern x = Wildcard();
+  const auto reshape = [] { return IsOp("reshape") | IsOp("contrib_reverse_reshape"); };
+  return PatternRule("SimplifyReshape", reshape()({reshape()({x})}), {x},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       auto* t = TensorOf(pre);
+                       if (!t || !t->is_static()) return post;
+                       return relay::reshape(c[0], t->shape);
+                     });
 }
 
 // The axis order of a transpose or same-rank layout_transform (TVM's GetTransposeAxisOrder);
@@ -160,10 +112,6 @@ std::vector<int64_t> AxisOrder(const CallNode* call, int ndim) {
   return axes;
 }
 
-bool IsTransposeLike(const Expr& e) {
-  return OpCall(e, "transpose") || OpCall(e, "layout_transform");
-}
-
 bool RankChanging(const CallNode* call) {
   return call->op_node()->name == "layout_transform" &&
          call->attrs->get_string("src_layout").size() !=
@@ -173,84 +121,68 @@ bool RankChanging(const CallNode* call) {
 // ----- SimplifyTranspose: two consecutive transposes/layout_transforms -> one transpose.
 // Rank-changing layout_transforms are left alone (TVM folds some of them into one
 // layout_transform: not implemented).
+DFPattern TransposeLike() {
+  return IsOp("transpose") | IsOp("layout_transform");
+}
+
 Rule SimplifyTranspose() {
-  return {"SimplifyTranspose",
-          {"transpose", "layout_transform"},
-          [](const Expr& pre, Match& m) {
-            if (!IsTransposeLike(pre)) return false;
-            auto* outer = pre.as<CallNode>();
-            if (!IsTransposeLike(outer->args[0])) return false;
-            m.inner = {outer->args[0].get()};
-            m.captures = {outer->args[0].as<CallNode>()->args[0]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* outer = post.as<CallNode>();
-            auto* inner = outer->args[0].as<CallNode>();
-            if (RankChanging(outer) || RankChanging(inner)) return post;
-            auto* t = TensorOf(pre);
-            if (!t) return post;
-            const int ndim = t->ndim();
-            const std::vector<int64_t> a2 = AxisOrder(outer, ndim);
-            const std::vector<int64_t> a1 = AxisOrder(inner, ndim);
-            if (a1.empty() || a2.empty()) return post;
-            // Applied from the input: first a1, then a2.
-            std::vector<int64_t> axes(ndim);
-            for (int i = 0; i < ndim; ++i) axes[i] = a1[a2[i]];
-            return relay::transpose(c[0], axes);
-          }};
+  const DFPattern x = Wildcard();
+  return PatternRule("SimplifyTranspose", TransposeLike()({TransposeLike()({x})}), {x},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       auto* outer = post.as<CallNode>();
+                       auto* inner = outer->args[0].as<CallNode>();
+                       if (RankChanging(outer) || RankChanging(inner)) return post;
+                       auto* t = TensorOf(pre);
+                       if (!t) return post;
+                       const int ndim = t->ndim();
+                       const std::vector<int64_t> a2 = AxisOrder(outer, ndim);
+                       const std::vector<int64_t> a1 = AxisOrder(inner, ndim);
+                       if (a1.empty() || a2.empty()) return post;
+                       // Applied from the input: first a1, then a2.
+                       std::vector<int64_t> axes(ndim);
+                       for (int i = 0; i < ndim; ++i) axes[i] = a1[a2[i]];
+                       return relay::transpose(c[0], axes);
+                     });
 }
 
 // ----- SimplifyNoOpTranspose: a transpose (or a layout_transform to the same layout) that keeps
 // every axis in place -> its input.
 Rule SimplifyNoOpTranspose() {
-  return {"SimplifyNoOpTranspose",
-          {"transpose", "layout_transform"},
-          [](const Expr& pre, Match& m) {
-            if (!IsTransposeLike(pre)) return false;
-            m.captures = {pre.as<CallNode>()->args[0]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* call = post.as<CallNode>();
-            if (call->op_node()->name == "layout_transform" &&
-                call->attrs->get_string("src_layout") != call->attrs->get_string("dst_layout")) {
-              return post;
-            }
-            auto* t = TensorOf(pre);
-            if (!t) return post;
-            const std::vector<int64_t> axes = AxisOrder(call, t->ndim());
-            if (static_cast<int>(axes.size()) != t->ndim()) return post;
-            for (int i = 0; i < t->ndim(); ++i) {
-              if (axes[i] != i) return post;
-            }
-            return c[0];
-          }};
+  const DFPattern x = Wildcard();
+  return PatternRule(
+      "SimplifyNoOpTranspose", TransposeLike()({x}), {x},
+      [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+        auto* call = post.as<CallNode>();
+        if (call->op_node()->name == "layout_transform" &&
+            call->attrs->get_string("src_layout") != call->attrs->get_string("dst_layout")) {
+          return post;
+        }
+        auto* t = TensorOf(pre);
+        if (!t) return post;
+        const std::vector<int64_t> axes = AxisOrder(call, t->ndim());
+        if (static_cast<int>(axes.size()) != t->ndim()) return post;
+        for (int i = 0; i < t->ndim(); ++i) {
+          if (axes[i] != i) return post;
+        }
+        return c[0];
+      });
 }
 
-// A cast or cast_like call (TVM's `cast_like(data, _) || cast(data)`), else null.
-const CallNode* CastCall(const Expr& e) {
-  if (auto* call = OpCall(e, "cast"); call && call->args.size() == 1) return call;
-  if (auto* call = OpCall(e, "cast_like"); call && call->args.size() == 2) return call;
-  return nullptr;
+// TVM's `cast_like(data, _) || cast(data)`.
+DFPattern CastOf(const DFPattern& data) {
+  return IsOp("cast_like")({data, Wildcard()}) | IsOp("cast")({data});
 }
 
 // ----- SimplifySameCast: cast(x) or cast_like(x, _) to x's own dtype -> x
 Rule SimplifySameCast() {
-  return {"SimplifySameCast",
-          {"cast", "cast_like"},
-          [](const Expr& pre, Match& m) {
-            auto* call = CastCall(pre);
-            if (!call) return false;
-            m.captures = {call->args[0]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* from = TensorOf(pre.as<CallNode>()->args[0]);
-            auto* to = TensorOf(pre);
-            if (from && to && from->dtype == to->dtype) return c[0];
-            return post;
-          }};
+  const DFPattern x = Wildcard();
+  return PatternRule("SimplifySameCast", CastOf(x), {x},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       auto* from = TensorOf(pre.as<CallNode>()->args[0]);
+                       auto* to = TensorOf(pre);
+                       if (from && to && from->dtype == to->dtype) return c[0];
+                       return post;
+                     });
 }
 
 // TVM's type codes and bits: bool is uint1 there.
@@ -285,26 +217,18 @@ bool IsWidenCast(DataType origin, DataType cast) {
 // ----- SimplifyConsecutiveCast: cast(cast(x)) -> cast(x) when the first cast widens (either
 // cast may be a cast_like)
 Rule SimplifyConsecutiveCast() {
-  return {"SimplifyConsecutiveCast",
-          {"cast", "cast_like"},
-          [](const Expr& pre, Match& m) {
-            auto* outer = CastCall(pre);
-            if (!outer) return false;
-            auto* inner = CastCall(outer->args[0]);
-            if (!inner) return false;
-            m.inner = {outer->args[0].get()};
-            m.captures = {inner->args[0], outer->args[0]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* data = TensorOf(c[0]);
-            auto* cast1 = TensorOf(c[1]);
-            auto* cast2 = TensorOf(pre);
-            if (!data || !cast1 || !cast2) return post;
-            if (!IsWidenCast(data->dtype, cast1->dtype)) return post;
-            return ir::WithCheckedType(relay::cast(c[0], cast2->dtype.ToString()),
-                                       ir::TensorType(data->shape, cast2->dtype));
-          }};
+  const DFPattern x = Wildcard();
+  const DFPattern cast1 = CastOf(x);
+  return PatternRule("SimplifyConsecutiveCast", CastOf(cast1), {x, cast1},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       auto* data = TensorOf(c[0]);
+                       auto* cast1 = TensorOf(c[1]);
+                       auto* cast2 = TensorOf(pre);
+                       if (!data || !cast1 || !cast2) return post;
+                       if (!IsWidenCast(data->dtype, cast1->dtype)) return post;
+                       return ir::WithCheckedType(relay::cast(c[0], cast2->dtype.ToString()),
+                                                  ir::TensorType(data->shape, cast2->dtype));
+                     });
 }
 
 // The range of dtype's values (TVM's min_value / max_value).
@@ -330,7 +254,9 @@ bool CheckRange(DataType t, double lo, double hi, int mode) {
 }
 
 // ----- SimplifyClipAndConsecutiveCast: clip followed by casts: drop the casts whose dtype holds
-// the clip's interval (adding one cast to the final dtype if needed).
+// the clip's interval (adding one cast to the final dtype if needed). The one rule matched by hand:
+// TVM's pattern is cyclic (cast(P | clip(_)) where P is that pattern itself, a chain of any
+// length), which src/pattern's immutable patterns cannot express.
 Rule SimplifyClipAndConsecutiveCast() {
   return {"SimplifyClipAndConsecutiveCast",
           {"cast"},
@@ -375,77 +301,43 @@ Rule SimplifyClipAndConsecutiveCast() {
 
 // ----- SimplifyClip: clip whose interval holds every value of its dtype -> its input
 Rule SimplifyClip() {
-  return {"SimplifyClip",
-          {"clip"},
-          [](const Expr& pre, Match& m) {
-            auto* call = OpCall(pre, "clip");
-            if (!call) return false;
-            m.captures = {call->args[0]};
-            return true;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            auto* t = TensorOf(pre);
-            if (!t) return post;
-            const ir::Attrs& attrs = post.as<CallNode>()->attrs;
-            if (CheckRange(t->dtype, attrs->get_double("a_min"), attrs->get_double("a_max"), 0)) {
-              return c[0];
-            }
-            return post;
-          }};
+  const DFPattern x = Wildcard();
+  return PatternRule(
+      "SimplifyClip", IsOp("clip")({x}), {x},
+      [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+        auto* t = TensorOf(pre);
+        if (!t) return post;
+        const ir::Attrs& attrs = post.as<CallNode>()->attrs;
+        if (CheckRange(t->dtype, attrs->get_double("a_min"), attrs->get_double("a_max"), 0)) {
+          return c[0];
+        }
+        return post;
+      });
 }
 
 // ----- SwitchAddMultiply: (x + c1) * c2 -> x * c2 + (c1 * c2 folded)
 Rule SwitchAddMultiply() {
-  return {"SwitchAddMultiply",
-          {"multiply"},
-          [](const Expr& pre, Match& m) {
-            auto* mul = OpCall(pre, "multiply");
-            if (!mul) return false;
-            return MatchBinary(mul, [&](const Expr& sum, const Expr& c2) {
-              auto* add = OpCall(sum, "add");
-              if (!add || !c2.as<ir::ConstantNode>()) return false;
-              return MatchBinary(add, [&](const Expr& x, const Expr& c1) {
-                if (!c1.as<ir::ConstantNode>()) return false;
-                m.inner = {sum.get()};
-                m.captures = {x, c1, c2};
-                return true;
-              });
-            });
-          },
-          [](const Expr&, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            if (c[0].as<ir::ConstantNode>()) return post;
-            Expr folded = FoldConstantExpr(relay::multiply(c[1], c[2]));
-            return relay::add(relay::multiply(c[0], c[2]), folded);
-          }};
+  const DFPattern x = Wildcard(), c1 = IsConstant(), c2 = IsConstant();
+  return PatternRule("SwitchAddMultiply", IsOp("multiply")({IsOp("add")({x, c1}), c2}), {x, c1, c2},
+                     [](const Expr&, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       if (c[0].as<ir::ConstantNode>()) return post;
+                       Expr folded = FoldConstantExpr(relay::multiply(c[1], c[2]));
+                       return relay::add(relay::multiply(c[0], c[2]), folded);
+                     });
 }
 
 // ----- SimplifyAdjacentMultiplyOrAdd: (x * c1) * c2 -> x * (c1 * c2), same for add
 Rule SimplifyAdjacentMultiplyOrAdd() {
-  return {"SimplifyAdjacentMultiplyOrAdd",
-          {"multiply", "add"},
-          [](const Expr& pre, Match& m) {
-            for (const char* name : {"multiply", "add"}) {
-              auto* outer = OpCall(pre, name);
-              if (!outer) continue;
-              return MatchBinary(outer, [&](const Expr& lhs, const Expr& c2) {
-                auto* inner = OpCall(lhs, name);
-                if (!inner || !c2.as<ir::ConstantNode>()) return false;
-                return MatchBinary(inner, [&](const Expr& x, const Expr& c1) {
-                  if (!c1.as<ir::ConstantNode>()) return false;
-                  m.inner = {lhs.get()};
-                  m.captures = {x, c1, c2};
-                  return true;
-                });
-              });
-            }
-            return false;
-          },
-          [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
-            if (c[0].as<ir::ConstantNode>()) return post;
-            const Expr& op = pre.as<CallNode>()->op;
-            Expr folded = FoldConstantExpr(ir::MakeCall(op, {c[1], c[2]}));
-            return ir::MakeCall(op, {c[0], folded});
-          }};
+  const DFPattern x = Wildcard(), c1 = IsConstant(), c2 = IsConstant();
+  const DFPattern multiply = IsOp("multiply")({IsOp("multiply")({x, c1}), c2});
+  const DFPattern add = IsOp("add")({IsOp("add")({x, c1}), c2});
+  return PatternRule("SimplifyAdjacentMultiplyOrAdd", multiply | add, {x, c1, c2},
+                     [](const Expr& pre, const Expr& post, const std::vector<Expr>& c) -> Expr {
+                       if (c[0].as<ir::ConstantNode>()) return post;
+                       const Expr& op = pre.as<CallNode>()->op;
+                       Expr folded = FoldConstantExpr(ir::MakeCall(op, {c[1], c[2]}));
+                       return ir::MakeCall(op, {c[0], folded});
+                     });
 }
 
 }  // namespace
