@@ -9,6 +9,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterTensorOps(r);
   op::RegisterNNOps(r);
   op::RegisterTransformOps(r);
+  op::RegisterReshapeLikeOp(r);
   op::RegisterReduceOps(r);
   op::RegisterIndexingOps(r);
   op::RegisterImageOps(r);

@@ -187,6 +187,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "qnn.tanh",
       "repeat",
       "reshape",
+      "reshape_like",
       "reverse",
       "reverse_sequence",
       "right_shift",

@@ -80,8 +80,11 @@ def test_logsumexp_mean_variance_mean_std(kind):
     np.testing.assert_allclose(std.numpy(), np.std(data, axis=(0, 1)), rtol=1e-5)
 
 
-def test_symbolic_dimensions_are_refused_by_name():
-    d = te.var("d1")
-    assert d.name == "d1" and d.dtype == "int32"
-    with pytest.raises(Exception, match="symbolic dimension 'd1'"):
-        relay.var("x", relay.TensorType((d, 3), "float32"))
+def test_reductions_keep_a_symbolic_dimension():
+    # TVM v0.13 (test_op_level4.py's TestReduceFunctions): sum over axis 1 of (d1, d2, d3) with
+    # keepdims is (d1, 1, d3).
+    d1, d2, d3 = te.var("d1"), te.var("d2"), te.var("d3")
+    assert d1.name == "d1" and d1.dtype == "int32"
+    x = relay.var("x", relay.TensorType((d1, d2, d3), "float32"))
+    mod = relay.transform.InferType()(tvm.IRModule.from_expr(relay.sum(x, axis=1, keepdims=True)))
+    assert mod["main"].body.checked_type == relay.TensorType((d1, 1, d3), "float32")

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,15 @@ KernelFn Conv1D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxP
 
 // loss.cc: nn.nll_loss.
 KernelFn NLLLoss;
+
+// reshape_like.cc: reshape_like, and its result shape (shared with its type relation): data's
+// dims before lhs_begin, shape_like's dims [rhs_begin, rhs_end), data's dims from lhs_end;
+// nullopt (and `error` set) when a range is out of bounds.
+KernelFn ReshapeLike;
+std::optional<std::vector<int64_t>> ReshapeLikeShape(const std::vector<int64_t>& data,
+                                                     const std::vector<int64_t>& like,
+                                                     const ir::AttrsNode& attrs,
+                                                     std::string* error);
 
 // group_norm.cc: nn.group_norm, nn.l2_normalize.
 KernelFn GroupNorm, L2Normalize;

@@ -209,6 +209,13 @@ def topk(data, k=1, axis=-1, ret_type="both", is_ascend=False, dtype="int32"):
     return out
 
 
+def reshape_like(data, shape_like, lhs_begin=0, lhs_end=None, rhs_begin=0, rhs_end=None):
+    """``data`` reshaped to its dimensions before ``lhs_begin``, ``shape_like``'s dimensions
+    [``rhs_begin``, ``rhs_end``), and its dimensions from ``lhs_end`` (TVM's reshape_like)."""
+    return call("reshape_like", [data, shape_like], lhs_begin=lhs_begin, lhs_end=lhs_end,
+                rhs_begin=rhs_begin, rhs_end=rhs_end)
+
+
 def collapse_sum_like(data, collapse_type):
     """``data`` summed over the axes that broadcasting ``collapse_type``'s shape to it adds."""
     return call("collapse_sum_like", [data, collapse_type])
