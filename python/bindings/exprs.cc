@@ -100,7 +100,19 @@ void BindExprs(py::module_& m) {
       .def_property_readonly("op", [](const ir::CallNode& c) { return c.op; })
       .def_property_readonly("args", [](const ir::CallNode& c) { return c.args; })
       .def_property_readonly("attrs", [](const ir::CallNode& c) { return c.attrs; })
-      .def_property_readonly("type_args", [](const ir::CallNode&) { return py::list(); });
+      // TVM's operators are polymorphic functions fn[T0, ..., Tn](T0, ...) -> Tn whose type
+      // arguments inference instantiates: each argument's type, then the result's. Calls of
+      // functions have none (relaypass has no type parameters).
+      .def_property_readonly("type_args", [](const ir::CallNode& c) {
+        py::list out;
+        if (!c.op_node() || !c.checked_type) return out;
+        for (const Expr& arg : c.args) {
+          if (!arg->checked_type) return py::list();
+          out.append(arg->checked_type);
+        }
+        out.append(c.checked_type);
+        return out;
+      });
 
   NodeClass<ir::TupleNode>(m, "Tuple")
       .def(py::init([](const std::vector<Expr>& fields, const py::object&) {

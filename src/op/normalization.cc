@@ -104,7 +104,11 @@ bool BatchMatmulRel(TypeRelationCall& call) {
   }
   // NumPy's broadcast: a batch of 1 against an empty batch is empty (TVM's max(bx, by) would
   // index into the empty operand).
-  const Dim b = IsAny(bx) || IsAny(by) ? kAnyDim : (bx == 0 || by == 0) ? 0 : std::max(bx, by);
+  // The same symbolic batch on both sides stays itself (TVM's max(b, b)).
+  const Dim b = bx == by                 ? bx
+                : IsAny(bx) || IsAny(by) ? kAnyDim
+                : (bx == 0 || by == 0)   ? 0
+                                         : std::max(bx, by);
   call.AssignResult(ir::TensorType({b, m, n}, DTypeOr(attrs.get("out_dtype"), x->dtype)));
   return true;
 }

@@ -261,7 +261,8 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
         for (int64_t d = 0; d < out[0]; ++d) {
           for (int64_t h = 0; h < out[1]; ++h) {
             for (int64_t w = 0; w < out[2]; ++w, ++o) {
-              double acc = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
+              // TVM starts a max pool at the dtype's lowest value (a window all in padding gives it).
+              double acc = is_max ? static_cast<double>(std::numeric_limits<T>::lowest()) : 0.0;
               int64_t count = 0;
               const int64_t pos[3] = {d, h, w};
               int64_t start[3], end[3];
