@@ -10,6 +10,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterNNOps(r);
   op::RegisterTransformOps(r);
   op::RegisterReshapeLikeOp(r);
+  op::RegisterRandomOps(r);
   op::RegisterReduceOps(r);
   op::RegisterIndexingOps(r);
   op::RegisterImageOps(r);
