@@ -15,7 +15,8 @@ void RegisterImageOps(OpRegistry& registry);       // image.cc: resize2d, upsamp
 void RegisterFastMathOps(OpRegistry& registry);    // fast_math.cc: fast_exp, ... (after nn)
 void RegisterStackOp(OpRegistry& registry);        // stack.cc: stack
 void RegisterAnnotationOps(OpRegistry& registry);  // annotation.cc: compiler_begin/end
-void RegisterSparseOps(OpRegistry& registry);    // sparse.cc: sparse_to_dense, ...
+void RegisterSparseOps(OpRegistry& registry);      // sparse.cc: sparse_to_dense, ...
+void RegisterRangeOps(OpRegistry& registry);       // range.cc: arange, meshgrid
 void RegisterDynOps(OpRegistry& registry);         // dyn/transform.cc: dyn.* (after the static ops)
 
 }  // namespace relaypass::op

@@ -16,6 +16,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterStackOp(r);
   op::RegisterAnnotationOps(r);
   op::RegisterSparseOps(r);
+  op::RegisterRangeOps(r);
   op::RegisterDynOps(r);
 }
 

@@ -43,6 +43,9 @@ KernelFn Sort, ArgSort, SearchSorted;
 // sparse.cc: sparse_to_dense, sparse_fill_empty_rows.
 KernelFn SparseToDense, SparseFillEmptyRows;
 
+// range.cc: arange, meshgrid.
+KernelFn Arange, Meshgrid;
+
 // image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
 KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
 

@@ -282,3 +282,29 @@ def sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape, default_v
     new_sparse_values = cast_like(out[1], sparse_values)
     empty_row_indicator = cast(out[2], "bool")
     return Tuple((new_sparse_indices, new_sparse_values, empty_row_indicator))
+
+
+def arange(start, stop=None, step=None, dtype="float32"):
+    """TVM's arange: values from ``start`` (0 when only one bound is given) up to, not including,
+    ``stop``, ``step`` apart (1 by default), as a 1-D tensor of ``dtype``. The bounds are scalar
+    expressions; when all three are constants the result's extent is known statically."""
+    from ..expr import RelayExpr, const
+
+    if step is None:
+        step = const(1, dtype)
+    if stop is None:
+        stop = start
+        start = const(0, dtype=dtype)
+    start, stop, step = (v if isinstance(v, RelayExpr) else const(v, dtype)
+                         for v in (start, stop, step))
+    return call("arange", [start, stop, step], dtype=dtype)
+
+
+def meshgrid(data, indexing="ij"):
+    """TVM's meshgrid: one grid per scalar or 1-D tensor of ``data``, each the shape of all their
+    extents ("xy" indexing swaps the first two), as a TupleWrapper."""
+    from ..expr import Tuple
+
+    data = list(data)
+    return TupleWrapper(call("meshgrid", [Tuple(data)], indexing=indexing), len(data))
+
