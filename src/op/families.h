@@ -17,6 +17,8 @@ void RegisterStackOp(OpRegistry& registry);        // stack.cc: stack
 void RegisterAnnotationOps(OpRegistry& registry);  // annotation.cc: compiler_begin/end
 void RegisterSparseOps(OpRegistry& registry);      // sparse.cc: sparse_to_dense, ...
 void RegisterRangeOps(OpRegistry& registry);       // range.cc: arange, meshgrid
+void RegisterUniqueOps(OpRegistry& registry);      // unique.cc: argwhere, unique
+void RegisterAdvIndexOp(OpRegistry& registry);     // adv_index.cc: adv_index
 void RegisterDynOps(OpRegistry& registry);         // dyn/transform.cc: dyn.* (after the static ops)
 
 }  // namespace relaypass::op

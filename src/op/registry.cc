@@ -17,6 +17,8 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterAnnotationOps(r);
   op::RegisterSparseOps(r);
   op::RegisterRangeOps(r);
+  op::RegisterUniqueOps(r);
+  op::RegisterAdvIndexOp(r);
   op::RegisterDynOps(r);
 }
 

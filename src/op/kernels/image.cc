@@ -1,5 +1,6 @@
-// image.resize2d and nn.upsampling (TVM's topi.image.resize2d: coordinate transformation modes,
-// nearest rounding methods, linear and cubic), nn.depth_to_space and nn.space_to_depth; NCHW.
+// image.resize2d, image.resize3d and nn.upsampling (TVM's topi.image.resize2d/3d: coordinate
+// transformation modes, nearest rounding methods, linear and cubic), nn.depth_to_space and
+// nn.space_to_depth; NCHW (NCDHW).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -183,6 +184,84 @@ Arrays Resize2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   const NDArray x = nhwc ? ToNCHW(in[0], "image.resize2d") : in[0];
   const NDArray out = Resize(x, size[0], size[1], s, DTypeAttr(a, "out_dtype", in[0].dtype()));
   return {nhwc ? Permute(out, {0, 2, 3, 1}) : out};
+}
+
+// TVM's topi.image.resize3d on NCDHW data: the taps of the three axes multiplied (trilinear,
+// tricubic or nearest).
+Arrays Resize3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  const char* op = "image.resize3d";
+  CheckInputs(in, 1, op);
+  const ir::AttrsNode& a = AttrsOf(attrs, op);
+  if (a.get_string("layout") != "NCDHW") Fail("image.resize3d: only the NCDHW layout is supported");
+  ResizeSpec s;
+  s.method = a.get_string("method");
+  s.coord = a.get_string("coordinate_transformation_mode");
+  s.rounding = a.get_string("rounding_method");
+  if (s.rounding.empty()) {
+    s.rounding =
+        s.coord == "tf_half_pixel_for_nn" || s.coord == "align_corners" ? "round" : "floor";
+  }
+  s.cubic_alpha = a.get_double("cubic_alpha");
+  s.cubic_exclude = a.get_int("cubic_exclude") != 0;
+  s.extrapolation = a.get_double("extrapolation_value");
+  std::vector<double> roi(6, 0.0);  // start_d, start_h, start_w, end_d, end_h, end_w
+  if (!a.get("roi").is_null()) {
+    roi.clear();
+    for (const ir::AttrValue& v : a.get("roi").as_array()) roi.push_back(v.as_double());
+    if (roi.size() != 6) Fail("image.resize3d: roi must have 6 values");
+  }
+  const std::vector<int64_t> size = a.get_ints("size");
+  if (size.size() != 3) Fail("image.resize3d: size must have 3 values");
+  const NDArray& x = in[0];
+  if (x.ndim() != 5) Fail("image.resize3d: data must be 5-D (NCDHW)");
+  const Shape& is = x.shape();
+  for (int64_t v : size) {
+    if (v < 0) Fail("image.resize3d: the output size must not be negative");
+  }
+  const DataType out_dtype = DTypeAttr(a, "out_dtype", x.dtype());
+  // As Resize: the output's size is checked before any taps are built.
+  NDArray out =
+      NDArray::Uninitialized({is[0], is[1], size[0], size[1], size[2]}, DataType::Float(64));
+  if (out.size() == 0) return {NDArray::Uninitialized(out.shape(), out_dtype)};
+  if (is[2] == 0 || is[3] == 0 || is[4] == 0) Fail("image.resize3d: the input is empty");
+  std::vector<Taps> taps[3];
+  for (int k = 0; k < 3; ++k) {
+    for (int64_t o = 0; o < size[k]; ++o) {
+      taps[k].push_back(AxisTaps(o, is[2 + k], size[k], s, roi[k], roi[3 + k]));
+    }
+  }
+  const NDArray xd = CastArray(x, DataType::Float(64));
+  const double* pi = xd.data<double>();
+  double* po = out.mutable_data<double>();
+  const int64_t plane = is[2] * is[3] * is[4];
+  for (int64_t p = 0; p < is[0] * is[1]; ++p) {
+    const double* src = pi + p * plane;
+    for (const Taps& td : taps[0]) {
+      for (const Taps& th : taps[1]) {
+        for (const Taps& tw : taps[2]) {
+          if (td.outside || th.outside || tw.outside) {
+            *po++ = s.extrapolation;
+            continue;
+          }
+          double acc = 0;
+          for (size_t i = 0; i < td.index.size(); ++i) {
+            for (size_t j = 0; j < th.index.size(); ++j) {
+              const double w = td.weight[i] * th.weight[j];
+              const double* row = src + (td.index[i] * is[3] + th.index[j]) * is[4];
+              for (size_t k = 0; k < tw.index.size(); ++k)
+                acc += w * tw.weight[k] * row[tw.index[k]];
+            }
+          }
+          *po++ = acc;
+        }
+      }
+    }
+  }
+  if (out_dtype.is_int() || out_dtype.is_uint()) {
+    double* q = out.mutable_data<double>();
+    for (int64_t i = 0; i < out.size(); ++i) q[i] = std::round(q[i]);
+  }
+  return {CastArray(out, out_dtype)};
 }
 
 // TVM's topi.nn.upsampling: resize2d to round(H * scale_h) x round(W * scale_w), asymmetric (or

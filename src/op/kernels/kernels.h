@@ -46,16 +46,23 @@ KernelFn SparseToDense, SparseFillEmptyRows;
 // range.cc: arange, meshgrid.
 KernelFn Arange, Meshgrid;
 
-// image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
-KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
+// unique.cc: argwhere, unique (result sizes from the data's values).
+KernelFn ArgWhere, Unique;
+
+// adv_index.cc: adv_index (numpy's advanced indexing of the leading axes).
+KernelFn AdvIndex;
+
+// image.cc: image.resize2d, image.resize3d, nn.upsampling, nn.depth_to_space,
+// nn.space_to_depth.
+KernelFn Resize2D, Resize3D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
 
 // convnd.cc: direct N-d convolution and transposed convolution (NC... / OI... layouts), 3-D
 // pooling.
 KernelFn Conv1D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxPool1D, AvgPool1D,
     MaxPool3D, AvgPool3D;
 
-// loss.cc: nn.nll_loss.
-KernelFn NLLLoss;
+// loss.cc: nn.nll_loss, nn.cross_entropy, nn.cross_entropy_with_logits.
+KernelFn NLLLoss, CrossEntropy, CrossEntropyWithLogits;
 
 // group_norm.cc: nn.group_norm, nn.l2_normalize.
 KernelFn GroupNorm, L2Normalize;

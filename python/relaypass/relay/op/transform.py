@@ -308,3 +308,24 @@ def meshgrid(data, indexing="ij"):
     data = list(data)
     return TupleWrapper(call("meshgrid", [Tuple(data)], indexing=indexing), len(data))
 
+
+def argwhere(condition):
+    """TVM's argwhere: the coordinates of the non-zero elements of ``condition``, one int32 row
+    each; the number of rows is known at run time only."""
+    return call("argwhere", [condition])
+
+
+def unique(data, is_sorted=True, return_counts=False):
+    """TVM's unique of a 1-D tensor: (output, indices, inverse_indices, num_unique[, counts]) as
+    a TupleWrapper; output, indices and counts are padded to the data's length and only their
+    first num_unique[0] values are meaningful."""
+    out = call("unique", [data], sorted=bool(is_sorted), return_counts=bool(return_counts))
+    return TupleWrapper(out, 5 if return_counts else 4)
+
+
+def adv_index(inputs):
+    """TVM's adv_index: numpy-style advanced indexing of ``inputs[0]``'s leading axes by the
+    index tensors ``inputs[1:]`` (broadcast against each other)."""
+    from ..expr import Tuple
+
+    return call("adv_index", [Tuple(list(inputs))])

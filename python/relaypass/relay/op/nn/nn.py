@@ -323,3 +323,13 @@ def nll_loss(predictions, targets, weights, reduction="mean", ignore_index=-100)
     """Negative log likelihood loss (reduction "mean", "sum" or "none")."""
     return call("nn.nll_loss", [predictions, targets, weights], reduction=reduction,
                 ignore_index=ignore_index)
+
+
+def cross_entropy(predictions, targets):
+    """-sum(log(predictions) * targets) / batch, for 2-D predictions and targets of one shape."""
+    return call("nn.cross_entropy", [predictions, targets])
+
+
+def cross_entropy_with_logits(predictions, targets):
+    """-sum(predictions * targets) / batch, predictions being log probabilities."""
+    return call("nn.cross_entropy_with_logits", [predictions, targets])
