@@ -188,20 +188,34 @@ bool SubPixelRel(TypeRelationCall& call, bool to_space) {
   return true;
 }
 
-// TVM's GridSampleRel: data [N, C, H, W] and grid [N, 2, H', W'] give [N, C, H', W'].
+// TVM's GridSampleRel: data [N, C, H, W] and grid [N, 2, H', W'] give [N, C, H', W'] (NCHW);
+// data [N, C, D, H, W] and grid [N, 3, D', H', W'] give [N, C, D', H', W'] (NCDHW).
 bool GridSampleRel(TypeRelationCall& call) {
-  TensorTypeRef data = NCHWData(call, "layout");
+  TensorTypeRef data = TensorOf(call, 0);
   TensorTypeRef grid = TensorOf(call, 1);
   if (!data || !grid) return false;
-  if (grid->ndim() != 4 || (!IsAny(grid->shape[1]) && grid->shape[1] != 2)) {
-    call.Fail("image.grid_sample: grid must be [N, 2, H, W], got " + TypeString(grid));
+  const std::string& layout = AttrsOf(call).get_string("layout");
+  if (layout != "NCHW" && layout != "NCDHW") {
+    call.Fail("image.grid_sample: only the NCHW and NCDHW layouts are supported, got " + layout);
+  }
+  const int spatial = layout == "NCHW" ? 2 : 3;
+  if (data->ndim() != spatial + 2) {
+    call.Fail("image.grid_sample: data must be " + std::to_string(spatial + 2) + "-D in " + layout +
+              ", got " + TypeString(data));
+  }
+  if (grid->ndim() != spatial + 2 ||
+      (!IsAny(grid->shape[1]) && grid->shape[1] != static_cast<Dim>(spatial))) {
+    call.Fail("image.grid_sample: grid must be [N, " + std::to_string(spatial) + ", ...] of rank " +
+              std::to_string(spatial + 2) + ", got " + TypeString(grid));
   }
   const std::string& method = AttrsOf(call).get_string("method");
-  if (method != "bilinear" && method != "nearest" && method != "bicubic") {
-    call.Fail("image.grid_sample: method must be bilinear, nearest or bicubic");
+  if (method != "bilinear" && method != "nearest" && (method != "bicubic" || spatial == 3)) {
+    call.Fail("image.grid_sample: method must be bilinear, nearest or (2-D only) bicubic, got " +
+              method);
   }
-  call.AssignResult(ir::TensorType({data->shape[0], data->shape[1], grid->shape[2], grid->shape[3]},
-                                   data->dtype));
+  Shape out = {data->shape[0], data->shape[1]};
+  for (int k = 0; k < spatial; ++k) out.push_back(grid->shape[2 + k]);
+  call.AssignResult(ir::TensorType(out, data->dtype));
   return true;
 }
 

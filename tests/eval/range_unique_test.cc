@@ -1,9 +1,9 @@
-// arange, meshgrid, argwhere, unique, adv_index, image.resize3d, nn.cross_entropy(_with_logits) and
-// scatter_elements' "mean": TVM v0.13's result types (static where TVM's relations know the
-// extent, `?` where only values decide it) and the kernels' values. Expected values are NumPy's
-// for the same call (numpy.arange, numpy.meshgrid, numpy.argwhere, numpy.unique, x[i, j]), worked
-// out by
-// hand in the comments.
+// arange, meshgrid, argwhere, unique, adv_index, image.resize3d, 3-D image.grid_sample,
+// nn.cross_entropy(_with_logits) and scatter_elements' "mean": TVM v0.13's result types (static
+// where TVM's relations know the extent, `?` where only values decide it) and the kernels' values.
+// Expected values are NumPy's for the same call (numpy.arange, numpy.meshgrid, numpy.argwhere,
+// numpy.unique, x[i, j]) or PyTorch's definitions (grid_sample), worked out by hand in the
+// comments.
 #include <cmath>
 
 #include "relaypass/ir/type_infer.h"
@@ -163,6 +163,29 @@ TEST(ImageOpsTest, Resize3DNearestAndTrilinear) {
   EXPECT_NEAR(tri[13], 4.5, 1e-6);
   EXPECT_NEAR(tri[1], 1.5, 1e-6);
   EXPECT_NEAR(tri[26], 8, 1e-6);
+}
+
+TEST(ImageOpsTest, GridSample3DTrilinearAndNearest) {
+  ir::IRModule mod = Typed(R"(def @main(%x: Tensor[(1, 1, 2, 2, 2), float32],
+                                         %g: Tensor[(1, 3, 1, 1, 2), float32]) {
+  (image.grid_sample(%x, %g, layout="NCDHW"),
+   image.grid_sample(%x, %g, method="nearest", layout="NCDHW", padding_mode="border"))
+})");
+  EXPECT_EQ(ResultType(mod),
+            "(Tensor[(1, 1, 1, 1, 2), float32], Tensor[(1, 1, 1, 1, 2), float32])");
+  const NDArray x = Array({1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8});
+  // Points (x, y, z) = (-1, -1, -1) and (0, 0, 0); align_corners: the first is voxel (0, 0, 0),
+  // the second the centre, where trilinear sampling averages all eight voxels (4.5) and nearest
+  // rounds 0.5 half to even, to voxel (0, 0, 0), as PyTorch's grid_sample.
+  const NDArray g = Array({1, 3, 1, 1, 2}, {-1, 0, -1, 0, -1, 0});
+  std::vector<NDArray> out = RunMain(mod, {x, g});
+  ExpectValues(out[0], {1, 1, 1, 1, 2}, {1, 4.5});
+  ExpectValues(out[1], {1, 1, 1, 1, 2}, {1, 1});
+  EXPECT_THROW(Typed(R"(def @main(%x: Tensor[(1, 1, 2, 2, 2), float32],
+                                  %g: Tensor[(1, 2, 1, 1, 2), float32]) {
+  image.grid_sample(%x, %g, layout="NCDHW")
+})"),
+               Error);
 }
 
 TEST(LossOpsTest, CrossEntropyIsTheBatchMeanOfMinusSumOfProducts) {

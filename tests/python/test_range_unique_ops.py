@@ -1,5 +1,6 @@
 """arange, meshgrid, argwhere, unique, image.resize3d, nn.cross_entropy_with_logits and
-scatter_elements' "mean" through TVM's Python names, and the PyTorch converters that emit them.
+scatter_elements' "mean" through TVM's Python names, and the PyTorch converters that emit them
+(and 3-D grid_sample).
 
 Expected values: NumPy's functions (numpy.arange, numpy.meshgrid, numpy.argwhere, numpy.unique)
 for the operators, and PyTorch itself (the module run eagerly on the same input) for the
@@ -137,3 +138,16 @@ def test_torch_unique_and_bincount():
     x = torch.tensor([5, 1, 5, 2, 2, 2, 0], dtype=torch.int64)
     _torch_check(lambda a: torch.unique(a, True, True, True), [x])
     _torch_check(lambda a: torch.bincount(a), [x])
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+def test_torch_grid_sample_3d(mode, padding):
+    torch = pytest.importorskip("torch")
+    rng = np.random.RandomState(3)
+    data = torch.from_numpy(rng.uniform(-1, 1, (2, 3, 3, 4, 5)).astype("float32"))
+    # points beyond [-1, 1] too, so that the padding modes matter
+    grid = torch.from_numpy(rng.uniform(-1.3, 1.3, (2, 4, 3, 2, 3)).astype("float32"))
+    for align in (True, False):
+        _torch_check(lambda x, g: torch.nn.functional.grid_sample(
+            x, g, mode=mode, padding_mode=padding, align_corners=align), [data, grid])

@@ -53,7 +53,7 @@ KernelFn ArgWhere, Unique;
 KernelFn AdvIndex;
 
 // image.cc: image.resize2d, image.resize3d, nn.upsampling, nn.depth_to_space,
-// nn.space_to_depth.
+// nn.space_to_depth; grid_sample.cc: image.grid_sample (NCHW and NCDHW).
 KernelFn Resize2D, Resize3D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
 
 // convnd.cc: direct N-d convolution and transposed convolution (NC... / OI... layouts), 3-D
