@@ -19,6 +19,7 @@ void RegisterSparseOps(OpRegistry& registry);      // sparse.cc: sparse_to_dense
 void RegisterRangeOps(OpRegistry& registry);       // range.cc: arange, meshgrid
 void RegisterUniqueOps(OpRegistry& registry);      // unique.cc: argwhere, unique
 void RegisterAdvIndexOp(OpRegistry& registry);     // adv_index.cc: adv_index
+void RegisterSignalOps(OpRegistry& registry);      // signal.cc: stft
 void RegisterDynOps(OpRegistry& registry);         // dyn/transform.cc: dyn.* (after the static ops)
 
 }  // namespace relaypass::op

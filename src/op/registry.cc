@@ -19,6 +19,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterRangeOps(r);
   op::RegisterUniqueOps(r);
   op::RegisterAdvIndexOp(r);
+  op::RegisterSignalOps(r);
   op::RegisterDynOps(r);
 }
 

@@ -216,6 +216,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "sqrt",
       "squeeze",
       "stack",
+      "stft",
       "strided_slice",
       "subtract",
       "sum",

@@ -1,6 +1,6 @@
 """arange, meshgrid, argwhere, unique, image.resize3d, nn.cross_entropy_with_logits and
 scatter_elements' "mean" through TVM's Python names, and the PyTorch converters that emit them
-(and 3-D grid_sample).
+(and 3-D grid_sample and stft).
 
 Expected values: NumPy's functions (numpy.arange, numpy.meshgrid, numpy.argwhere, numpy.unique)
 for the operators, and PyTorch itself (the module run eagerly on the same input) for the
@@ -151,3 +151,15 @@ def test_torch_grid_sample_3d(mode, padding):
     for align in (True, False):
         _torch_check(lambda x, g: torch.nn.functional.grid_sample(
             x, g, mode=mode, padding_mode=padding, align_corners=align), [data, grid])
+
+
+@pytest.mark.parametrize("center,normalized,onesided", [(False, False, True), (True, True, True),
+                                                         (True, False, False)])
+def test_torch_stft(center, normalized, onesided):
+    torch = pytest.importorskip("torch")
+    data = torch.from_numpy(np.random.RandomState(4).uniform(-1, 1, (2, 16)).astype("float32"))
+    window = torch.tensor([1.0, 2.0, 3.0, 2.0])
+    _torch_check(lambda x, w: torch.stft(x, 4, hop_length=2, win_length=4, window=w,
+                                         center=center, pad_mode="reflect", normalized=normalized,
+                                         onesided=onesided, return_complex=False),
+                 [data, window])

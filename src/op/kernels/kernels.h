@@ -52,6 +52,9 @@ KernelFn ArgWhere, Unique;
 // adv_index.cc: adv_index (numpy's advanced indexing of the leading axes).
 KernelFn AdvIndex;
 
+// signal.cc: stft.
+KernelFn Stft;
+
 // image.cc: image.resize2d, image.resize3d, nn.upsampling, nn.depth_to_space,
 // nn.space_to_depth; grid_sample.cc: image.grid_sample (NCHW and NCDHW).
 KernelFn Resize2D, Resize3D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;

@@ -329,3 +329,20 @@ def adv_index(inputs):
     from ..expr import Tuple
 
     return call("adv_index", [Tuple(list(inputs))])
+
+
+def stft(data, n_fft, hop_length=None, win_length=None, window=None, normalized=False,
+         onesided=True):
+    """TVM's stft: the short-time Fourier transform of 1-D data or a 2-D batch,
+    [batch,] rows, frames, 2 (real, imaginary); hop_length defaults to n_fft // 4, win_length
+    to n_fft and the window to n_fft int32 ones, as TVM's wrapper."""
+    from .tensor import ones
+
+    if hop_length is None:
+        hop_length = n_fft // 4
+    if win_length is None:
+        win_length = n_fft
+    if window is None:
+        window = ones([n_fft], "int32")
+    return call("stft", [data, window], n_fft=int(n_fft), hop_length=int(hop_length),
+                win_length=int(win_length), normalized=bool(normalized), onesided=bool(onesided))
