@@ -20,6 +20,7 @@ void RegisterRangeOps(OpRegistry& registry);       // range.cc: arange, meshgrid
 void RegisterUniqueOps(OpRegistry& registry);      // unique.cc: argwhere, unique
 void RegisterAdvIndexOp(OpRegistry& registry);     // adv_index.cc: adv_index
 void RegisterSignalOps(OpRegistry& registry);      // signal.cc: stft
+void RegisterVisionOps(OpRegistry& registry);      // vision.cc: vision.roi_align
 void RegisterDynOps(OpRegistry& registry);         // dyn/transform.cc: dyn.* (after the static ops)
 
 }  // namespace relaypass::op

@@ -20,6 +20,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterUniqueOps(r);
   op::RegisterAdvIndexOp(r);
   op::RegisterSignalOps(r);
+  op::RegisterVisionOps(r);
   op::RegisterDynOps(r);
 }
 

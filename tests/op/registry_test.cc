@@ -231,6 +231,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "trunc_mod",
       "unique",
       "variance",
+      "vision.roi_align",
       "where",
       "zeros",
       "zeros_like",

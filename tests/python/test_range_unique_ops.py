@@ -1,6 +1,6 @@
 """arange, meshgrid, argwhere, unique, image.resize3d, nn.cross_entropy_with_logits and
 scatter_elements' "mean" through TVM's Python names, and the PyTorch converters that emit them
-(and 3-D grid_sample and stft).
+(and 3-D grid_sample, stft and torchvision's roi_align).
 
 Expected values: NumPy's functions (numpy.arange, numpy.meshgrid, numpy.argwhere, numpy.unique)
 for the operators, and PyTorch itself (the module run eagerly on the same input) for the
@@ -163,3 +163,17 @@ def test_torch_stft(center, normalized, onesided):
                                          center=center, pad_mode="reflect", normalized=normalized,
                                          onesided=onesided, return_complex=False),
                  [data, window])
+
+
+def test_torchvision_roi_align():
+    torch = pytest.importorskip("torch")
+    torchvision = pytest.importorskip("torchvision")
+    rng = np.random.RandomState(5)
+    data = torch.from_numpy(rng.uniform(size=(2, 3, 12, 12)).astype("float32"))
+    boxes = rng.uniform(0, 12, size=(6, 4)).astype("float32")
+    boxes[:, 2:] += boxes[:, :2] * 0.25
+    batch = np.array([[0], [1], [0], [1], [1], [0]], "float32")
+    rois = torch.from_numpy(np.concatenate([batch, boxes], axis=1))
+    for size, scale, ratio in ((3, 1.0, -1), ((4, 2), 0.5, 2)):
+        _torch_check(lambda x, r: torchvision.ops.roi_align(x, r, size, scale, ratio),
+                     [data, rois])

@@ -9,6 +9,7 @@ from . import algorithm  # noqa: F401
 from . import nn  # noqa: F401
 from . import annotation  # noqa: F401
 from . import image  # noqa: F401
+from . import vision  # noqa: F401
 from . import contrib  # noqa: F401
 from . import _make  # noqa: F401
 from .registry import (  # noqa: F401
