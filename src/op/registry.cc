@@ -21,6 +21,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterAdvIndexOp(r);
   op::RegisterSignalOps(r);
   op::RegisterVisionOps(r);
+  op::RegisterDeformableConvOp(r);
   op::RegisterDynOps(r);
 }
 

@@ -144,6 +144,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "nn.conv3d_transpose",
       "nn.cross_entropy",
       "nn.cross_entropy_with_logits",
+      "nn.deformable_conv2d",
       "nn.dense",
       "nn.depth_to_space",
       "nn.dropout",

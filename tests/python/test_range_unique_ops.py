@@ -1,6 +1,6 @@
 """arange, meshgrid, argwhere, unique, image.resize3d, nn.cross_entropy_with_logits and
 scatter_elements' "mean" through TVM's Python names, and the PyTorch converters that emit them
-(and 3-D grid_sample, stft and torchvision's roi_align).
+(and 3-D grid_sample, stft, torchvision's roi_align and deform_conv2d).
 
 Expected values: NumPy's functions (numpy.arange, numpy.meshgrid, numpy.argwhere, numpy.unique)
 for the operators, and PyTorch itself (the module run eagerly on the same input) for the
@@ -177,3 +177,15 @@ def test_torchvision_roi_align():
     for size, scale, ratio in ((3, 1.0, -1), ((4, 2), 0.5, 2)):
         _torch_check(lambda x, r: torchvision.ops.roi_align(x, r, size, scale, ratio),
                      [data, rois])
+
+
+def test_torchvision_deform_conv2d():
+    torch = pytest.importorskip("torch")
+    torchvision = pytest.importorskip("torchvision")
+    rng = np.random.RandomState(6)
+    data = torch.from_numpy(rng.uniform(size=(2, 4, 7, 7)).astype("float32"))
+    # offsets in [0, 1) and no padding, as TVM's own test: every sample stays at or inside the
+    # data's top and left edges, where TVM's sampling and torchvision's agree
+    offset = torch.from_numpy(rng.uniform(size=(2, 2 * 2 * 3 * 3, 5, 5)).astype("float32"))
+    weight = torch.from_numpy(rng.uniform(size=(6, 4, 3, 3)).astype("float32"))
+    _torch_check(lambda x, o, w: torchvision.ops.deform_conv2d(x, o, w), [data, offset, weight])

@@ -58,6 +58,9 @@ KernelFn Stft;
 // vision.cc: vision.roi_align.
 KernelFn ROIAlign;
 
+// deformable_conv.cc: nn.deformable_conv2d (NCHW / OIHW).
+KernelFn DeformableConv2D;
+
 // image.cc: image.resize2d, image.resize3d, nn.upsampling, nn.depth_to_space,
 // nn.space_to_depth; grid_sample.cc: image.grid_sample (NCHW and NCDHW).
 KernelFn Resize2D, Resize3D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
