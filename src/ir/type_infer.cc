@@ -77,6 +77,9 @@ class RelationCall final : public TypeRelationCall {
   }
   const Attrs& attrs() const override { return record_.call->attrs; }
   const std::string& op_name() const override { return record_.def->name; }
+  const Expr* arg_expr(size_t index) const override {
+    return index < record_.call->args.size() ? &record_.call->args[index] : nullptr;
+  }
   void ThrowTypeError(const std::string& message) const override {
     const std::string& name = record_.def->name;
     const bool named = message.compare(0, name.size() + 2, name + ": ") == 0;

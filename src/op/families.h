@@ -18,6 +18,12 @@ void RegisterFastMathOps(OpRegistry& registry);    // fast_math.cc: fast_exp, ..
 void RegisterStackOp(OpRegistry& registry);        // stack.cc: stack
 void RegisterAnnotationOps(OpRegistry& registry);  // annotation.cc: compiler_begin/end
 void RegisterSparseOps(OpRegistry& registry);      // sparse.cc: sparse_to_dense, ...
-void RegisterDynOps(OpRegistry& registry);         // dyn/transform.cc: dyn.* (after the static ops)
+void RegisterRangeOps(OpRegistry& registry);       // range.cc: arange, meshgrid
+void RegisterUniqueOps(OpRegistry& registry);      // unique.cc: argwhere, unique
+void RegisterAdvIndexOp(OpRegistry& registry);     // adv_index.cc: adv_index
+void RegisterSignalOps(OpRegistry& registry);      // signal.cc: stft
+void RegisterVisionOps(OpRegistry& registry);      // vision.cc: vision.roi_align
+void RegisterDeformableConvOp(OpRegistry& registry);  // deformable_conv.cc
+void RegisterDynOps(OpRegistry& registry);  // dyn/transform.cc: dyn.* (after the static ops)
 
 }  // namespace relaypass::op

@@ -1,6 +1,5 @@
-// The image family: image.resize2d, image.grid_sample, nn.upsampling, nn.depth_to_space and
-// nn.space_to_depth
-// (TVM's attrs; NCHW data).
+// The image family: image.resize2d, image.resize3d, image.grid_sample, nn.upsampling,
+// nn.depth_to_space and nn.space_to_depth (TVM's attrs; NCHW data, NCDHW for resize3d).
 #include <cmath>
 #include <string>
 
@@ -21,6 +20,17 @@ const AttrsSchema* Resize2DAttrs() {
       "relay.attrs.Resize2DAttrs",
       {AttrsSchema::NullableIntArray("size"), AttrsSchema::NullableDoubleArray("roi"),
        AttrsSchema::String("layout", "NCHW"), AttrsSchema::String("method", "linear"),
+       AttrsSchema::String("coordinate_transformation_mode", "half_pixel"),
+       AttrsSchema::String("rounding_method", "round"), AttrsSchema::Double("cubic_alpha", -0.5),
+       AttrsSchema::Int("cubic_exclude", 0), AttrsSchema::Double("extrapolation_value", 0.0),
+       AttrsSchema::DType("out_dtype", "")});
+  return &schema;
+}
+const AttrsSchema* Resize3DAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.Resize3DAttrs",
+      {AttrsSchema::NullableIntArray("size"), AttrsSchema::NullableDoubleArray("roi"),
+       AttrsSchema::String("layout", "NCDHW"), AttrsSchema::String("method", "linear"),
        AttrsSchema::String("coordinate_transformation_mode", "half_pixel"),
        AttrsSchema::String("rounding_method", "round"), AttrsSchema::Double("cubic_alpha", -0.5),
        AttrsSchema::Int("cubic_exclude", 0), AttrsSchema::Double("extrapolation_value", 0.0),
@@ -93,6 +103,31 @@ bool Resize2DRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's Resize3DRel on NCDHW data: D, H and W become `size`.
+bool Resize3DRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  if (attrs.get_string("layout") != "NCDHW") {
+    call.Fail("image.resize3d: only the NCDHW layout is supported");
+  }
+  if (data->ndim() != 5) call.Fail("image.resize3d: data must be 5-D, got " + TypeString(data));
+  const std::string& method = attrs.get_string("method");
+  if (method != "nearest_neighbor" && method != "linear" && method != "cubic") {
+    call.Fail("image.resize3d: method must be nearest_neighbor, linear or cubic, got \"" + method +
+              "\"");
+  }
+  std::vector<int64_t> size = IntsAttr(call, "size");
+  if (size.size() != 3 || size[0] < 0 || size[1] < 0 || size[2] < 0) {
+    call.Fail("image.resize3d: size must be 3 non-negative values, got " +
+              attrs.get("size").ToString());
+  }
+  Shape shape = data->shape;
+  for (int k = 0; k < 3; ++k) shape[2 + k] = size[k];
+  call.AssignResult(ir::TensorType(shape, DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  return true;
+}
+
 // TVM's UpSamplingRel: H and W scaled and rounded.
 bool UpSamplingRel(TypeRelationCall& call) {
   TensorTypeRef data = NCHWData(call, "layout", true);
@@ -153,20 +188,34 @@ bool SubPixelRel(TypeRelationCall& call, bool to_space) {
   return true;
 }
 
-// TVM's GridSampleRel: data [N, C, H, W] and grid [N, 2, H', W'] give [N, C, H', W'].
+// TVM's GridSampleRel: data [N, C, H, W] and grid [N, 2, H', W'] give [N, C, H', W'] (NCHW);
+// data [N, C, D, H, W] and grid [N, 3, D', H', W'] give [N, C, D', H', W'] (NCDHW).
 bool GridSampleRel(TypeRelationCall& call) {
-  TensorTypeRef data = NCHWData(call, "layout");
+  TensorTypeRef data = TensorOf(call, 0);
   TensorTypeRef grid = TensorOf(call, 1);
   if (!data || !grid) return false;
-  if (grid->ndim() != 4 || (!IsAny(grid->shape[1]) && grid->shape[1] != 2)) {
-    call.Fail("image.grid_sample: grid must be [N, 2, H, W], got " + TypeString(grid));
+  const std::string& layout = AttrsOf(call).get_string("layout");
+  if (layout != "NCHW" && layout != "NCDHW") {
+    call.Fail("image.grid_sample: only the NCHW and NCDHW layouts are supported, got " + layout);
+  }
+  const int spatial = layout == "NCHW" ? 2 : 3;
+  if (data->ndim() != spatial + 2) {
+    call.Fail("image.grid_sample: data must be " + std::to_string(spatial + 2) + "-D in " + layout +
+              ", got " + TypeString(data));
+  }
+  if (grid->ndim() != spatial + 2 ||
+      (!IsAny(grid->shape[1]) && grid->shape[1] != static_cast<Dim>(spatial))) {
+    call.Fail("image.grid_sample: grid must be [N, " + std::to_string(spatial) + ", ...] of rank " +
+              std::to_string(spatial + 2) + ", got " + TypeString(grid));
   }
   const std::string& method = AttrsOf(call).get_string("method");
-  if (method != "bilinear" && method != "nearest" && method != "bicubic") {
-    call.Fail("image.grid_sample: method must be bilinear, nearest or bicubic");
+  if (method != "bilinear" && method != "nearest" && (method != "bicubic" || spatial == 3)) {
+    call.Fail("image.grid_sample: method must be bilinear, nearest or (2-D only) bicubic, got " +
+              method);
   }
-  call.AssignResult(ir::TensorType({data->shape[0], data->shape[1], grid->shape[2], grid->shape[3]},
-                                   data->dtype));
+  Shape out = {data->shape[0], data->shape[1]};
+  for (int k = 0; k < spatial; ++k) out.push_back(grid->shape[2 + k]);
+  call.AssignResult(ir::TensorType(out, data->dtype));
   return true;
 }
 
@@ -181,6 +230,10 @@ void RegisterImageOps(OpRegistry& registry) {
                                "Resizes H and W to `size` (nearest, linear or cubic).");
   resize2d.attrs_schema = Resize2DAttrs();
   resize2d.kernel = kernels::Resize2D;
+  OpDef& resize3d = RegisterOp(registry, "image.resize3d", 1, OpPattern::kInjective, Resize3DRel,
+                               "Resizes D, H and W to `size` (nearest, linear or cubic).");
+  resize3d.attrs_schema = Resize3DAttrs();
+  resize3d.kernel = kernels::Resize3D;
   OpDef& upsampling = RegisterOp(registry, "nn.upsampling", 1, OpPattern::kInjective, UpSamplingRel,
                                  "Scales H and W by scale_h and scale_w.");
   upsampling.attrs_schema = UpSamplingAttrs();

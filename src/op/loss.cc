@@ -1,5 +1,7 @@
 // nn.nll_loss (TVM v0.13's NLLLossAttrs and NLLLossRel): the negative log likelihood of
-// predictions [N, C, d...] at class targets [N, d...], weighted per class by weights [C].
+// predictions [N, C, d...] at class targets [N, d...], weighted per class by weights [C]; and
+// nn.cross_entropy / nn.cross_entropy_with_logits (TVM's CrossEntropyRel: x and y of one 2-D
+// shape, a scalar of x's dtype).
 #include <string>
 
 #include "kernels/kernels.h"
@@ -60,6 +62,25 @@ bool NLLLossRel(TypeRelationCall& call) {
   return true;
 }
 
+bool CrossEntropyRel(TypeRelationCall& call) {
+  TensorTypeRef x = TensorOf(call, 0);
+  TensorTypeRef y = TensorOf(call, 1);
+  if (!x || !y) return false;
+  if (x->ndim() != 2 || y->ndim() != 2) {
+    call.Fail("CrossEntropy: shapes of x and y is inconsistent, x shape = " +
+              ShapeToString(x->shape) + ", y shape = " + ShapeToString(y->shape));
+  }
+  for (int d = 0; d < 2; ++d) {
+    const Dim a = x->shape[d], b = y->shape[d];
+    if (!IsAny(a) && !IsAny(b) && a != b) {
+      call.Fail("CrossEntropy: shapes of x and y is inconsistent, x shape = " +
+                ShapeToString(x->shape) + ", y shape = " + ShapeToString(y->shape));
+    }
+  }
+  call.AssignResult(ir::TensorType({}, x->dtype));
+  return true;
+}
+
 }  // namespace
 
 void RegisterLossOps(OpRegistry& registry) {
@@ -67,6 +88,12 @@ void RegisterLossOps(OpRegistry& registry) {
                           "Negative log likelihood loss of predictions at class targets.");
   nll.attrs_schema = NLLLossAttrs();
   nll.kernel = kernels::NLLLoss;
+  RegisterOp(registry, "nn.cross_entropy", 2, OpPattern::kOpaque, CrossEntropyRel,
+             "Computes cross entropy given predictions and targets.")
+      .kernel = kernels::CrossEntropy;
+  RegisterOp(registry, "nn.cross_entropy_with_logits", 2, OpPattern::kOpaque, CrossEntropyRel,
+             "Computes cross entropy given predictions (log probabilities) and targets.")
+      .kernel = kernels::CrossEntropyWithLogits;
 }
 
 }  // namespace relaypass::op

@@ -18,6 +18,12 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterStackOp(r);
   op::RegisterAnnotationOps(r);
   op::RegisterSparseOps(r);
+  op::RegisterRangeOps(r);
+  op::RegisterUniqueOps(r);
+  op::RegisterAdvIndexOp(r);
+  op::RegisterSignalOps(r);
+  op::RegisterVisionOps(r);
+  op::RegisterDeformableConvOp(r);
   op::RegisterDynOps(r);
 }
 

@@ -46,6 +46,10 @@ class TypeRelationCall {
   void AssignResult(const Type& type) { Assign(num_args(), type); }
   virtual const Attrs& attrs() const = 0;
   virtual const std::string& op_name() const = 0;
+  // The expression of argument `index` where the caller has it (type inference does), else
+  // null: for relations whose result depends on a constant argument's value (TVM's arange reads
+  // the constants it also keeps in its attrs).
+  virtual const Expr* arg_expr(size_t /*index*/) const { return nullptr; }
   // Throws a TypeError that names the op and carries the call's location.
   [[noreturn]] void Fail(const std::string& message) const {
     ThrowTypeError(message);

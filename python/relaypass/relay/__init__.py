@@ -24,7 +24,7 @@ from .expr import TensorType, TupleType, FuncType, RefType, IncompleteType, Type
 from . import function  # noqa: F401
 from . import op  # noqa: F401
 from .op import *  # noqa: F401,F403
-from .op import nn, annotation, image, random  # noqa: F401
+from .op import nn, annotation, image, random, vision  # noqa: F401
 # The star import above also brought relay.op.op under the name `op`: relay.op is the package.
 op = __import__("importlib").import_module(__name__ + ".op")
 from . import transform  # noqa: F401

@@ -1,5 +1,6 @@
-// image.resize2d and nn.upsampling (TVM's topi.image.resize2d: coordinate transformation modes,
-// nearest rounding methods, linear and cubic), nn.depth_to_space and nn.space_to_depth; NCHW.
+// image.resize2d, image.resize3d and nn.upsampling (TVM's topi.image.resize2d/3d: coordinate
+// transformation modes, nearest rounding methods, linear and cubic), nn.depth_to_space and
+// nn.space_to_depth; NCHW (NCDHW).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -185,6 +186,84 @@ Arrays Resize2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   return {nhwc ? Permute(out, {0, 2, 3, 1}) : out};
 }
 
+// TVM's topi.image.resize3d on NCDHW data: the taps of the three axes multiplied (trilinear,
+// tricubic or nearest).
+Arrays Resize3D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  const char* op = "image.resize3d";
+  CheckInputs(in, 1, op);
+  const ir::AttrsNode& a = AttrsOf(attrs, op);
+  if (a.get_string("layout") != "NCDHW") Fail("image.resize3d: only the NCDHW layout is supported");
+  ResizeSpec s;
+  s.method = a.get_string("method");
+  s.coord = a.get_string("coordinate_transformation_mode");
+  s.rounding = a.get_string("rounding_method");
+  if (s.rounding.empty()) {
+    s.rounding =
+        s.coord == "tf_half_pixel_for_nn" || s.coord == "align_corners" ? "round" : "floor";
+  }
+  s.cubic_alpha = a.get_double("cubic_alpha");
+  s.cubic_exclude = a.get_int("cubic_exclude") != 0;
+  s.extrapolation = a.get_double("extrapolation_value");
+  std::vector<double> roi(6, 0.0);  // start_d, start_h, start_w, end_d, end_h, end_w
+  if (!a.get("roi").is_null()) {
+    roi.clear();
+    for (const ir::AttrValue& v : a.get("roi").as_array()) roi.push_back(v.as_double());
+    if (roi.size() != 6) Fail("image.resize3d: roi must have 6 values");
+  }
+  const std::vector<int64_t> size = a.get_ints("size");
+  if (size.size() != 3) Fail("image.resize3d: size must have 3 values");
+  const NDArray& x = in[0];
+  if (x.ndim() != 5) Fail("image.resize3d: data must be 5-D (NCDHW)");
+  const Shape& is = x.shape();
+  for (int64_t v : size) {
+    if (v < 0) Fail("image.resize3d: the output size must not be negative");
+  }
+  const DataType out_dtype = DTypeAttr(a, "out_dtype", x.dtype());
+  // As Resize: the output's size is checked before any taps are built.
+  NDArray out =
+      NDArray::Uninitialized({is[0], is[1], size[0], size[1], size[2]}, DataType::Float(64));
+  if (out.size() == 0) return {NDArray::Uninitialized(out.shape(), out_dtype)};
+  if (is[2] == 0 || is[3] == 0 || is[4] == 0) Fail("image.resize3d: the input is empty");
+  std::vector<Taps> taps[3];
+  for (int k = 0; k < 3; ++k) {
+    for (int64_t o = 0; o < size[k]; ++o) {
+      taps[k].push_back(AxisTaps(o, is[2 + k], size[k], s, roi[k], roi[3 + k]));
+    }
+  }
+  const NDArray xd = CastArray(x, DataType::Float(64));
+  const double* pi = xd.data<double>();
+  double* po = out.mutable_data<double>();
+  const int64_t plane = is[2] * is[3] * is[4];
+  for (int64_t p = 0; p < is[0] * is[1]; ++p) {
+    const double* src = pi + p * plane;
+    for (const Taps& td : taps[0]) {
+      for (const Taps& th : taps[1]) {
+        for (const Taps& tw : taps[2]) {
+          if (td.outside || th.outside || tw.outside) {
+            *po++ = s.extrapolation;
+            continue;
+          }
+          double acc = 0;
+          for (size_t i = 0; i < td.index.size(); ++i) {
+            for (size_t j = 0; j < th.index.size(); ++j) {
+              const double w = td.weight[i] * th.weight[j];
+              const double* row = src + (td.index[i] * is[3] + th.index[j]) * is[4];
+              for (size_t k = 0; k < tw.index.size(); ++k)
+                acc += w * tw.weight[k] * row[tw.index[k]];
+            }
+          }
+          *po++ = acc;
+        }
+      }
+    }
+  }
+  if (out_dtype.is_int() || out_dtype.is_uint()) {
+    double* q = out.mutable_data<double>();
+    for (int64_t i = 0; i < out.size(); ++i) q[i] = std::round(q[i]);
+  }
+  return {CastArray(out, out_dtype)};
+}
+
 // TVM's topi.nn.upsampling: resize2d to round(H * scale_h) x round(W * scale_w), asymmetric (or
 // align_corners) coordinates.
 Arrays UpSampling(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
@@ -267,108 +346,6 @@ Arrays DepthToSpace(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
 Arrays SpaceToDepth(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   CheckInputs(in, 1, "nn.space_to_depth");
   return {SubPixel(in[0], AttrsOf(attrs, "nn.space_to_depth"), false, "nn.space_to_depth")};
-}
-
-namespace {
-
-// PyTorch's grid_sampler_compute_source_index pieces: unnormalise, then clip or reflect.
-double Unnormalize(double c, int64_t size, bool align) {
-  return align ? (c + 1) / 2 * (size - 1) : ((c + 1) * size - 1) / 2;
-}
-double Reflect(double c, double twice_low, double twice_high) {
-  if (twice_low == twice_high) return 0;
-  const double lo = twice_low / 2, span = (twice_high - twice_low) / 2;
-  c = std::abs(c - lo);
-  const double extra = std::fmod(c, span);
-  const int64_t flips = static_cast<int64_t>(std::floor(c / span));
-  return flips % 2 == 0 ? extra + lo : span - extra + lo;
-}
-double Pad(double c, int64_t size, const std::string& mode, bool align) {
-  if (mode == "border") return std::clamp(c, 0.0, size - 1.0);
-  if (mode == "reflection") {
-    c = align ? Reflect(c, 0, 2.0 * (size - 1)) : Reflect(c, -1, 2.0 * size - 1);
-    return std::clamp(c, 0.0, size - 1.0);
-  }
-  return c;
-}
-double CubicA(double t, double a) {
-  t = std::abs(t);
-  if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-  if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
-  return 0;
-}
-
-}  // namespace
-
-// image.grid_sample as PyTorch's grid_sample (which ONNX's GridSample follows): bilinear,
-// nearest (half to even) or bicubic (A = -0.75) sampling; zeros, border or reflection padding.
-Arrays GridSample(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
-  CheckInputs(in, 2, "image.grid_sample");
-  const ir::AttrsNode& a = AttrsOf(attrs, "image.grid_sample");
-  if (a.get_string("layout") != "NCHW") Fail("image.grid_sample: only NCHW is supported");
-  const std::string& method = a.get_string("method");
-  const std::string& padding = a.get_string("padding_mode");
-  const bool align = a.get_bool("align_corners");
-  const NDArray x = CastArray(in[0], DataType::Float(64));
-  const NDArray g = CastArray(in[1], DataType::Float(64));
-  if (x.ndim() != 4 || g.ndim() != 4 || g.shape()[1] != 2 || g.shape()[0] != x.shape()[0]) {
-    Fail("image.grid_sample: data [N, C, H, W] and grid [N, 2, H', W'] expected");
-  }
-  const int64_t n = x.shape()[0], c = x.shape()[1], h = x.shape()[2], w = x.shape()[3];
-  const int64_t oh = g.shape()[2], ow = g.shape()[3];
-  if ((h == 0 || w == 0) && n * c * oh * ow > 0) Fail("image.grid_sample: the input is empty");
-  NDArray out = NDArray::Uninitialized({n, c, oh, ow}, DataType::Float(64));
-  const double* px = x.data<double>();
-  const double* pg = g.data<double>();
-  double* po = out.mutable_data<double>();
-  auto at = [&](const double* plane, int64_t yy, int64_t xx) {
-    if (padding != "zeros") {
-      // border / reflection taps of bicubic: bounded coordinates
-      xx = static_cast<int64_t>(Pad(static_cast<double>(xx), w, padding, align));
-      yy = static_cast<int64_t>(Pad(static_cast<double>(yy), h, padding, align));
-    }
-    return yy >= 0 && yy < h && xx >= 0 && xx < w ? plane[yy * w + xx] : 0.0;
-  };
-  for (int64_t b = 0; b < n; ++b) {
-    for (int64_t i = 0; i < oh; ++i) {
-      for (int64_t j = 0; j < ow; ++j) {
-        double gx = Unnormalize(pg[((b * 2 + 0) * oh + i) * ow + j], w, align);
-        double gy = Unnormalize(pg[((b * 2 + 1) * oh + i) * ow + j], h, align);
-        if (method != "bicubic") {
-          gx = Pad(gx, w, padding, align);
-          gy = Pad(gy, h, padding, align);
-        }
-        for (int64_t ch = 0; ch < c; ++ch) {
-          const double* plane = px + (b * c + ch) * h * w;
-          double v = 0;
-          if (method == "nearest") {
-            v = at(plane, static_cast<int64_t>(std::nearbyint(gy)),
-                   static_cast<int64_t>(std::nearbyint(gx)));
-          } else if (method == "bilinear") {
-            const double fx = std::floor(gx), fy = std::floor(gy);
-            const double tx = gx - fx, ty = gy - fy;
-            const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
-            auto tap = [&](int64_t yy, int64_t xx) {
-              return yy >= 0 && yy < h && xx >= 0 && xx < w ? plane[yy * w + xx] : 0.0;
-            };
-            v = tap(y0, x0) * (1 - tx) * (1 - ty) + tap(y0, x0 + 1) * tx * (1 - ty) +
-                tap(y0 + 1, x0) * (1 - tx) * ty + tap(y0 + 1, x0 + 1) * tx * ty;
-          } else {
-            const double fx = std::floor(gx), fy = std::floor(gy);
-            const double tx = gx - fx, ty = gy - fy;
-            for (int dy = -1; dy <= 2; ++dy) {
-              for (int dx = -1; dx <= 2; ++dx) {
-                v += at(plane, static_cast<int64_t>(fy) + dy, static_cast<int64_t>(fx) + dx) *
-                     CubicA(tx - dx, -0.75) * CubicA(ty - dy, -0.75);
-              }
-            }
-          }
-          po[((b * c + ch) * oh + i) * ow + j] = v;
-        }
-      }
-    }
-  }
-  return {CastArray(out, in[0].dtype())};
 }
 
 }  // namespace relaypass::op::kernels

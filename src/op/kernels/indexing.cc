@@ -666,7 +666,10 @@ Arrays ScatterElements(const Arrays& in, const ir::Attrs& attrs, const ir::Type&
         if (i < 0 || i >= data.shape()[d]) Fail("scatter_elements: index out of range");
         off += i * strides[d];
       }
-      po[off] = Reduce<T>(po[off], pu[u], mode);
+      // TVM's topi: "mean" halves the sum of the current value and each update in turn (a
+      // running pairwise mean; integers divide truncating), only scatter_elements has it.
+      po[off] = mode == "mean" ? static_cast<T>(WrapAdd<T>(po[off], pu[u]) / T(2))
+                               : Reduce<T>(po[off], pu[u], mode);
       Next(idx, updates.shape());
     }
   });

@@ -44,16 +44,35 @@ KernelFn Sort, ArgSort, SearchSorted;
 // sparse.cc: sparse_to_dense, sparse_fill_empty_rows.
 KernelFn SparseToDense, SparseFillEmptyRows;
 
-// image.cc: image.resize2d, nn.upsampling, nn.depth_to_space, nn.space_to_depth.
-KernelFn Resize2D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
+// range.cc: arange, meshgrid.
+KernelFn Arange, Meshgrid;
+
+// unique.cc: argwhere, unique (result sizes from the data's values).
+KernelFn ArgWhere, Unique;
+
+// adv_index.cc: adv_index (numpy's advanced indexing of the leading axes).
+KernelFn AdvIndex;
+
+// signal.cc: stft.
+KernelFn Stft;
+
+// vision.cc: vision.roi_align.
+KernelFn ROIAlign;
+
+// deformable_conv.cc: nn.deformable_conv2d (NCHW / OIHW).
+KernelFn DeformableConv2D;
+
+// image.cc: image.resize2d, image.resize3d, nn.upsampling, nn.depth_to_space,
+// nn.space_to_depth; grid_sample.cc: image.grid_sample (NCHW and NCDHW).
+KernelFn Resize2D, Resize3D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
 
 // convnd.cc: direct N-d convolution and transposed convolution (NC... / OI... layouts), 3-D
 // pooling.
 KernelFn Conv1D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxPool1D, AvgPool1D,
     MaxPool3D, AvgPool3D;
 
-// loss.cc: nn.nll_loss.
-KernelFn NLLLoss;
+// loss.cc: nn.nll_loss, nn.cross_entropy, nn.cross_entropy_with_logits.
+KernelFn NLLLoss, CrossEntropy, CrossEntropyWithLogits;
 
 // random.cc: TVM's Threefry generator and the draws on it (the next key first, then the values).
 KernelFn ThreefryGenerate, ThreefrySplit, Uniform, Normal;

@@ -1,6 +1,8 @@
 // nn.nll_loss as TVM's topi: loss[n, d...] = -predictions[n, t, d...] * weights[t] for the target
 // t = targets[n, d...] (0 where t is ignore_index); "mean" divides the summed loss by the summed
-// weights of the targets not ignored, "sum" sums, "none" keeps each.
+// weights of the targets not ignored, "sum" sums, "none" keeps each. nn.cross_entropy and
+// nn.cross_entropy_with_logits as TVM's computes: -sum(log(x) * y) / N and -sum(x * y) / N.
+#include <cmath>
 #include <string>
 
 #include "kernel_util.h"
@@ -63,6 +65,39 @@ Arrays NLLLoss(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
       return NDArray::Scalar<T>(static_cast<T>(value), pred.dtype());
     })};
   });
+}
+
+namespace {
+
+Arrays CrossEntropyOf(const Arrays& in, const ir::Type& out_type, const char* op, bool logits) {
+  CheckInputs(in, 2, op);
+  return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
+    const NDArray& x = v[0];
+    const NDArray& y = v[1];
+    if (x.ndim() != 2 || x.shape() != y.shape() || x.dtype() != y.dtype()) {
+      Fail(std::string(op) + ": x " + ShapeString(x.shape()) + " and y " + ShapeString(y.shape()) +
+           " must be 2-D of one shape and dtype");
+    }
+    return {DispatchFloat(x.dtype(), op, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* px = x.data<T>();
+      const T* py = y.data<T>();
+      T sum = 0;
+      for (int64_t i = 0; i < x.size(); ++i) sum += (logits ? px[i] : std::log(px[i])) * py[i];
+      // 0 / 0 for an empty batch: NaN, as TVM's division.
+      return NDArray::Scalar<T>(-sum / static_cast<T>(x.shape()[0]), x.dtype());
+    })};
+  });
+}
+
+}  // namespace
+
+Arrays CrossEntropy(const Arrays& in, const ir::Attrs&, const ir::Type& out_type) {
+  return CrossEntropyOf(in, out_type, "nn.cross_entropy", false);
+}
+
+Arrays CrossEntropyWithLogits(const Arrays& in, const ir::Attrs&, const ir::Type& out_type) {
+  return CrossEntropyOf(in, out_type, "nn.cross_entropy_with_logits", true);
 }
 
 }  // namespace relaypass::op::kernels

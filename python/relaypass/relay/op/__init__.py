@@ -10,6 +10,7 @@ from . import nn  # noqa: F401
 from . import annotation  # noqa: F401
 from . import image  # noqa: F401
 from . import random  # noqa: F401
+from . import vision  # noqa: F401
 from . import contrib  # noqa: F401
 from .debug import debug  # noqa: F401 (the function, as in TVM: it hides the submodule)
 from . import _make  # noqa: F401

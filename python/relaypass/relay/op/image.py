@@ -29,3 +29,23 @@ def resize2d(data, size, roi=None, layout="NCHW", method="linear",
                 rounding_method=rounding_method, cubic_alpha=cubic_alpha,
                 cubic_exclude=cubic_exclude, extrapolation_value=extrapolation_value,
                 out_dtype=out_dtype or "")
+
+
+def resize3d(data, size, roi=None, layout="NCDHW", method="linear",
+             coordinate_transformation_mode="half_pixel", rounding_method="", cubic_alpha=-0.5,
+             cubic_exclude=0, extrapolation_value=0.0, out_dtype=None):
+    """Resizes D, H and W of ``data`` to ``size`` (nearest_neighbor, linear or cubic)."""
+    from ..expr import Constant
+
+    if roi is None:
+        roi = [0.0] * 6
+    if isinstance(size, Constant):
+        size = list(size.data.numpy().astype("int32"))
+    if isinstance(roi, Constant):
+        roi = list(roi.data.numpy().astype("float32"))
+    return call("image.resize3d", [data], size=[int(s) for s in size],
+                roi=[float(r) for r in roi], layout=layout, method=method,
+                coordinate_transformation_mode=coordinate_transformation_mode,
+                rounding_method=rounding_method, cubic_alpha=cubic_alpha,
+                cubic_exclude=cubic_exclude, extrapolation_value=extrapolation_value,
+                out_dtype=out_dtype or "")

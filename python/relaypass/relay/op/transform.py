@@ -289,3 +289,67 @@ def sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape, default_v
     new_sparse_values = cast_like(out[1], sparse_values)
     empty_row_indicator = cast(out[2], "bool")
     return Tuple((new_sparse_indices, new_sparse_values, empty_row_indicator))
+
+
+def arange(start, stop=None, step=None, dtype="float32"):
+    """TVM's arange: values from ``start`` (0 when only one bound is given) up to, not including,
+    ``stop``, ``step`` apart (1 by default), as a 1-D tensor of ``dtype``. The bounds are scalar
+    expressions; when all three are constants the result's extent is known statically."""
+    from ..expr import RelayExpr, const
+
+    if step is None:
+        step = const(1, dtype)
+    if stop is None:
+        stop = start
+        start = const(0, dtype=dtype)
+    start, stop, step = (v if isinstance(v, RelayExpr) else const(v, dtype)
+                         for v in (start, stop, step))
+    return call("arange", [start, stop, step], dtype=dtype)
+
+
+def meshgrid(data, indexing="ij"):
+    """TVM's meshgrid: one grid per scalar or 1-D tensor of ``data``, each the shape of all their
+    extents ("xy" indexing swaps the first two), as a TupleWrapper."""
+    from ..expr import Tuple
+
+    data = list(data)
+    return TupleWrapper(call("meshgrid", [Tuple(data)], indexing=indexing), len(data))
+
+
+def argwhere(condition):
+    """TVM's argwhere: the coordinates of the non-zero elements of ``condition``, one int32 row
+    each; the number of rows is known at run time only."""
+    return call("argwhere", [condition])
+
+
+def unique(data, is_sorted=True, return_counts=False):
+    """TVM's unique of a 1-D tensor: (output, indices, inverse_indices, num_unique[, counts]) as
+    a TupleWrapper; output, indices and counts are padded to the data's length and only their
+    first num_unique[0] values are meaningful."""
+    out = call("unique", [data], sorted=bool(is_sorted), return_counts=bool(return_counts))
+    return TupleWrapper(out, 5 if return_counts else 4)
+
+
+def adv_index(inputs):
+    """TVM's adv_index: numpy-style advanced indexing of ``inputs[0]``'s leading axes by the
+    index tensors ``inputs[1:]`` (broadcast against each other)."""
+    from ..expr import Tuple
+
+    return call("adv_index", [Tuple(list(inputs))])
+
+
+def stft(data, n_fft, hop_length=None, win_length=None, window=None, normalized=False,
+         onesided=True):
+    """TVM's stft: the short-time Fourier transform of 1-D data or a 2-D batch,
+    [batch,] rows, frames, 2 (real, imaginary); hop_length defaults to n_fft // 4, win_length
+    to n_fft and the window to n_fft int32 ones, as TVM's wrapper."""
+    from .tensor import ones
+
+    if hop_length is None:
+        hop_length = n_fft // 4
+    if win_length is None:
+        win_length = n_fft
+    if window is None:
+        window = ones([n_fft], "int32")
+    return call("stft", [data, window], n_fft=int(n_fft), hop_length=int(hop_length),
+                win_length=int(win_length), normalized=bool(normalized), onesided=bool(onesided))

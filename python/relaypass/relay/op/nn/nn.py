@@ -27,6 +27,19 @@ def conv2d(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups
                 kernel_layout=kernel_layout, out_layout=out_layout, out_dtype=out_dtype)
 
 
+def deformable_conv2d(data, offset, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1),
+                      deformable_groups=1, groups=1, channels=None, kernel_size=None,
+                      data_layout="NCHW", kernel_layout="OIHW", out_layout="", out_dtype=""):
+    """2-D deformable convolution: each kernel tap samples the data at its offset position."""
+    if isinstance(kernel_size, int):
+        kernel_size = (kernel_size, kernel_size)
+    return call("nn.deformable_conv2d", [data, offset, weight], strides=pair(strides),
+                padding=get_pad_tuple2d(padding), dilation=pair(dilation),
+                deformable_groups=deformable_groups, groups=groups, channels=channels,
+                kernel_size=kernel_size, data_layout=data_layout, kernel_layout=kernel_layout,
+                out_layout=out_layout, out_dtype=out_dtype)
+
+
 def dense(data, weight, units=None, out_dtype=""):
     """Dense layer: data * weight^T."""
     return call("nn.dense", [data, weight], units=units, out_dtype=out_dtype)
@@ -323,3 +336,13 @@ def nll_loss(predictions, targets, weights, reduction="mean", ignore_index=-100)
     """Negative log likelihood loss (reduction "mean", "sum" or "none")."""
     return call("nn.nll_loss", [predictions, targets, weights], reduction=reduction,
                 ignore_index=ignore_index)
+
+
+def cross_entropy(predictions, targets):
+    """-sum(log(predictions) * targets) / batch, for 2-D predictions and targets of one shape."""
+    return call("nn.cross_entropy", [predictions, targets])
+
+
+def cross_entropy_with_logits(predictions, targets):
+    """-sum(predictions * targets) / batch, predictions being log probabilities."""
+    return call("nn.cross_entropy_with_logits", [predictions, targets])
