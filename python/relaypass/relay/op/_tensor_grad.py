@@ -1,0 +1,327 @@
+"""Gradient rules of the elementwise, broadcasting, reduction and shape operators (the rules of
+TVM's python/tvm/relay/op/_tensor_grad.py, written from the derivatives). Each returns one
+adjoint per argument of ``orig``; broadcasting binary operators collapse their adjoints back to
+each argument's shape."""
+import math
+
+from ..expr import const
+from . import tensor as _t
+from . import transform as _tr
+from . import reduce as _r
+from .gradient_registry import register_gradient
+
+
+def _dtype(expr):
+    return expr.checked_type.dtype
+
+
+def _shape(expr):
+    return [int(d) for d in expr.checked_type.shape]
+
+
+def _c(value, expr):
+    return const(value, _dtype(expr))
+
+
+def _csl(grad, like):
+    return _tr.collapse_sum_like(grad, like)
+
+
+def _unary(name, fn):
+    register_gradient(name, lambda orig, grad: [fn(orig.args[0], orig, grad)])
+
+
+_unary("log", lambda x, o, g: g / x)
+_unary("log2", lambda x, o, g: g / (x * _c(math.log(2.0), x)))
+_unary("log10", lambda x, o, g: g / (x * _c(math.log(10.0), x)))
+_unary("exp", lambda x, o, g: g * o)
+_unary("sqrt", lambda x, o, g: g * _c(0.5, x) / o)
+_unary("rsqrt", lambda x, o, g: g * _c(-0.5, x) * o / x)
+_unary("sigmoid", lambda x, o, g: g * o * (_c(1.0, x) - o))
+_unary("tanh", lambda x, o, g: g * (_c(1.0, x) - o * o))
+_unary("sin", lambda x, o, g: g * _t.cos(x))
+_unary("cos", lambda x, o, g: _t.negative(g * _t.sin(x)))
+_unary("tan", lambda x, o, g: g / (_t.cos(x) * _t.cos(x)))
+_unary("sinh", lambda x, o, g: g * _t.cosh(x))
+_unary("cosh", lambda x, o, g: g * _t.sinh(x))
+_unary("asin", lambda x, o, g: g / _t.sqrt(_c(1.0, x) - x * x))
+_unary("acos", lambda x, o, g: _t.negative(g / _t.sqrt(_c(1.0, x) - x * x)))
+_unary("atan", lambda x, o, g: g / (_c(1.0, x) + x * x))
+_unary("asinh", lambda x, o, g: g / _t.sqrt(x * x + _c(1.0, x)))
+_unary("acosh", lambda x, o, g: g / _t.sqrt(x * x - _c(1.0, x)))
+_unary("atanh", lambda x, o, g: g / (_c(1.0, x) - x * x))
+_unary("erf", lambda x, o, g: g * _c(2.0 / math.sqrt(math.pi), x) * _t.exp(_t.negative(x * x)))
+_unary("abs", lambda x, o, g: _t.where(_t.less(x, _t.zeros_like(x)), _t.negative(g), g))
+_unary("negative", lambda x, o, g: _t.negative(g))
+_unary("nn.relu", lambda x, o, g: _t.where(_t.less(x, _t.zeros_like(x)), _t.zeros_like(x), g))
+_unary("copy", lambda x, o, g: g)
+_unary("annotation.checkpoint", lambda x, o, g: g)
+_unary("annotation.stop_fusion", lambda x, o, g: g)
+_unary("cast", lambda x, o, g: _tr.cast_like(g, x))
+_unary("zeros_like", lambda x, o, g: _t.zeros_like(x))
+_unary("ones_like", lambda x, o, g: _t.zeros_like(x))
+for _name in ("floor", "ceil", "round", "trunc", "sign"):
+    _unary(_name, lambda x, o, g: _t.zeros_like(x))
+
+
+@register_gradient("clip")
+def _clip_grad(orig, grad):
+    x = orig.args[0]
+    lo = _c(float(orig.attrs.a_min), x) * _t.ones_like(x)
+    hi = _c(float(orig.attrs.a_max), x) * _t.ones_like(x)
+    zeros = _t.zeros_like(x)
+    return [_t.where(_t.less(x, lo), zeros, _t.where(_t.less(hi, x), zeros, grad))]
+
+
+for _name in ("zeros", "ones"):
+    register_gradient(_name, lambda orig, grad: [])
+
+
+@register_gradient("add")
+def _add_grad(orig, grad):
+    x, y = orig.args
+    return [_csl(grad, x), _csl(grad, y)]
+
+
+@register_gradient("subtract")
+def _subtract_grad(orig, grad):
+    x, y = orig.args
+    return [_csl(grad, x), _csl(_t.negative(grad), y)]
+
+
+@register_gradient("multiply")
+def _multiply_grad(orig, grad):
+    x, y = orig.args
+    return [_csl(grad * y, x), _csl(grad * x, y)]
+
+
+@register_gradient("divide")
+def _divide_grad(orig, grad):
+    x, y = orig.args
+    return [_csl(grad / y, x), _csl(_t.negative(grad * orig / y), y)]
+
+
+@register_gradient("power")
+def _power_grad(orig, grad):
+    x, y = orig.args
+    dx = grad * y * _t.power(x, y - _c(1.0, y))
+    dy = grad * orig * _t.log(x)
+    return [_csl(dx, x), _csl(dy, y)]
+
+
+for _name in ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal"):
+    register_gradient(_name, lambda orig, grad: [_t.zeros_like(a) for a in orig.args])
+
+
+@register_gradient("maximum")
+def _maximum_grad(orig, grad):
+    x, y = orig.args
+    zeros = _t.zeros_like(grad)
+    pick_x = _t.greater_equal(x, y)
+    return [_csl(_t.where(pick_x, grad, zeros), x), _csl(_t.where(pick_x, zeros, grad), y)]
+
+
+@register_gradient("minimum")
+def _minimum_grad(orig, grad):
+    x, y = orig.args
+    zeros = _t.zeros_like(grad)
+    pick_x = _t.less_equal(x, y)
+    return [_csl(_t.where(pick_x, grad, zeros), x), _csl(_t.where(pick_x, zeros, grad), y)]
+
+
+@register_gradient("where")
+def _where_grad(orig, grad):
+    cond, x, y = orig.args
+    zeros = _t.zeros_like(grad)
+    return [_t.zeros_like(cond), _csl(_t.where(cond, grad, zeros), x),
+            _csl(_t.where(cond, zeros, grad), y)]
+
+
+@register_gradient("collapse_sum_like")
+def _collapse_sum_like_grad(orig, grad):
+    x, y = orig.args
+    return [_tr.broadcast_to_like(grad, x), _t.zeros_like(y)]
+
+
+@register_gradient("broadcast_to_like")
+def _broadcast_to_like_grad(orig, grad):
+    x, y = orig.args
+    return [_csl(grad, x), _t.zeros_like(y)]
+
+
+@register_gradient("broadcast_to")
+def _broadcast_to_grad(orig, grad):
+    return [_csl(grad, orig.args[0])]
+
+
+@register_gradient("cast_like")
+def _cast_like_grad(orig, grad):
+    x, y = orig.args
+    return [_tr.cast_like(grad, x), _t.zeros_like(y)]
+
+
+def _reshape_to(grad, like):
+    return _tr.reshape(grad, _shape(like))
+
+
+for _name in ("reshape", "contrib_reverse_reshape", "nn.batch_flatten", "squeeze",
+              "expand_dims"):
+    register_gradient(_name, lambda orig, grad: [_reshape_to(grad, orig.args[0])])
+
+
+@register_gradient("transpose")
+def _transpose_grad(orig, grad):
+    rank = len(_shape(orig.args[0]))
+    axes = orig.attrs.axes
+    axes = list(range(rank))[::-1] if axes is None or len(axes) == 0 else \
+        [int(a) % rank for a in axes]
+    inverse = [0] * rank
+    for i, a in enumerate(axes):
+        inverse[a] = i
+    return [_tr.transpose(grad, inverse)]
+
+
+@register_gradient("concatenate")
+def _concatenate_grad(orig, grad):
+    fields = orig.args[0].checked_type.fields
+    axis = int(orig.attrs.axis)
+    rank = len(fields[0].shape)
+    axis = axis % rank
+    indices, pos = [], 0
+    for t in fields[:-1]:
+        pos += int(t.shape[axis])
+        indices.append(pos)
+    parts = _tr.split(grad, indices, axis)
+    from ..expr import Tuple, TupleGetItem
+
+    return [Tuple([TupleGetItem(parts.astuple(), i) for i in range(len(fields))])]
+
+
+def _reduced_axes(orig):
+    rank = len(_shape(orig.args[0]))
+    axis = orig.attrs.axis
+    axes = list(range(rank)) if axis is None or len(axis) == 0 else \
+        [int(a) % rank for a in axis]
+    if bool(orig.attrs.exclude):
+        axes = [a for a in range(rank) if a not in axes]
+    return axes
+
+
+def _unreduce(grad, orig):
+    """``grad`` (the adjoint of a reduction's result) broadcast back to the input's shape."""
+    x = orig.args[0]
+    axes = _reduced_axes(orig)
+    keep = [1 if i in axes else d for i, d in enumerate(_shape(x))]
+    return _tr.broadcast_to_like(_tr.reshape(grad, keep), x), axes
+
+
+@register_gradient("sum")
+def _sum_grad(orig, grad):
+    return [_unreduce(grad, orig)[0]]
+
+
+@register_gradient("mean")
+def _mean_grad(orig, grad):
+    g, axes = _unreduce(grad, orig)
+    shape = _shape(orig.args[0])
+    count = 1
+    for a in axes:
+        count *= shape[a]
+    return [g / _c(float(count), orig.args[0])]
+
+
+def _extremum_grad(orig, grad):
+    x = orig.args[0]
+    g, axes = _unreduce(grad, orig)
+    back, _ = _unreduce(orig, orig)
+    mask = _tr.cast_like(_t.equal(x, back), x)
+    count = _r.sum(mask, axis=axes, keepdims=True)
+    return [g * mask / count]
+
+
+register_gradient("max", _extremum_grad)
+register_gradient("min", _extremum_grad)
+
+
+@register_gradient("variance")
+def _variance_grad(orig, grad):
+    x, mean = orig.args
+    g, axes = _unreduce(grad, orig)
+    shape = _shape(x)
+    count = 1
+    for a in axes:
+        count *= shape[a]
+    if bool(orig.attrs.unbiased):
+        count -= 1
+    dx = g * _c(2.0 / count, x) * (x - mean)
+    return [dx, _csl(_t.negative(dx), mean)]
+
+
+@register_gradient("strided_slice")
+def _strided_slice_grad(orig, grad):
+    x = orig.args[0]
+    shape = _shape(x)
+    attrs = orig.attrs
+    if attrs.axes is not None and len(attrs.axes) > 0:
+        from ..._errors import OpNotImplemented
+
+        raise OpNotImplemented("gradient of strided_slice with axes is not supported")
+    rank = len(shape)
+    begin = [int(b) for b in attrs.begin] + [0] * (rank - len(attrs.begin))
+    strides = [int(s) for s in (attrs.strides or [1])]
+    strides = strides + [strides[-1] if len(strides) == 1 else 1] * (rank - len(strides))
+    out = _shape(orig)
+    from . import nn as _nn
+
+    pads = []
+    for i in range(rank):
+        b = begin[i] % shape[i] if begin[i] < 0 else min(begin[i], shape[i])
+        if strides[i] < 0:
+            from ..._errors import OpNotImplemented
+
+            raise OpNotImplemented("gradient of strided_slice with negative strides")
+        pads.append((b, shape[i] - b - ((out[i] - 1) * strides[i] + 1)))
+    g = grad
+    if any(s != 1 for s in strides):
+        g = _dilate(g, strides)
+    return [_nn.pad(g, pads)]
+
+
+def _dilate(grad, strides):
+    """Insert strides-1 zeros between elements along each axis (the transpose of striding)."""
+    shape = _shape(grad)
+    # expand each axis i to (n_i, s_i) with the value at offset 0, then merge and cut the tail.
+    from . import nn as _nn
+
+    rank = len(shape)
+    g = grad
+    for i in range(rank):
+        s = strides[i]
+        if s == 1:
+            continue
+        cur = [int(d) for d in shape]
+        g = _tr.expand_dims(g, i + 1)
+        pads = [(0, 0)] * (rank + 1)
+        pads[i + 1] = (0, s - 1)
+        g = _nn.pad(g, pads)
+        merged = cur[:i] + [cur[i] * s] + cur[i + 1:]
+        g = _tr.reshape(g, merged)
+        begin = [0] * rank
+        end = merged[:]
+        end[i] = (cur[i] - 1) * s + 1
+        g = _tr.strided_slice(g, begin, end)
+        shape = end
+    return g
+
+
+@register_gradient("one_hot")
+def _one_hot_grad(orig, grad):
+    indices, on_value, off_value = orig.args
+    attrs = orig.attrs
+    mask = _tr.one_hot(indices, _t.ones_like(on_value), _t.zeros_like(off_value),
+                       int(attrs.depth), int(attrs.axis), attrs.dtype)
+    d_on = _r.sum(grad * mask)
+    d_off = _r.sum(grad * (_t.ones_like(mask) - mask))
+    return [_t.zeros_like(indices), _tr.cast_like(d_on, on_value),
+            _tr.cast_like(d_off, off_value)]
+
