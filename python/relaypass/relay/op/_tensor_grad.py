@@ -270,6 +270,8 @@ def _strided_slice_grad(orig, grad):
     begin = [int(b) for b in attrs.begin] + [0] * (rank - len(attrs.begin))
     strides = [int(s) for s in (attrs.strides or [1])]
     strides = strides + [strides[-1] if len(strides) == 1 else 1] * (rank - len(strides))
+    if str(attrs.slice_mode) == "size":  # strides are ignored in this mode
+        strides = [1] * rank
     out = _shape(orig)
     from . import nn as _nn
 
@@ -283,13 +285,13 @@ def _strided_slice_grad(orig, grad):
         pads.append((b, shape[i] - b - ((out[i] - 1) * strides[i] + 1)))
     g = grad
     if any(s != 1 for s in strides):
-        g = _dilate(g, strides)
+        g = _dilate(g, out, strides)
     return [_nn.pad(g, pads)]
 
 
-def _dilate(grad, strides):
-    """Insert strides-1 zeros between elements along each axis (the transpose of striding)."""
-    shape = _shape(grad)
+def _dilate(grad, shape, strides):
+    """Insert strides-1 zeros between elements along each axis of ``grad`` (of ``shape``): the
+    transpose of striding."""
     # expand each axis i to (n_i, s_i) with the value at offset 0, then merge and cut the tail.
     from . import nn as _nn
 

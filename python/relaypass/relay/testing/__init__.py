@@ -30,5 +30,5 @@ def run_infer_type(expr):
 from ...testing.utils import enabled_targets  # noqa: F401,E402
 
 
-from .grad_check import check_grad  # noqa: F401,E402
+from .grad_check import _np_randn_from_type, check_grad  # noqa: F401,E402
 from .helpers import count_ops, make_nat_expr, rand  # noqa: F401,E402

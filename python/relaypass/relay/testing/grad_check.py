@@ -3,7 +3,7 @@ finite differences of the function (TVM's relay.testing.check_grad, same paramet
 import numpy as np
 
 
-def _randn(ty, scale, mean):
+def _np_randn_from_type(ty, scale=1, mean=0):
     shape = [int(d) for d in ty.shape]
     return (mean + scale * np.random.randn(*shape)).astype(ty.dtype)
 
@@ -26,7 +26,7 @@ def check_grad(func, inputs=None, test_inputs=None, eps=1e-6, atol=1e-5, rtol=1e
     if scale is None:
         scale = 10 * eps
     if inputs is None:
-        inputs = [_randn(p.checked_type, scale, mean) for p in fwd_func.params]
+        inputs = [_np_randn_from_type(p.checked_type, scale, mean) for p in fwd_func.params]
     if test_inputs is None:
         test_inputs = inputs
     for target, dev in enabled_targets():
