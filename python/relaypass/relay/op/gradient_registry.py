@@ -40,6 +40,6 @@ _LOADED = []
 
 def _load_rules():
     if not _LOADED:
-        from . import _tensor_grad, _nn_grad  # noqa: F401 (they register the built-in rules)
+        from . import _tensor_grad, _nn_grad, _pool_conv_grad  # noqa: F401 (built-in rules)
 
         _LOADED.append(True)
