@@ -17,7 +17,7 @@ from ..expr import const
 from . import nn as _nn
 from . import tensor as _t
 from . import transform as _tr
-from ._tensor_grad import _dilate
+from ._tensor_grad import _dilate, _pad
 from .gradient_registry import register_gradient
 
 
@@ -45,15 +45,15 @@ def _check_nchw(orig, what):
         raise OpNotImplemented("gradient of {}: only dilation 1".format(what))
 
 
-def _place(value, shape, offset, strides, padded_hw):
+def _place(value, shape, offset, strides, padded_hw, dtype):
     """``value`` (of ``shape`` N, C, OH, OW) put at rows offset[0] + oh * sh, columns
     offset[1] + ow * sw of a zero (N, C, HP, WP) tensor."""
     n, c, oh, ow = shape
-    v = _dilate(value, [n, c, oh, ow], [1, 1, strides[0], strides[1]])
+    v = _dilate(value, [n, c, oh, ow], [1, 1, strides[0], strides[1]], dtype)
     dh, dw = (oh - 1) * strides[0] + 1, (ow - 1) * strides[1] + 1
     pads = [(0, 0), (0, 0), (offset[0], padded_hw[0] - offset[0] - dh),
             (offset[1], padded_hw[1] - offset[1] - dw)]
-    return _nn.pad(v, pads)
+    return _pad(v, pads, dtype)
 
 
 def _pool_grad(orig, grad, kind):
@@ -68,11 +68,11 @@ def _pool_grad(orig, grad, kind):
     wp = max(w + pl + pr, (ow - 1) * sw + kw)
     dtype = x.checked_type.dtype
     fill = float(np.finfo(dtype).min) if kind == "max" else 0.0
-    xp = _nn.pad(x, [(0, 0), (0, 0), (pt, hp - h - pt), (pl, wp - w - pl)], pad_value=fill)
+    xp = _pad(x, [(0, 0), (0, 0), (pt, hp - h - pt), (pl, wp - w - pl)], dtype, fill)
     total = None
     taken = None
     if kind == "avg":
-        scaled = grad / const(_avg_divisor(orig, h, w, oh, ow).astype(dtype))
+        scaled = grad / const(_avg_divisor(orig, h, w, oh, ow).astype(dtype), dtype)
     for i in range(kh):
         for j in range(kw):
             if kind == "max":
@@ -86,7 +86,7 @@ def _pool_grad(orig, grad, kind):
                 part = grad * hit
             else:
                 part = scaled
-            placed = _place(part, (n, c, oh, ow), (i, j), (sh, sw), (hp, wp))
+            placed = _place(part, (n, c, oh, ow), (i, j), (sh, sw), (hp, wp), dtype)
             total = placed if total is None else total + placed
     return [_tr.strided_slice(total, [0, 0, pt, pl], [n, c, pt + h, pl + w])]
 

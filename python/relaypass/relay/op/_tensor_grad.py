@@ -23,6 +23,13 @@ def _c(value, expr):
     return const(value, _dtype(expr))
 
 
+def _pad(data, pads, dtype, value=0.0):
+    """nn.pad with a pad value of ``dtype``."""
+    from . import nn as _nn
+
+    return _nn.pad(data, pads, pad_value=const(value, dtype))
+
+
 def _csl(grad, like):
     return _tr.collapse_sum_like(grad, like)
 
@@ -285,13 +292,13 @@ def _strided_slice_grad(orig, grad):
         pads.append((b, shape[i] - b - ((out[i] - 1) * strides[i] + 1)))
     g = grad
     if any(s != 1 for s in strides):
-        g = _dilate(g, out, strides)
-    return [_nn.pad(g, pads)]
+        g = _dilate(g, out, strides, _dtype(x))
+    return [_pad(g, pads, _dtype(x))]
 
 
-def _dilate(grad, shape, strides):
-    """Insert strides-1 zeros between elements along each axis of ``grad`` (of ``shape``): the
-    transpose of striding."""
+def _dilate(grad, shape, strides, dtype):
+    """Insert strides-1 zeros between elements along each axis of ``grad`` (of ``shape`` and
+    ``dtype``): the transpose of striding."""
     # expand each axis i to (n_i, s_i) with the value at offset 0, then merge and cut the tail.
     from . import nn as _nn
 
@@ -305,7 +312,7 @@ def _dilate(grad, shape, strides):
         g = _tr.expand_dims(g, i + 1)
         pads = [(0, 0)] * (rank + 1)
         pads[i + 1] = (0, s - 1)
-        g = _nn.pad(g, pads)
+        g = _pad(g, pads, dtype)
         merged = cur[:i] + [cur[i] * s] + cur[i + 1:]
         g = _tr.reshape(g, merged)
         begin = [0] * rank
@@ -327,3 +334,12 @@ def _one_hot_grad(orig, grad):
     return [_t.zeros_like(indices), _tr.cast_like(d_on, on_value),
             _tr.cast_like(d_off, off_value)]
 
+
+
+@register_gradient("split")
+def _split_grad(orig, grad):
+    from ..expr import TupleGetItem
+
+    count = len(orig.checked_type.fields)
+    axis = int(orig.attrs.axis)
+    return [_tr.concatenate([TupleGetItem(grad, i) for i in range(count)], axis)]
