@@ -195,9 +195,11 @@ def test_register_gradient_levels():
     lambda x: relay.variance(x, axis=1),
     lambda x: relay.transpose(x, [1, 0]),
     lambda x: relay.strided_slice(x, [0, 1], [3, 4], [2, 2]),
+    lambda x: relay.strided_slice(x, [1, -3], [3, 4], [2]),
     lambda x: relay.clip(x, -0.5, 0.5),
     lambda x: relay.power(x * x + relay.const(1.0, "float64"), relay.const(1.5, "float64")),
-    lambda x: relay.TupleGetItem(relay.split(x, 2, axis=1).astuple(), 1) * relay.const(2.0, "float64"),
+    lambda x: relay.TupleGetItem(relay.split(x, 2, axis=1).astuple(), 1)
+    * relay.const(2.0, "float64"),
 ])
 def test_rules_against_finite_differences(build):
     x = relay.var("x", shape=(3, 4), dtype="float64")
@@ -215,5 +217,6 @@ def test_pool2d_against_finite_differences(kind):
 def test_conv2d_against_finite_differences(groups):
     d = relay.var("d", shape=(2, 4, 7, 6), dtype="float64")
     w = relay.var("w", shape=(6, 4 // groups, 3, 2), dtype="float64")
-    conv = relay.nn.conv2d(d, w, strides=(2, 1), padding=(1, 0), dilation=(1, 2), groups=groups)
+    conv = relay.nn.conv2d(d, w, strides=(2, 1), padding=(1, 0), dilation=(1, 2),
+                           groups=groups)
     check_grad(relay.Function([d, w], conv), scale=1.0)

@@ -178,15 +178,22 @@ class _Builder:
             self.store[ref] = memo[(ins, expr.value)]
             memo[(ins, expr)] = ref
         elif isinstance(expr, RefRead):
-            memo[(ins, expr)] = self.store[memo[(ins, expr.ref)]]
+            memo[(ins, expr)] = self.store[self._ref(memo[(ins, expr.ref)])]
         elif isinstance(expr, RefWrite):
-            self.store[memo[(ins, expr.ref)]] = memo[(ins, expr.value)]
+            self.store[self._ref(memo[(ins, expr.ref)])] = memo[(ins, expr.value)]
             memo[(ins, expr)] = self.add(_Node("unit", expr, ty))
         elif isinstance(expr.op, Op):
             args = [memo[(ins, e)] for e in expr.args]
             memo[(ins, expr)] = self.add(_Node("call", expr, ty, args))
         else:
             self._inline(expr, ins, stack)
+
+    def _ref(self, index):
+        if index not in self.store:
+            raise OpNotImplemented("relay.transform.gradient: a reference that is not created "
+                                   "in the function (a parameter, or from a tuple) is not "
+                                   "supported")
+        return index
 
     def _inline(self, call, ins, stack):
         callee = self.nodes[self.memo[(ins, call.op)]]

@@ -4,6 +4,7 @@ adjoint per argument of ``orig``; broadcasting binary operators collapse their a
 each argument's shape."""
 import math
 
+from ..._errors import OpNotImplemented
 from ..expr import const
 from . import tensor as _t
 from . import transform as _tr
@@ -270,24 +271,18 @@ def _strided_slice_grad(orig, grad):
     shape = _shape(x)
     attrs = orig.attrs
     if attrs.axes is not None and len(attrs.axes) > 0:
-        from ..._errors import OpNotImplemented
-
         raise OpNotImplemented("gradient of strided_slice with axes is not supported")
     rank = len(shape)
     begin = [int(b) for b in attrs.begin] + [0] * (rank - len(attrs.begin))
     strides = [int(s) for s in (attrs.strides or [1])]
-    strides = strides + [strides[-1] if len(strides) == 1 else 1] * (rank - len(strides))
+    strides = strides + [1] * (rank - len(strides))
     if str(attrs.slice_mode) == "size":  # strides are ignored in this mode
         strides = [1] * rank
     out = _shape(orig)
-    from . import nn as _nn
-
     pads = []
     for i in range(rank):
         b = begin[i] % shape[i] if begin[i] < 0 else min(begin[i], shape[i])
         if strides[i] < 0:
-            from ..._errors import OpNotImplemented
-
             raise OpNotImplemented("gradient of strided_slice with negative strides")
         pads.append((b, shape[i] - b - ((out[i] - 1) * strides[i] + 1)))
     g = grad
@@ -300,8 +295,6 @@ def _dilate(grad, shape, strides, dtype):
     """Insert strides-1 zeros between elements along each axis of ``grad`` (of ``shape`` and
     ``dtype``): the transpose of striding."""
     # expand each axis i to (n_i, s_i) with the value at offset 0, then merge and cut the tail.
-    from . import nn as _nn
-
     rank = len(shape)
     g = grad
     for i in range(rank):

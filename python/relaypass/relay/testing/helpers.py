@@ -14,7 +14,6 @@ def rand(dtype, *shape):
 
 def count_ops(expr):
     """{operator name: number of calls to it} in ``expr`` (shared calls count once)."""
-    from ..expr import Call
     from ..expr_functor import ExprVisitor
     from ...ir import Op
 
