@@ -336,3 +336,12 @@ def _split_grad(orig, grad):
     count = len(orig.checked_type.fields)
     axis = int(orig.attrs.axis)
     return [_tr.concatenate([TupleGetItem(grad, i) for i in range(count)], axis)]
+
+
+@register_gradient("dyn.reshape")
+def _dyn_reshape_grad(orig, grad):
+    x, newshape = orig.args
+    return [_reshape_to(grad, x), _t.zeros_like(newshape)]
+
+
+register_gradient("shape_of", lambda orig, grad: [_t.zeros_like(orig.args[0])])
