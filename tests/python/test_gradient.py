@@ -220,3 +220,12 @@ def test_conv2d_against_finite_differences(groups):
     conv = relay.nn.conv2d(d, w, strides=(2, 1), padding=(1, 0), dilation=(1, 2),
                            groups=groups)
     check_grad(relay.Function([d, w], conv), scale=1.0)
+
+
+@pytest.mark.parametrize("executor_kind", ["debug", "vm", "graph"])
+def test_every_executor(executor_kind):
+    # The gradient function is an ordinary Relay function: each executor runs it.
+    x = relay.var("x", shape=(2, 3), dtype="float64")
+    w = relay.var("w", shape=(4, 3), dtype="float64")
+    func = relay.Function([x, w], relay.nn.softmax(relay.nn.dense(x, w)))
+    check_grad(func, executor_kind=executor_kind, scale=1.0)
