@@ -197,6 +197,12 @@ def test_register_gradient_levels():
     lambda x: relay.strided_slice(x, [0, 1], [3, 4], [2, 2]),
     lambda x: relay.strided_slice(x, [1, -3], [3, 4], [2]),
     lambda x: relay.clip(x, -0.5, 0.5),
+    lambda x: relay.collapse_sum_to(x * x, (1, 4)),
+    lambda x: relay.stack([x, x * x], axis=1),
+    lambda x: relay.reverse(x * x, 1),
+    lambda x: relay.nn.leaky_relu(x, 0.2),
+    lambda x: relay.nn.pad(x * x, [(1, 0), (2, 1)]),
+    lambda x: relay.fast_exp(x),
     lambda x: relay.power(x * x + relay.const(1.0, "float64"), relay.const(1.5, "float64")),
     lambda x: relay.TupleGetItem(relay.split(x, 2, axis=1).astuple(), 1)
     * relay.const(2.0, "float64"),
@@ -229,3 +235,11 @@ def test_every_executor(executor_kind):
     w = relay.var("w", shape=(4, 3), dtype="float64")
     func = relay.Function([x, w], relay.nn.softmax(relay.nn.dense(x, w)))
     check_grad(func, executor_kind=executor_kind, scale=1.0)
+
+
+def test_pad_value_gradient():
+    # The pad value fills 3 * 5 - 2 * 3 = 9 positions; checked against finite differences
+    x = relay.var("x", shape=(2, 3), dtype="float64")
+    p = relay.var("p", shape=(), dtype="float64")
+    padded = relay.nn.pad(x, [(1, 0), (0, 2)], pad_value=p)
+    check_grad(relay.Function([x, p], padded * padded), scale=1.0)

@@ -66,3 +66,10 @@ def _global_avg_pool2d_grad(orig, grad):
         raise OpNotImplemented("gradient of global_avg_pool2d: only the NCHW layout")
     n, c, h, w = _shape(data)
     return [_tr.broadcast_to_like(grad / _c(float(h * w), data), data)]
+
+
+@register_gradient("nn.leaky_relu")
+def _leaky_relu_grad(orig, grad):
+    x = orig.args[0]
+    alpha = _c(float(orig.attrs.alpha), x)
+    return [_t.where(_t.less(x, _t.zeros_like(x)), grad * alpha, grad)]

@@ -345,3 +345,41 @@ def _dyn_reshape_grad(orig, grad):
 
 
 register_gradient("shape_of", lambda orig, grad: [_t.zeros_like(orig.args[0])])
+
+
+@register_gradient("collapse_sum_to")
+def _collapse_sum_to_grad(orig, grad):
+    x, shape = orig.args
+    return [_tr.broadcast_to_like(grad, x), _t.zeros_like(shape)]
+
+
+for _name in ("dyn.zeros", "dyn.ones"):
+    register_gradient(_name, lambda orig, grad: [_t.zeros_like(orig.args[0])])
+_unary("fast_exp", lambda x, o, g: g * o)
+_unary("fast_tanh", lambda x, o, g: g * (_c(1.0, x) - o * o))
+_unary("fast_erf", lambda x, o, g: g * _c(2.0 / math.sqrt(math.pi), x)
+       * _t.exp(_t.negative(x * x)))
+_unary("reverse", lambda x, o, g: _tr.reverse(g, int(o.attrs.axis)))
+
+
+@register_gradient("stack")
+def _stack_grad(orig, grad):
+    from ..expr import Tuple, TupleGetItem
+
+    count = len(orig.args[0].checked_type.fields)
+    axis = int(orig.attrs.axis) % len(_shape(orig))
+    parts = _tr.split(grad, count, axis).astuple()
+    return [Tuple([_tr.squeeze(TupleGetItem(parts, i), [axis]) for i in range(count)])]
+
+
+@register_gradient("nn.pad")
+def _pad_grad(orig, grad):
+    x, pad_value = orig.args
+    if str(orig.attrs.pad_mode) != "constant":
+        raise OpNotImplemented("gradient of nn.pad: only the constant mode")
+    shape = _shape(x)
+    before = [int(p[0]) for p in orig.attrs.pad_width]
+    inner = _tr.strided_slice(grad, before, [b + d for b, d in zip(before, shape)])
+    # the pad value appears at every padded position
+    d_value = _r.sum(grad) - _r.sum(inner)
+    return [inner, _tr.cast_like(d_value, pad_value)]

@@ -5,7 +5,7 @@ import numpy as np
 
 def _np_randn_from_type(ty, scale=1, mean=0):
     shape = [int(d) for d in ty.shape]
-    return (mean + scale * np.random.randn(*shape)).astype(ty.dtype)
+    return np.asarray(mean + scale * np.random.randn(*shape)).astype(ty.dtype)  # 0-d too
 
 
 def check_grad(func, inputs=None, test_inputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, scale=None,
