@@ -243,3 +243,34 @@ def test_pad_value_gradient():
     p = relay.var("p", shape=(), dtype="float64")
     padded = relay.nn.pad(x, [(1, 0), (0, 2)], pad_value=p)
     check_grad(relay.Function([x, p], padded * padded), scale=1.0)
+
+
+def test_if_computes_only_the_branch_taken():
+    # f = if c then sqrt(x) else x, at x = 0 with c false: f' = 1. Were sqrt's branch also
+    # computed, its derivative 0.5 / sqrt(0) = inf times a zero adjoint would give NaN.
+    c = relay.var("c", shape=(), dtype="bool")
+    x = relay.var("x", shape=(2,))
+    back = _grad(relay.Function([c, x], relay.If(c, relay.sqrt(x), x)))
+    out, (_, gx) = _run(back, np.array(False), np.zeros(2, "float32"))
+    np.testing.assert_allclose(out.numpy(), [0.0, 0.0])
+    np.testing.assert_allclose(gx.numpy(), [1.0, 1.0])
+    out, (_, gx) = _run(back, np.array(True), np.array([4.0, 1.0], "float32"))
+    np.testing.assert_allclose(gx.numpy(), [0.25, 0.5])  # 1 / (2 sqrt(x))
+
+
+def test_nested_if_and_shared_branch_expression():
+    # e = log(x) appears (the same expression) in both branches and after the If:
+    # f = (if a then (if b then e * 2 else e * 3) else e * e) + e
+    # f' = (2 / x | 3 / x | 2 log(x) / x) + 1 / x
+    a = relay.var("a", shape=(), dtype="bool")
+    b = relay.var("b", shape=(), dtype="bool")
+    x = relay.var("x", shape=(2,))
+    e = relay.log(x)
+    inner = relay.If(b, e * relay.const(2.0), e * relay.const(3.0))
+    func = relay.Function([a, b, x], relay.If(a, inner, e * e) + e)
+    back = _grad(func)
+    xv = np.array([2.0, 5.0], "float32")
+    for av, bv, expected in ((True, True, 2 / xv), (True, False, 3 / xv),
+                             (False, True, 2 * np.log(xv) / xv)):
+        _, (_, _, gx) = _run(back, np.array(av), np.array(bv), xv)
+        np.testing.assert_allclose(gx.numpy(), expected + 1 / xv, rtol=1e-5)

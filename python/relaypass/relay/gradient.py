@@ -4,24 +4,24 @@ The result has TVM's signature: the same parameters, returning
 ``Tuple(result, Tuple(gradient of each parameter))``. How it works (one algorithm for TVM's two
 modes; see docs/gradient.md):
 
-1. The function is flattened into a graph of nodes (parameters, constants, operator calls,
-   tuples, projections, ifs), walking its body in post-order with an explicit stack. Calls to
-   functions (function literals, let-bound functions, non-recursive global functions) are
-   inlined; references used in straight-line code are replaced by the values they hold (store
-   elimination), so a RefRead is the value last written.
-2. The forward pass is one ``let`` per node. The backward pass visits the nodes in reverse,
-   sums the adjoints each node received and calls its operator's registered gradient rule
-   (``tvm.relay.op.register_gradient``) to give adjoints to its arguments.
+1. gradient_graph.py flattens the function into nodes (functions inlined, references in
+   straight-line code replaced by their values); each If's branches are node regions of their
+   own.
+2. The forward pass is one ``let`` per node; an If computes only the branch taken.
+3. The backward pass visits the nodes in reverse, sums the adjoints each node received and calls
+   its operator's registered gradient rule (``tvm.relay.op.register_gradient``) to give
+   adjoints to its arguments. An If's adjoint goes to the branch taken: the branch recomputes
+   its nodes (with fresh variables), propagates the adjoint through them and returns the
+   contributions to the outside nodes it uses.
 
 What it refuses (tvm.error.OpNotImplemented): operators without a gradient rule, recursive
-functions, functions used as values (returned, stored in tuples), references used under an If,
-and If whose result is a tuple. As in TVM, higher_order mode refuses parameters that are not
+functions, functions used as values (returned, stored in tuples), references used together
+with If, an If whose result is a tuple, an expression computed in an If branch and used outside
+it, Ifs nested more than 100 deep. As in TVM, higher_order mode refuses parameters that are not
 tensors (TVM's "top-level tuple arguments"); first_order mode accepts tuple parameters.
-Both branches of an If are computed in the forward pass (their values are pure); the If picks
-one, and in the backward pass only the chosen branch receives the adjoint.
 """
 from .._errors import OpNotImplemented, TVMError
-from ..ir import IRModule, Op
+from ..ir import IRModule
 from .expr import (
     Call,
     Constant,
@@ -29,14 +29,12 @@ from .expr import (
     GlobalVar,
     If,
     Let,
-    RefCreate,
-    RefRead,
-    RefWrite,
     Tuple,
     TupleGetItem,
     Var,
 )
 from .expr_functor import ExprMutator
+from .gradient_graph import _Builder, _Node, _type_of
 from .op.gradient_registry import get_gradient
 from .op.tensor import add, ones_like, zeros_like
 from .ty import TupleType
@@ -47,180 +45,6 @@ class _Partial:
 
     def __init__(self, fields):
         self.fields = fields
-
-
-class _Node:
-    __slots__ = ("kind", "expr", "ty", "args", "extra", "var")
-
-    def __init__(self, kind, expr, ty, args=(), extra=None):
-        self.kind = kind  # param free const call tuple tgi if closure unit
-        self.expr = expr  # the original expression (typed)
-        self.ty = ty
-        self.args = list(args)
-        self.extra = extra
-        self.var = None  # the forward value's variable (or expression)
-
-
-def _type_of(expr):
-    try:
-        return expr.checked_type
-    except Exception:  # noqa: BLE001 (not type-checked: the caller infers types first)
-        return None
-
-
-class _Builder:
-    """Flattens a function body into nodes (step 1 above)."""
-
-    def __init__(self, mod):
-        self.mod = mod
-        self.nodes = []
-        self.env = {}  # (instance, var) -> node id
-        self.memo = {}  # (instance, expr) -> node id
-        self.parent = {0: None}
-        self.active = {0: frozenset()}  # the global functions being inlined at an instance
-        self.next_inst = 1
-        self.store = {}  # reference node id -> the node id it holds
-        self.saw_ref = False
-        self.saw_if = False
-
-    def add(self, node):
-        self.nodes.append(node)
-        return len(self.nodes) - 1
-
-    def lookup(self, var, inst):
-        while inst is not None:
-            key = (inst, var)
-            if key in self.env:
-                return self.env[key]
-            inst = self.parent[inst]
-        node = self.add(_Node("free", var, _type_of(var)))
-        self.env[(0, var)] = node
-        return node
-
-    def build(self, root, inst):
-        memo = self.memo
-        stack = [("eval", root, inst)]
-        while stack:
-            task = stack.pop()
-            kind = task[0]
-            if kind == "bind":
-                _, var, value, ins = task
-                self.env[(ins, var)] = memo[(ins, value)]
-                continue
-            if kind == "alias":
-                _, expr, ins, target, target_ins = task
-                memo[(ins, expr)] = memo[(target_ins, target)]
-                continue
-            if kind == "finish":
-                self._finish(task[1], task[2], stack)
-                continue
-            _, expr, ins = task
-            if (ins, expr) in memo:
-                continue
-            if isinstance(expr, Var):
-                memo[(ins, expr)] = self.lookup(expr, ins)
-            elif isinstance(expr, Constant):
-                memo[(ins, expr)] = self.add(_Node("const", expr, _type_of(expr)))
-            elif isinstance(expr, Op):
-                continue
-            elif isinstance(expr, GlobalVar):
-                memo[(ins, expr)] = self.add(_Node("closure", expr, None, extra=(expr, 0)))
-            elif isinstance(expr, Function):
-                memo[(ins, expr)] = self.add(_Node("closure", expr, None, extra=(None, ins)))
-            elif isinstance(expr, Let):
-                stack.append(("alias", expr, ins, expr.body, ins))
-                stack.append(("eval", expr.body, ins))
-                stack.append(("bind", expr.var, expr.value, ins))
-                stack.append(("eval", expr.value, ins))
-            else:
-                if isinstance(expr, If):
-                    children = [expr.cond, expr.true_branch, expr.false_branch]
-                elif isinstance(expr, Call):
-                    children = [expr.op] + list(expr.args)
-                elif isinstance(expr, Tuple):
-                    children = list(expr.fields)
-                elif isinstance(expr, TupleGetItem):
-                    children = [expr.tuple_value]
-                elif isinstance(expr, RefCreate):
-                    children = [expr.value]
-                elif isinstance(expr, RefRead):
-                    children = [expr.ref]
-                elif isinstance(expr, RefWrite):
-                    children = [expr.ref, expr.value]
-                else:
-                    raise OpNotImplemented("relay.transform.gradient: {} is not supported"
-                                           .format(type(expr).__name__))
-                stack.append(("finish", expr, ins))
-                for child in reversed(children):
-                    stack.append(("eval", child, ins))
-        return memo[(inst, root)]
-
-    def _finish(self, expr, ins, stack):
-        memo = self.memo
-        ty = _type_of(expr)
-        if isinstance(expr, If):
-            self.saw_if = True
-            args = [memo[(ins, e)] for e in (expr.cond, expr.true_branch, expr.false_branch)]
-            memo[(ins, expr)] = self.add(_Node("if", expr, ty, args))
-        elif isinstance(expr, Tuple):
-            args = [memo[(ins, e)] for e in expr.fields]
-            memo[(ins, expr)] = self.add(_Node("tuple", expr, ty, args))
-        elif isinstance(expr, TupleGetItem):
-            src = memo[(ins, expr.tuple_value)]
-            node = self.nodes[src]
-            if node.kind == "tuple":  # a projection of a tuple built here: that field's node
-                memo[(ins, expr)] = node.args[expr.index]
-            else:
-                memo[(ins, expr)] = self.add(_Node("tgi", expr, ty, [src], expr.index))
-        elif isinstance(expr, RefCreate):
-            self.saw_ref = True
-            ref = self.add(_Node("unit", expr, ty))
-            self.store[ref] = memo[(ins, expr.value)]
-            memo[(ins, expr)] = ref
-        elif isinstance(expr, RefRead):
-            memo[(ins, expr)] = self.store[self._ref(memo[(ins, expr.ref)])]
-        elif isinstance(expr, RefWrite):
-            self.store[self._ref(memo[(ins, expr.ref)])] = memo[(ins, expr.value)]
-            memo[(ins, expr)] = self.add(_Node("unit", expr, ty))
-        elif isinstance(expr.op, Op):
-            args = [memo[(ins, e)] for e in expr.args]
-            memo[(ins, expr)] = self.add(_Node("call", expr, ty, args))
-        else:
-            self._inline(expr, ins, stack)
-
-    def _ref(self, index):
-        if index not in self.store:
-            raise OpNotImplemented("relay.transform.gradient: a reference that is not created "
-                                   "in the function (a parameter, or from a tuple) is not "
-                                   "supported")
-        return index
-
-    def _inline(self, call, ins, stack):
-        callee = self.nodes[self.memo[(ins, call.op)]]
-        if callee.kind != "closure":
-            raise OpNotImplemented("relay.transform.gradient: calling {} is not supported"
-                                   .format(type(call.op).__name__))
-        gvar, env = callee.extra
-        active = self.active[ins]
-        if gvar is not None:
-            if gvar in active:
-                raise OpNotImplemented("relay.transform.gradient: recursive function {} is not "
-                                       "supported".format(gvar.name_hint))
-            if self.mod is None:
-                raise TVMError("relay.transform.gradient: {} needs the module (mod=)"
-                               .format(gvar.name_hint))
-            func = self.mod[gvar]
-            active = active | {gvar}
-        else:
-            func = callee.expr
-        new = self.next_inst
-        self.next_inst += 1
-        self.parent[new] = env
-        self.active[new] = active
-        for param, arg in zip(func.params, call.args):
-            self.env[(new, param)] = self.memo[(ins, arg)]
-        stack.append(("alias", call, ins, func.body, new))
-        stack.append(("eval", func.body, new))
 
 
 class _Subst(ExprMutator):
@@ -237,6 +61,16 @@ class _Subst(ExprMutator):
         return super().visit(expr)
 
 
+_MAX_IF_DEPTH = 100  # nested Ifs are emitted recursively
+_NO_ADJOINT = ("free", "const", "closure", "unit")
+
+
+def _data_args(node):
+    """The arguments an adjoint can flow to (not an If's condition; its branch results are
+    inside it)."""
+    return [] if node.kind == "if" else node.args
+
+
 def _sum(exprs):
     total = exprs[0]
     for e in exprs[1:]:
@@ -249,6 +83,8 @@ class _Differentiator:
         self.b = builder
         self.bindings = []  # (var, value) of the let chain
         self.counter = 0
+        self.depth = 0
+        self.top, self.parts = builder.regions()
 
     def bind(self, value, hint="v"):
         if isinstance(value, (Var, Constant)):
@@ -258,15 +94,21 @@ class _Differentiator:
         self.bindings.append((var, value))
         return var
 
-    def forward(self):
-        for node in self.b.nodes:
+    def forward(self, region):
+        """Emit the forward computation of the nodes ``region`` (indices, in order)."""
+        for index in region:
+            node = self.b.nodes[index]
             kind = node.kind
-            if kind in ("param", "free"):
-                node.var = node.expr
-            elif kind == "const":
+            if kind in ("param", "free", "const"):
                 node.var = node.expr
             elif kind in ("closure", "unit"):
                 node.var = None
+            elif kind == "if":
+                true_nodes, false_nodes = self.parts[index]
+                value = If(self._value(node.args[0]),
+                           self._scoped(true_nodes, lambda: self._value(node.args[1])),
+                           self._scoped(false_nodes, lambda: self._value(node.args[2])))
+                node.var = self.bind(value)
             else:
                 args = [self._value(a) for a in node.args]
                 if kind == "call":
@@ -274,11 +116,30 @@ class _Differentiator:
                     value = Call(e.op, args, e.attrs, e.type_args)
                 elif kind == "tuple":
                     value = Tuple(args)
-                elif kind == "tgi":
-                    value = TupleGetItem(args[0], node.extra)
                 else:
-                    value = If(args[0], args[1], args[2])
+                    value = TupleGetItem(args[0], node.extra)
                 node.var = self.bind(value)
+
+    def _scoped(self, region, result, backward=None):
+        """A branch: ``region``'s forward computation (fresh variables), then ``backward()``
+        when given, as a let chain ending in ``result()``."""
+        saved = self.bindings
+        self.bindings = []
+        self.depth += 1
+        if self.depth > _MAX_IF_DEPTH:
+            raise OpNotImplemented("relay.transform.gradient: If nested more than {} deep"
+                                   .format(_MAX_IF_DEPTH))
+        try:
+            self.forward(region)
+            if backward is not None:
+                backward()
+            body = result()
+            for var, value in reversed(self.bindings):
+                body = Let(var, value, body)
+            return body
+        finally:
+            self.bindings = saved
+            self.depth -= 1
 
     def _value(self, index):
         node = self.b.nodes[index]
@@ -319,18 +180,16 @@ class _Differentiator:
                                        TupleGetItem(fwd, i))
                       for i, t in enumerate(ty.fields)])
 
-    def backward(self, out_index):
+    def backward(self, region, contrib):
+        """Propagate the adjoints ``contrib`` ({node: [contributions]}) back through
+        ``region``; returns the contributions left for nodes outside it (parameters
+        included)."""
         nodes = self.b.nodes
-        contrib = {}
-        out = nodes[out_index]
-        contrib[out_index] = [self._seed(out.ty, self._value(out_index))]
-        adjoints = {}
-        for index in range(len(nodes) - 1, -1, -1):
-            items = contrib.pop(index, None)
+        for index in reversed(region):
             node = nodes[index]
-            if node.kind in ("param",):
-                adjoints[index] = items
+            if node.kind == "param":
                 continue
+            items = contrib.pop(index, None)
             if not items or node.kind in ("free", "const", "closure", "unit"):
                 continue
             adj = self.combine(items, node.ty, node.var)
@@ -343,16 +202,62 @@ class _Differentiator:
             elif node.kind == "tgi":
                 contrib.setdefault(node.args[0], []).append(_Partial({node.extra: [adj]}))
             elif node.kind == "if":
-                if isinstance(node.ty, TupleType):
-                    raise OpNotImplemented("relay.transform.gradient: an If whose result is a "
-                                           "tuple is not supported")
-                cond = self._value(node.args[0])
-                zero = zeros_like(adj)
-                contrib.setdefault(node.args[1], []).append(self.bind(If(cond, adj, zero)))
-                contrib.setdefault(node.args[2], []).append(self.bind(If(cond, zero, adj)))
+                self._if(index, node, adj, contrib)
             else:
                 self._call(node, adj, contrib)
-        return adjoints
+        return contrib
+
+    def _all_nodes(self, region):
+        """``region``'s nodes and those of the branches of its Ifs, at any depth."""
+        out = []
+        stack = [region]
+        while stack:
+            nodes = stack.pop()
+            out.extend(nodes)
+            for i in nodes:
+                if i in self.parts:
+                    stack.extend(self.parts[i])
+        return out
+
+    def _if(self, index, node, adj, contrib):
+        """An If's adjoint goes to the branch taken: each branch recomputes its nodes and
+        returns the contributions to the outside nodes it uses (zeros for the others)."""
+        if isinstance(node.ty, TupleType):
+            raise OpNotImplemented("relay.transform.gradient: an If whose result is a tuple is "
+                                   "not supported")
+        nodes = self.b.nodes
+        sides = []
+        outer = []
+        for side, region in enumerate(self.parts[index]):
+            result = node.args[1 + side]
+            inside = self._all_nodes(region)
+            used = [a for i in inside for a in _data_args(nodes[i])] + [result]
+            inside = set(inside)
+            for a in used:
+                if a not in inside and a not in outer and nodes[a].kind not in _NO_ADJOINT:
+                    outer.append(a)
+            sides.append((region, result))
+
+        def branch(region, result):
+            left = {}
+
+            def back():
+                left.update(self.backward(region, {result: [adj]}))
+
+            def fields():
+                out = []
+                for a in outer:
+                    n = nodes[a]
+                    out.append(self.materialize(self.combine(left.get(a, []), n.ty, n.var),
+                                                n.ty, n.var))
+                return Tuple(out)
+
+            return self._scoped(region, fields, back)
+
+        cond = self._value(node.args[0])
+        res = self.bind(If(cond, branch(*sides[0]), branch(*sides[1])), "b")
+        for k, a in enumerate(outer):
+            contrib.setdefault(a, []).append(self.bind(TupleGetItem(res, k), "d"))
 
     def _seed(self, ty, fwd):
         # As TVM: ones for a tensor result; for a tuple, the first field's seed (recursively).
@@ -423,8 +328,13 @@ def gradient(expr, mod=None, mode="higher_order"):
         raise OpNotImplemented("relay.transform.gradient: references together with If are not "
                                "supported")
     diff = _Differentiator(builder)
-    diff.forward()
-    adjoints = diff.backward(out_index)
+    if out_index not in diff.top and builder.nodes[out_index].kind not in ("param", "free",
+                                                                            "const"):
+        raise OpNotImplemented("relay.transform.gradient: the result is computed in an If "
+                               "branch and used outside it")
+    diff.forward(diff.top)
+    out = builder.nodes[out_index]
+    adjoints = diff.backward(diff.top, {out_index: [diff._seed(out.ty, diff._value(out_index))]})
     grads = []
     for index in params:
         node = builder.nodes[index]
