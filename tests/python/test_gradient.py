@@ -274,3 +274,19 @@ def test_nested_if_and_shared_branch_expression():
                              (False, True, 2 * np.log(xv) / xv)):
         _, (_, _, gx) = _run(back, np.array(av), np.array(bv), xv)
         np.testing.assert_allclose(gx.numpy(), expected + 1 / xv, rtol=1e-5)
+
+
+def test_if_with_a_tuple_result():
+    # t = if c then (x * x, x) else (x, x * 3); f = t.0 + t.1 * 2
+    # c: f' = 2x + 2; not c: f' = 1 + 6
+    c = relay.var("c", shape=(), dtype="bool")
+    x = relay.var("x", shape=(2,))
+    t = relay.If(c, relay.Tuple([x * x, x]), relay.Tuple([x, x * relay.const(3.0)]))
+    t_var = relay.var("t")
+    body = relay.TupleGetItem(t_var, 0) + relay.TupleGetItem(t_var, 1) * relay.const(2.0)
+    back = _grad(relay.Function([c, x], relay.Let(t_var, t, body)))
+    xv = np.array([1.5, -2.0], "float32")
+    _, (_, gx) = _run(back, np.array(True), xv)
+    np.testing.assert_allclose(gx.numpy(), 2 * xv + 2)
+    _, (_, gx) = _run(back, np.array(False), xv)
+    np.testing.assert_allclose(gx.numpy(), [7.0, 7.0])

@@ -16,9 +16,8 @@ modes; see docs/gradient.md):
 
 What it refuses (tvm.error.OpNotImplemented): operators without a gradient rule, recursive
 functions, functions used as values (returned, stored in tuples), references used together
-with If, an If whose result is a tuple, an expression computed in an If branch and used outside
-it, Ifs nested more than 100 deep. As in TVM, higher_order mode refuses parameters that are not
-tensors (TVM's "top-level tuple arguments"); first_order mode accepts tuple parameters.
+with If, Ifs nested more than 100 deep. As in TVM, higher_order mode refuses parameters that are
+not tensors (TVM's "top-level tuple arguments"); first_order mode accepts tuple parameters.
 """
 from .._errors import OpNotImplemented, TVMError
 from ..ir import IRModule
@@ -222,9 +221,8 @@ class _Differentiator:
     def _if(self, index, node, adj, contrib):
         """An If's adjoint goes to the branch taken: each branch recomputes its nodes and
         returns the contributions to the outside nodes it uses (zeros for the others)."""
-        if isinstance(node.ty, TupleType):
-            raise OpNotImplemented("relay.transform.gradient: an If whose result is a tuple is "
-                                   "not supported")
+        if isinstance(node.ty, TupleType):  # the branches take the whole tuple's adjoint
+            adj = self.bind(self.materialize(adj, node.ty, node.var), "g")
         nodes = self.b.nodes
         sides = []
         outer = []
