@@ -290,3 +290,18 @@ def test_if_with_a_tuple_result():
     np.testing.assert_allclose(gx.numpy(), 2 * xv + 2)
     _, (_, gx) = _run(back, np.array(False), xv)
     np.testing.assert_allclose(gx.numpy(), [7.0, 7.0])
+
+
+@pytest.mark.parametrize("axis, mode, index", [
+    (0, "clip", [[2, 0], [2, 5]]), (1, "wrap", [-1, 4, 1]), (None, "fast", [7, 22, 7]),
+    (2, "clip", 1),
+])
+def test_take_against_finite_differences(axis, mode, index):
+    # Repeated indices add up; clip and wrap indices land where take reads
+    data = relay.var("data", shape=(3, 4, 2), dtype="float64")
+    idx = np.array(index, "int64")
+    i = relay.var("i", shape=idx.shape, dtype="int64")
+    taken = relay.take(data, i, axis=axis, mode=mode)
+    func = relay.Function([data, i], taken * taken)
+    x = np.random.randn(3, 4, 2)
+    check_grad(func, inputs=[x, idx], test_inputs=[x])

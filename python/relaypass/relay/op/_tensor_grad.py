@@ -383,3 +383,44 @@ def _pad_grad(orig, grad):
     # the pad value appears at every padded position
     d_value = _r.sum(grad) - _r.sum(inner)
     return [inner, _tr.cast_like(d_value, pad_value)]
+
+
+@register_gradient("take")
+def _take_grad(orig, grad):
+    # The adjoint of each taken element is added at its index: scatter_nd in "add" mode on the
+    # data with the taken axis moved first.
+    from .. import op as _ops
+
+    data, indices = orig.args
+    attrs = orig.attrs
+    if int(attrs.batch_dims) != 0:
+        raise OpNotImplemented("gradient of take with batch_dims is not supported")
+    shape = _shape(data)
+    if attrs.axis is None:
+        dshape, axis = [int(math.prod(shape))], 0
+    else:
+        dshape, axis = shape, int(attrs.axis) % len(shape)
+    n = dshape[axis]
+    idx = _t.cast(indices, "int64")
+    mode = str(attrs.mode)
+    if mode == "clip":
+        idx = _t.clip(idx, 0, n - 1)
+    elif mode == "wrap":
+        size = const(n, "int64")
+        idx = _t.floor_mod(_t.floor_mod(idx, size) + size, size)
+    else:  # fast: indices are in range; negative ones count from the end
+        idx = _t.where(_t.less(idx, const(0, "int64")), idx + const(n, "int64"), idx)
+    ishape = _shape(indices)
+    k = len(ishape)
+    rank = len(dshape)
+    perm = list(range(axis, axis + k)) + list(range(axis)) + list(range(axis + k, rank + k - 1))
+    g = _tr.transpose(grad, perm) if perm != list(range(len(perm))) else grad
+    target = [n] + dshape[:axis] + dshape[axis + 1:]
+    out = _ops.scatter_nd(_t.zeros(target, _dtype(data)), _tr.reshape(idx, [1] + ishape), g,
+                          mode="add")
+    back = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
+    if back != list(range(rank)):
+        out = _tr.transpose(out, back)
+    if attrs.axis is None:
+        out = _tr.reshape(out, shape)
+    return [out, _t.zeros_like(indices)]
