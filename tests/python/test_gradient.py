@@ -305,3 +305,40 @@ def test_take_against_finite_differences(axis, mode, index):
     func = relay.Function([data, i], taken * taken)
     x = np.random.randn(3, 4, 2)
     check_grad(func, inputs=[x, idx], test_inputs=[x])
+
+
+def test_references_written_under_if():
+    # r := x; if c then (r := !r * !r) else (r := !r * 3); !r + x
+    # c: f = x^2 + x, f' = 2x + 1; not c: f = 4x, f' = 4
+    c = relay.var("c", shape=(), dtype="bool")
+    x = relay.var("x", shape=(2,))
+    r = relay.var("r")
+    u = relay.var("u")
+    square = relay.RefWrite(r, relay.RefRead(r) * relay.RefRead(r))
+    triple = relay.RefWrite(r, relay.RefRead(r) * relay.const(3.0))
+    body = relay.Let(u, relay.If(c, square, triple), relay.RefRead(r) + x)
+    back = _grad(relay.Function([c, x], relay.Let(r, relay.RefCreate(x), body)))
+    xv = np.array([3.0, -1.0], "float32")
+    out, (_, gx) = _run(back, np.array(True), xv)
+    np.testing.assert_allclose(out.numpy(), xv * xv + xv)
+    np.testing.assert_allclose(gx.numpy(), 2 * xv + 1)
+    out, (_, gx) = _run(back, np.array(False), xv)
+    np.testing.assert_allclose(out.numpy(), 4 * xv)
+    np.testing.assert_allclose(gx.numpy(), [4.0, 4.0])
+
+
+def test_reference_written_in_one_branch_and_local_reference():
+    # r := x; if c then (s := ref(x * 2); r := !s * !r) else (); !r * x
+    # c: f = 2x^3, f' = 6x^2; not c: f = x^2, f' = 2x
+    c = relay.var("c", shape=(), dtype="bool")
+    x = relay.var("x", shape=(2,))
+    r, s, u = relay.var("r"), relay.var("s"), relay.var("u")
+    then = relay.Let(s, relay.RefCreate(x * relay.const(2.0)),
+                     relay.RefWrite(r, relay.RefRead(s) * relay.RefRead(r)))
+    body = relay.Let(u, relay.If(c, then, relay.Tuple([])), relay.RefRead(r) * x)
+    back = _grad(relay.Function([c, x], relay.Let(r, relay.RefCreate(x), body)))
+    xv = np.array([2.0, -1.0], "float32")
+    _, (_, gx) = _run(back, np.array(True), xv)
+    np.testing.assert_allclose(gx.numpy(), 6 * xv * xv)
+    _, (_, gx) = _run(back, np.array(False), xv)
+    np.testing.assert_allclose(gx.numpy(), 2 * xv)

@@ -4,9 +4,8 @@ The result has TVM's signature: the same parameters, returning
 ``Tuple(result, Tuple(gradient of each parameter))``. How it works (one algorithm for TVM's two
 modes; see docs/gradient.md):
 
-1. gradient_graph.py flattens the function into nodes (functions inlined, references in
-   straight-line code replaced by their values); each If's branches are node regions of their
-   own.
+1. gradient_graph.py flattens the function into nodes (functions inlined, references
+   replaced by the values they hold); each If's branches are node regions of their own.
 2. The forward pass is one ``let`` per node; an If computes only the branch taken.
 3. The backward pass visits the nodes in reverse, sums the adjoints each node received and calls
    its operator's registered gradient rule (``tvm.relay.op.register_gradient``) to give
@@ -15,8 +14,8 @@ modes; see docs/gradient.md):
    contributions to the outside nodes it uses.
 
 What it refuses (tvm.error.OpNotImplemented): operators without a gradient rule, recursive
-functions, functions used as values (returned, stored in tuples), references used together
-with If, Ifs nested more than 100 deep. As in TVM, higher_order mode refuses parameters that are
+functions, functions or references used as values (returned, stored in tuples), Ifs nested
+more than 100 deep. As in TVM, higher_order mode refuses parameters that are
 not tensors (TVM's "top-level tuple arguments"); first_order mode accepts tuple parameters.
 """
 from .._errors import OpNotImplemented, TVMError
@@ -61,7 +60,7 @@ class _Subst(ExprMutator):
 
 
 _MAX_IF_DEPTH = 100  # nested Ifs are emitted recursively
-_NO_ADJOINT = ("free", "const", "closure", "unit")
+_NO_ADJOINT = ("free", "const", "closure", "ref")
 
 
 def _data_args(node):
@@ -100,7 +99,7 @@ class _Differentiator:
             kind = node.kind
             if kind in ("param", "free", "const"):
                 node.var = node.expr
-            elif kind in ("closure", "unit"):
+            elif kind in ("closure", "ref"):
                 node.var = None
             elif kind == "if":
                 true_nodes, false_nodes = self.parts[index]
@@ -189,7 +188,7 @@ class _Differentiator:
             if node.kind == "param":
                 continue
             items = contrib.pop(index, None)
-            if not items or node.kind in ("free", "const", "closure", "unit"):
+            if not items or node.kind in _NO_ADJOINT:
                 continue
             adj = self.combine(items, node.ty, node.var)
             if adj is None:
@@ -283,7 +282,7 @@ class _Differentiator:
                 mapping[arg] = value
         subst = _Subst(mapping)
         for g, index in zip(grads, node.args):
-            if self.b.nodes[index].kind in ("free", "const", "closure", "unit"):
+            if self.b.nodes[index].kind in _NO_ADJOINT:
                 continue
             contrib.setdefault(index, []).append(self.bind(subst.visit(g), "d"))
 
@@ -322,9 +321,6 @@ def gradient(expr, mod=None, mode="higher_order"):
         builder.env[(0, param)] = index
         params.append(index)
     out_index = builder.build(func.body, 0)
-    if builder.saw_ref and builder.saw_if:
-        raise OpNotImplemented("relay.transform.gradient: references together with If are not "
-                               "supported")
     diff = _Differentiator(builder)
     if out_index not in diff.top and builder.nodes[out_index].kind not in ("param", "free",
                                                                             "const"):

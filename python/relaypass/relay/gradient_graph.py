@@ -1,10 +1,12 @@
 """The gradient pass's first step: a Relay function's body flattened into nodes (parameters,
 constants, operator calls, tuples, projections, ifs), walking it in post-order with an explicit
 stack. Calls to functions (literals, let-bound, non-recursive globals) are inlined; references
-in straight-line code are replaced by the values they hold. Each If records the node ranges of
-its two branches (their nodes are computed only in the branch taken). See gradient.py."""
+are replaced by the values they hold (after an If, by the If's: each branch returns the values
+of the references made before it with its result). Each If records the node ranges of its two
+branches (their nodes are computed only in the branch taken). See gradient.py."""
 from .._errors import OpNotImplemented, TVMError
 from ..ir import Op
+from .ty import TupleType
 from .expr import (
     Call,
     Constant,
@@ -25,7 +27,7 @@ class _Node:
     __slots__ = ("kind", "expr", "ty", "args", "extra", "var")
 
     def __init__(self, kind, expr, ty, args=(), extra=None):
-        self.kind = kind  # param free const call tuple tgi if closure unit
+        self.kind = kind  # param free const call tuple tgi if closure ref
         self.expr = expr  # the original expression (typed)
         self.ty = ty
         self.args = list(args)
@@ -52,8 +54,6 @@ class _Builder:
         self.active = {0: frozenset()}  # the global functions being inlined at an instance
         self.next_inst = 1
         self.store = {}  # reference node id -> the node id it holds
-        self.saw_ref = False
-        self.saw_if = False
         self.branch_start = {}
         self.branch_results = {}
         self.memo_log = []
@@ -95,15 +95,23 @@ class _Builder:
                 self._finish(task[1], task[2], stack)
                 continue
             if kind == "begin":
-                self.branch_start[task[1:]] = (len(self.nodes), len(self.memo_log))
+                self.branch_start[task[1:]] = (len(self.nodes), len(self.memo_log),
+                                               dict(self.store))
                 continue
             if kind == "end":
                 # The branch's expressions are its own: forget them (an expression shared with
                 # the other branch or later code is built again there), keep its result.
-                start, logged = self.branch_start.pop(task[1:])
-                self.branches[task[1:]] = (start, len(self.nodes))
+                # References: the branch returns the values of those made before the If with its
+                # result; the store is the one before the If again for the other branch.
+                start, logged, before = self.branch_start.pop(task[1:])
                 _, if_expr, ins, branch = task
                 result = memo[(ins, branch)]
+                if before:
+                    values = [result] + [self.store[r] for r in sorted(before)]
+                    ty = TupleType([self.nodes[v].ty for v in values])
+                    result = self.add(_Node("tuple", None, ty, values))
+                self.store = before
+                self.branches[task[1:]] = (start, len(self.nodes))
                 for key in self.memo_log[logged:]:
                     memo.pop(key, None)
                 del self.memo_log[logged:]
@@ -159,13 +167,21 @@ class _Builder:
         memo = self.memo
         ty = _type_of(expr)
         if isinstance(expr, If):
-            self.saw_if = True
             args = [memo[(ins, expr.cond)]]
             args += [self.branch_results.pop((expr, ins, b))
                      for b in (expr.true_branch, expr.false_branch)]
             ranges = (self.branches.pop((expr, ins, expr.true_branch)),
                       self.branches.pop((expr, ins, expr.false_branch)))
-            self._set((ins, expr), self.add(_Node("if", expr, ty, args, ranges)))
+            if not self.store:
+                self._set((ins, expr), self.add(_Node("if", expr, ty, args, ranges)))
+                return
+            # (value, the references' values): the references hold their fields afterwards
+            tuple_ty = self.nodes[args[1]].ty
+            node = self.add(_Node("if", expr, tuple_ty, args, ranges))
+            self._set((ins, expr), self.add(_Node("tgi", None, ty, [node], 0)))
+            for k, ref in enumerate(sorted(self.store)):
+                self.store[ref] = self.add(_Node("tgi", None, tuple_ty.fields[k + 1], [node],
+                                                 k + 1))
         elif isinstance(expr, Tuple):
             args = [memo[(ins, e)] for e in expr.fields]
             self._set((ins, expr), self.add(_Node("tuple", expr, ty, args)))
@@ -177,15 +193,14 @@ class _Builder:
             else:
                 self._set((ins, expr), self.add(_Node("tgi", expr, ty, [src], expr.index)))
         elif isinstance(expr, RefCreate):
-            self.saw_ref = True
-            ref = self.add(_Node("unit", expr, ty))
+            ref = self.add(_Node("ref", expr, ty))
             self.store[ref] = memo[(ins, expr.value)]
             self._set((ins, expr), ref)
         elif isinstance(expr, RefRead):
             self._set((ins, expr), self.store[self._ref(memo[(ins, expr.ref)])])
         elif isinstance(expr, RefWrite):
             self.store[self._ref(memo[(ins, expr.ref)])] = memo[(ins, expr.value)]
-            self._set((ins, expr), self.add(_Node("unit", expr, ty)))
+            self._set((ins, expr), self.add(_Node("tuple", expr, ty)))  # ()
         elif isinstance(expr.op, Op):
             args = [memo[(ins, e)] for e in expr.args]
             self._set((ins, expr), self.add(_Node("call", expr, ty, args)))
