@@ -342,3 +342,29 @@ def test_reference_written_in_one_branch_and_local_reference():
     np.testing.assert_allclose(gx.numpy(), 6 * xv * xv)
     _, (_, gx) = _run(back, np.array(False), xv)
     np.testing.assert_allclose(gx.numpy(), 2 * xv)
+
+
+def test_user_rule_meets_the_builtin_ones_first():
+    # In a fresh interpreter, before any gradient ran: a level-10 rule for exp clashes with the
+    # built-in one (TVM registers its rules at import); a new operator's rule is taken.
+    import os
+    import subprocess
+    import sys
+
+    import relaypass
+
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(relaypass.__file__)))
+    code = (
+        "from relaypass import relay\n"
+        "from relaypass._errors import TVMError\n"
+        "try:\n"
+        "    relay.op.register_gradient('exp', lambda o, g: [g])\n"
+        "    print('no error')\n"
+        "except TVMError as e:\n"
+        "    print('clash' if 'same plevel=10' in str(e) else e)\n"
+        "relay.op.register_gradient('exp', lambda o, g: [g], level=11)\n"
+        "print(relay.op.gradient_registry.get_gradient('exp')(None, 7)[0])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=env).stdout.split()
+    assert out == ["clash", "7"]

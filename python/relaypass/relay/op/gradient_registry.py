@@ -14,6 +14,7 @@ def register_gradient(op_name, fgradient=None, level=10):
     ``fgradient`` is omitted)."""
 
     def _register(fn):
+        _load_rules()
         name = Op.get(op_name).name  # the operator must exist
         old = _RULES.get(name)
         if old is not None and old[1] == level:
@@ -35,11 +36,17 @@ def get_gradient(op_name):
     return None if entry is None else entry[0]
 
 
-_LOADED = []
+_STATE = {"loaded": False, "loading": False}
 
 
 def _load_rules():
-    if not _LOADED:
+    """Register the built-in rules (once, before any lookup or user registration, so that a
+    user's rule meets them as TVM's meets the ones registered at import)."""
+    if _STATE["loaded"] or _STATE["loading"]:
+        return
+    _STATE["loading"] = True
+    try:
         from . import _tensor_grad, _nn_grad, _pool_conv_grad  # noqa: F401 (built-in rules)
-
-        _LOADED.append(True)
+    finally:
+        _STATE["loading"] = False
+    _STATE["loaded"] = True
