@@ -203,6 +203,10 @@ def test_register_gradient_levels():
     lambda x: relay.nn.leaky_relu(x, 0.2),
     lambda x: relay.nn.pad(x * x, [(1, 0), (2, 1)]),
     lambda x: relay.fast_exp(x),
+    lambda x: relay.tile(x * x, (2, 1, 3)),
+    lambda x: relay.tile(x * x, (2,)),
+    lambda x: relay.repeat(x * x, 2, 0),
+    lambda x: relay.repeat(x * x, 3, -1),
     lambda x: relay.power(x * x + relay.const(1.0, "float64"), relay.const(1.5, "float64")),
     lambda x: relay.TupleGetItem(relay.split(x, 2, axis=1).astuple(), 1)
     * relay.const(2.0, "float64"),

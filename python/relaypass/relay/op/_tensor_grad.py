@@ -424,3 +424,28 @@ def _take_grad(orig, grad):
     if attrs.axis is None:
         out = _tr.reshape(out, shape)
     return [out, _t.zeros_like(indices)]
+
+
+@register_gradient("tile")
+def _tile_grad(orig, grad):
+    # out index along axis i is rep * d_i + j: view the adjoint as (r_0, d_0, r_1, d_1, ...) and
+    # sum the r axes.
+    x = orig.args[0]
+    shape = _shape(x)
+    reps = [int(r) for r in orig.attrs.reps]
+    rank = max(len(shape), len(reps))
+    dims = [1] * (rank - len(shape)) + shape
+    reps = [1] * (rank - len(reps)) + reps
+    view = [v for r, d in zip(reps, dims) for v in (r, d)]
+    summed = _r.sum(_tr.reshape(grad, view), axis=list(range(0, 2 * rank, 2)))
+    return [_tr.reshape(summed, shape)]
+
+
+@register_gradient("repeat")
+def _repeat_grad(orig, grad):
+    # out index along the axis is j * repeats + k: view it as (d, repeats) and sum the repeats.
+    x = orig.args[0]
+    shape = _shape(x)
+    axis = int(orig.attrs.axis) % len(shape)
+    view = shape[:axis + 1] + [int(orig.attrs.repeats)] + shape[axis + 1:]
+    return [_r.sum(_tr.reshape(grad, view), axis=[axis + 1])]
