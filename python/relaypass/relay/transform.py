@@ -118,12 +118,12 @@ def AnnotateTarget(targets, include_non_call_ops=True):  # noqa: F811 (TVM's sig
 
 
 def gradient(expr, mod=None, mode="higher_order"):
-    """relay.transform.gradient (automatic differentiation) is not implemented by relaypass: it
-    raises tvm.error.OpNotImplemented. (The name exists so that code importing it loads.)"""
-    from .._errors import OpNotImplemented
+    """Reverse-mode automatic differentiation (TVM's relay.transform.gradient): a function with
+    ``expr``'s parameters returning ``Tuple(result, Tuple(gradient of each parameter))``. See
+    relay/gradient.py and docs/gradient.md."""
+    from .gradient import gradient as _gradient
 
-    raise OpNotImplemented("relay.transform.gradient (automatic differentiation) is not "
-                           "available in relaypass")
+    return _gradient(expr, mod=mod, mode=mode)
 
 
 # TVM's span passes: relaypass's parser gives spans to what it parses, but it has neither pass.

@@ -1,9 +1,10 @@
 """tvm.topi: of TVM's operator library relaypass has only ``tvm.topi.testing``, the NumPy
-reference functions TVM's Relay operator tests compare against. Every other name
-(``tvm.topi.nn``, ``tvm.topi.cuda``, ``tvm.topi.utils``, ...) is a placeholder, as the parts of TVM
-in relaypass._unsupported are: it imports and can be named, and using it raises OpNotImplemented.
+reference functions TVM's Relay operator tests compare against, and ``tvm.topi.utils``'s
+get_const_tuple. Every other name (``tvm.topi.nn``, ``tvm.topi.cuda``, ...) is a placeholder, as
+the parts of TVM in relaypass._unsupported are: it imports and can be named, and using it raises
+OpNotImplemented.
 """
-from . import testing  # noqa: F401
+from . import testing, utils  # noqa: F401
 
 
 def __getattr__(name):

@@ -14,6 +14,7 @@ from . import vision  # noqa: F401
 from . import contrib  # noqa: F401
 from .debug import debug  # noqa: F401 (the function, as in TVM: it hides the submodule)
 from . import _make  # noqa: F401
+from .gradient_registry import register_gradient  # noqa: F401
 from .registry import (  # noqa: F401
     register_alter_op_layout,
     register_legalize,

@@ -6,3 +6,4 @@ from .registry import (  # noqa: F401
     register_legalize,
     register_mixed_precision_conversion,
 )
+from .gradient_registry import register_gradient  # noqa: F401

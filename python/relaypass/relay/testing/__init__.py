@@ -30,10 +30,5 @@ def run_infer_type(expr):
 from ...testing.utils import enabled_targets  # noqa: F401,E402
 
 
-def check_grad(func, inputs=None, test_inputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, scale=None,
-               mean=0, mode="higher_order", target_devices=None, executor_kind="debug"):
-    """relay.testing.check_grad compares relay.transform.gradient's result with numerical
-    gradients; relaypass has no gradient pass, so this raises tvm.error.OpNotImplemented."""
-    from ..transform import gradient
-
-    gradient(func, mode=mode)
+from .grad_check import _np_randn_from_type, check_grad  # noqa: F401,E402
+from .helpers import count_ops, make_nat_expr, rand  # noqa: F401,E402
