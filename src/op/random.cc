@@ -31,6 +31,12 @@ const AttrsSchema* NormalAttrs() {
   return &schema;
 }
 
+const AttrsSchema* MultinomialAttrs() {
+  static const AttrsSchema schema("relay.attrs.MultinomialAttrs",
+                                  {AttrsSchema::Int("num_samples", 1)});
+  return &schema;
+}
+
 ir::Type KeyType() {
   return ir::TensorType({10}, ir::DataType::UInt(64));
 }
@@ -86,6 +92,20 @@ bool DrawRel(TypeRelationCall& call) {
   return true;
 }
 
+// multinomial(key, probs): int32 indices of shape probs.shape[:-1] + [num_samples].
+bool MultinomialRel(TypeRelationCall& call) {
+  if (!KeyIsKnown(call)) return false;
+  TensorTypeRef probs = TensorOf(call, 1);
+  if (!probs) return false;
+  if (probs->ndim() < 1) call.Fail("random.multinomial: probs must have at least one axis");
+  const int64_t samples = AttrsOf(call).get_int("num_samples");
+  if (samples < 0) call.Fail("random.multinomial: num_samples must not be negative");
+  Shape shape(probs->shape.begin(), probs->shape.end() - 1);
+  shape.push_back(samples);
+  call.AssignResult(ir::TupleType({KeyType(), ir::TensorType(shape, ir::DataType::Int32())}));
+  return true;
+}
+
 }  // namespace
 
 void RegisterRandomOps(OpRegistry& registry) {
@@ -107,6 +127,11 @@ void RegisterRandomOps(OpRegistry& registry) {
                  "Normal draws of a mean and scale from a Threefry key, and the next key.");
   normal.attrs_schema = NormalAttrs();
   normal.kernel = kernels::Normal;
+  OpDef& multinomial =
+      RegisterOp(registry, "random.multinomial", 2, OpPattern::kOpaque, MultinomialRel,
+                 "Indices drawn from each row's probabilities, and the next key.");
+  multinomial.attrs_schema = MultinomialAttrs();
+  multinomial.kernel = kernels::Multinomial;
 }
 
 }  // namespace relaypass::op

@@ -193,6 +193,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "qnn.sqrt",
       "qnn.subtract",
       "qnn.tanh",
+      "random.multinomial",
       "random.normal",
       "random.threefry_generate",
       "random.threefry_split",

@@ -75,3 +75,19 @@ def test_types_and_a_wrong_key():
     with pytest.raises(tvm.error.TVMError, match="the key must be"):
         relay.transform.InferType()(tvm.IRModule.from_expr(
             relay.Function([], relay.random.threefry_split(bad))))
+
+
+def test_multinomial_follows_the_cumulative_probabilities():
+    # A row with one nonzero (negative values count as 0) always gives that index; other rows
+    # give, per draw u (the words as float32 uniforms, as above), the first index whose
+    # cumulative probability exceeds u: TVM's topi rule, worked in NumPy.
+    probs = np.array([[0.0, -1.0, 3.0, 0.0], [1.0, 2.0, 3.0, 4.0]], "float32")
+    key = relay.random.threefry_key(11)
+    _, idx = _run(relay.random.multinomial(key, relay.const(probs), num_samples=5))
+    assert idx.dtype == "int32" and idx.shape == (2, 5)
+    assert (idx.numpy()[0] == 2).all()
+    _, words = _run(relay.random.threefry_generate(key, (10,)))
+    u = _uniform_from_words(words.numpy(), "float32", 0.0, 1.0).reshape(2, 5)
+    cumulative = np.cumsum(probs[1] / probs[1].sum())
+    expected = [int(np.argmax(cumulative > draw)) for draw in u[1]]
+    assert list(idx.numpy()[1]) == expected

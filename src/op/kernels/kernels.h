@@ -75,7 +75,7 @@ KernelFn Conv1D, Conv3D, Conv1DTranspose, Conv2DTranspose, Conv3DTranspose, MaxP
 KernelFn NLLLoss, CrossEntropy, CrossEntropyWithLogits;
 
 // random.cc: TVM's Threefry generator and the draws on it (the next key first, then the values).
-KernelFn ThreefryGenerate, ThreefrySplit, Uniform, Normal;
+KernelFn ThreefryGenerate, ThreefrySplit, Uniform, Normal, Multinomial;
 
 // reshape_like.cc: reshape_like, and its result shape (shared with its type relation): data's
 // dims before lhs_begin, shape_like's dims [rhs_begin, rhs_end), data's dims from lhs_end;

@@ -2,6 +2,7 @@
 // kernel.py: Threefry-4x64 with 20 rounds over a 10-word state: key 0-3, path 4-5, counter 6-7,
 // position of the path's next bit 8-9) and the uniform / normal draws built on it. The same
 // arithmetic as TVM's, so a seed gives TVM's numbers.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -215,6 +216,55 @@ Arrays DrawAny(const Arrays& in, const ir::Attrs& attrs, const char* op, bool no
 }
 
 }  // namespace
+
+// multinomial(key, probs): per row of probs (its last axis; negative values count as 0), the
+// index of each of num_samples uniform draws, as TVM's topi: the first index whose cumulative
+// probability exceeds the draw (the argmin of cumulative - draw over the positive differences).
+Arrays Multinomial(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
+  const char* op = "random.multinomial";
+  CheckInputs(in, 2, op);
+  const int64_t samples = AttrsOf(attrs, op).get_int("num_samples");
+  const State gen = ReadState(in[0], op);
+  const NDArray probs = CastArray(in[1], DataType::Float32());
+  const Shape& ps = probs.shape();
+  if (ps.empty() || ps.back() == 0) Fail(std::string(op) + ": probs needs a non-empty last axis");
+  const int64_t classes = ps.back();
+  const int64_t rows = probs.size() / classes;
+  Shape out_shape(ps.begin(), ps.end() - 1);
+  out_shape.push_back(samples);
+  std::vector<Word> bits(static_cast<size_t>(rows * samples));
+  const State next = Generate(gen, bits.size(), bits.data());
+  std::vector<float> u(bits.size());
+  UniformFromBits<float>(bits.data(), static_cast<int64_t>(u.size()), 0.f, 1.f, u.data());
+  NDArray out = NDArray::Uninitialized(out_shape, DataType::Int32());
+  const float* p = probs.data<float>();
+  int32_t* y = out.mutable_data<int32_t>();
+  std::vector<float> cumulative(static_cast<size_t>(classes));
+  for (int64_t r = 0; r < rows; ++r) {
+    float total = 0;
+    for (int64_t c = 0; c < classes; ++c) total += std::max(p[r * classes + c], 0.f);
+    float running = 0;
+    for (int64_t c = 0; c < classes; ++c) {
+      running += std::max(p[r * classes + c], 0.f) / total;
+      cumulative[static_cast<size_t>(c)] = running;
+    }
+    for (int64_t s = 0; s < samples; ++s) {
+      const float draw = u[static_cast<size_t>(r * samples + s)];
+      int32_t best = 0;
+      float best_value = 0;
+      for (int64_t c = 0; c < classes; ++c) {
+        const float diff = cumulative[static_cast<size_t>(c)] - draw;
+        const float value = diff > 0 ? diff : 1.f;
+        if (c == 0 || value < best_value) {
+          best = static_cast<int32_t>(c);
+          best_value = value;
+        }
+      }
+      y[r * samples + s] = best;
+    }
+  }
+  return {WriteState(next), out};
+}
 
 Arrays Uniform(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   return DrawAny(in, attrs, "random.uniform", false);

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._make import call
 
-__all__ = ["threefry_key", "threefry_generate", "threefry_split", "uniform", "normal"]
+__all__ = ["threefry_key", "threefry_generate", "threefry_split", "uniform", "normal", "multinomial"]
 
 
 def threefry_key(seed):
@@ -46,3 +46,9 @@ def normal(key, shape, dtype="float32", mean=0.0, scale=1.0):
     """(next key, draws of ``shape`` from the normal distribution of ``mean`` and ``scale``)."""
     return call("random.normal", [key, _scalar(mean, dtype), _scalar(scale, dtype)],
                 out_shape=[int(d) for d in shape], out_dtype=dtype)
+
+
+def multinomial(key, probs, num_samples=1):
+    """(next key, int32 indices of shape probs.shape[:-1] + [num_samples]) drawn from each row's
+    probabilities (the last axis; negative values count as 0, rows are normalized)."""
+    return call("random.multinomial", [key, probs], num_samples=int(num_samples))
