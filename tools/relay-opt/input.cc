@@ -23,6 +23,7 @@
 #include "relaypass/support/error.h"
 #include "relaypass/text/parser.h"
 #include "relaypass/workloads/workloads.h"
+#include "torch_input.h"
 
 namespace relay_opt {
 
@@ -212,6 +213,7 @@ LoadedModule LoadOnnx(const Options& o) {
 }  // namespace
 
 LoadedModule LoadModule(const Options& o) {
+  if (!o.input.empty() && IsTorchInput(o)) return LoadTorch(o);
   if (!o.input.empty() && IsOnnxInput(o)) return LoadOnnx(o);
   // A file export_library (or --export-library) wrote: its optimized module, constants included.
   if (!o.input.empty() && o.input != "-" && relaypass::runtime::IsArtifactFile(o.input)) {

@@ -7,6 +7,7 @@
 #include "relaypass/support/closest_name.h"
 #include "relaypass/support/error.h"
 #include "relaypass/tools/plugin.h"
+#include "torch_input.h"
 
 namespace relay_opt {
 
@@ -58,12 +59,14 @@ void DefineOptions(CLI::App& app, Options& o) {
       ->type_name("BYTES")
       ->capture_default_str();
   app.add_option("--input-format", o.input_format,
-                 "format of INPUT: relay text, onnx, or auto (onnx for a .onnx file)")
-      ->check(CLI::IsMember({"auto", "relay", "onnx"}))
+                 "format of INPUT: relay text, onnx, torch (TorchScript), or auto (onnx for a "
+                 ".onnx file, torch for .pt and .pth)")
+      ->check(CLI::IsMember({"auto", "relay", "onnx", "torch"}))
       ->type_name("FORMAT")
       ->capture_default_str();
   Repeatable(app.add_option("--input-shape", o.input_shapes,
-                            "shape of an ONNX graph input (repeatable); fixes dynamic dims"))
+                            "shape of an ONNX graph input (repeatable; fixes dynamic dims), or "
+                            "of a TorchScript model's inputs (one each, in order)"))
       ->type_name("NAME=D1,D2,...");
 
   // Passes and their context.
@@ -230,12 +233,15 @@ void CheckOptions(const Options& o) {
                            " is over the largest input relay-opt reads, " +
                            std::to_string(kMaxInputSizeLimit) + " bytes");
   }
-  if (o.bind_params && !o.input.empty() && !IsOnnxInput(o)) {
-    throw relaypass::Error("--bind-params applies to --workload and ONNX models, not Relay text");
-  }
-  if (!o.input_shapes.empty() && !IsOnnxInput(o)) {
+  const bool model_file = IsOnnxInput(o) || IsTorchInput(o);
+  if (o.bind_params && !o.input.empty() && !model_file) {
     throw relaypass::Error(
-        "--input-shape applies to ONNX models (INPUT.onnx or --input-format=onnx)");
+        "--bind-params applies to --workload, ONNX and TorchScript models, not Relay text");
+  }
+  if (!o.input_shapes.empty() && !model_file) {
+    throw relaypass::Error(
+        "--input-shape applies to ONNX and TorchScript models (INPUT.onnx, INPUT.pt or "
+        "--input-format=onnx|torch)");
   }
   if (!o.inputs.empty() && !o.run && !o.verify_each && !o.bisect_verify &&
       !(o.reduce && o.reduce_check == "verify")) {
@@ -296,6 +302,7 @@ std::string UnknownOptionMessage(const CLI::App& app) {
 
 bool IsOnnxInput(const Options& o) {
   if (o.input_format != "auto") return o.input_format == "onnx";
+  if (o.input.size() > 3 && (o.input.ends_with(".pt") || o.input.ends_with(".pth"))) return false;
   const std::string ext = ".onnx";
   return o.input.size() > ext.size() &&
          o.input.compare(o.input.size() - ext.size(), ext.size(), ext) == 0;
