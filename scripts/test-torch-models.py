@@ -85,7 +85,7 @@ def main():
                                                            verdicts[0], verdicts[1]))
         except Exception as e:  # noqa: BLE001: report every model, then fail
             failed.append(name)
-            rows.append("| %s | FAILED: %s | | | |" % (name, str(e).splitlines()[0][:120]))
+            rows.append("| %s | FAILED: %s | | | |" % (name, (str(e) or type(e).__name__).splitlines()[0][:120]))
         print(rows[-1], flush=True)
     report = "\n".join(rows) + "\n"
     if args.out:

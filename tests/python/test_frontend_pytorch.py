@@ -247,3 +247,29 @@ def test_quantized_module_is_refused():
     traced = torch.jit.trace(quantized, [_seeded_input(2, 4)])
     with pytest.raises(NotImplementedError, match="quantized PyTorch modules are not supported"):
         relay.frontend.from_pytorch(traced, [("data", (2, 4))])
+
+
+class SelfAttention(torch.nn.Module):
+    """torch.nn.MultiheadAttention in eval mode traces to aten::_native_multi_head_attention."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(5)
+        self.attention = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+
+    def forward(self, x):
+        out, _ = self.attention(x, x, x, need_weights=False)
+        return out
+
+
+def test_native_multi_head_attention_matches_pytorch():
+    # Expected values: PyTorch's own output on the same input. The fused kernel is traced only
+    # without autograd (as torchvision's ViT is in eval).
+    module, x = SelfAttention().eval(), _seeded_input(2, 5, 8)
+    with torch.no_grad():
+        traced = torch.jit.trace(module, x, check_trace=False)
+        expected = module(x).numpy()
+    assert "aten::_native_multi_head_attention" in str(traced.inlined_graph)
+    mod, params = relay.frontend.from_pytorch(traced, [("input0", (2, 5, 8))])
+    out = relay.create_executor("graph", mod=mod).evaluate()(x.numpy(), **params)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
