@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""make test-models, PyTorch part: torchvision models (scripts/export-models.py's list, the same
+"""make test-models, PyTorch part: torchvision models (scripts/export-models.py's list with
+resnet50 and mnasnet0_5, the same
 random well-conditioned weights) traced, imported with relay.frontend.from_pytorch, and run on
 relaypass's evaluator as imported (create_executor "graph" at opt level 0) and after the default
 pipeline at -O3 (relay.build, graph_executor), each against eager PyTorch's float32 answer on the
@@ -43,7 +44,9 @@ def main():
     import relaypass as tvm
 
     export = load_export_models()
-    names = [m for m in (args.models or ",".join(export.DEFAULT_MODELS)).split(",") if m]
+    # The ONNX list, and the two more of issue 33's list.
+    default = export.DEFAULT_MODELS + ["resnet50", "mnasnet0_5"]
+    names = [m for m in (args.models or ",".join(default)).split(",") if m]
     torch.set_num_threads(1)
     rows = ["| model | from_pytorch (s) | torch.jit.trace (s) | max abs error | after -O3 |",
             "|---|---|---|---|---|"]

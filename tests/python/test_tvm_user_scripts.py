@@ -111,3 +111,11 @@ def test_compile_onnx_flow_names_the_missing_cache_file(tmp_path):
                           text=True, env=env, cwd=str(tmp_path), timeout=300)
     assert proc.returncode != 0
     assert os.path.join(str(cache), "onnx", "super_resolution.onnx") in proc.stderr
+
+
+def test_compile_pytorch_models_flow_runs_unchanged(tmp_path):
+    # The script compares relaypass's output with PyTorch's on the same input (allclose and the
+    # top-1 class) itself.
+    pytest.importorskip("torchvision")
+    out = _run_script("compile_pytorch.py", {}, tmp_path)
+    assert "COMPILE_PYTORCH_OK" in out
