@@ -273,3 +273,25 @@ def test_native_multi_head_attention_matches_pytorch():
     mod, params = relay.frontend.from_pytorch(traced, [("input0", (2, 5, 8))])
     out = relay.create_executor("graph", mod=mod).evaluate()(x.numpy(), **params)
     np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+class ToDtype(torch.nn.Module):
+    def __init__(self, dtype):
+        super().__init__()
+        self.dtype = dtype
+
+    def forward(self, x):
+        return x.to(self.dtype)
+
+
+def test_to_casts_every_dtype_relaypass_has_and_refuses_complex():
+    # Expected values: PyTorch's own casts (TVM v0.13 returns the input unchanged for these).
+    x = _seeded_input(6) * 3
+    for dtype in (torch.int8, torch.uint8, torch.bool):
+        traced = torch.jit.trace(ToDtype(dtype), x)
+        mod, params = relay.frontend.from_pytorch(traced, [("x", (6,))])
+        out = relay.create_executor("graph", mod=mod).evaluate()(x.numpy(), **params)
+        np.testing.assert_array_equal(out.numpy(), ToDtype(dtype)(x).numpy())
+    traced = torch.jit.trace(ToDtype(torch.complex64), x)
+    with pytest.raises(NotImplementedError, match="no complex64 dtype"):
+        relay.frontend.from_pytorch(traced, [("x", (6,))])

@@ -63,12 +63,23 @@ def device(ctx, inputs, input_types):
 
 
 _CASTS = {5: "float16", 6: "float32", 7: "float64", 3: "int32", 4: "int64"}
+# TVM's aten::to casts only to the types above and returns the data unchanged for any other:
+# a silent wrong answer for those relaypass can represent (cast here too) and an error for those
+# it cannot (complex; quantized types go through the quantized converters).
+_MORE_CASTS = {0: "uint8", 1: "int8", 2: "int16", 11: "bool", 15: "bfloat16"}
+_NO_DTYPE = {8: "complex32", 9: "complex64", 10: "complex128"}
 
 
 @converter("aten::to")
 def to(ctx, inputs, input_types):
     data = inputs[0]
     dtype = inputs[1] if inputs[1] is not None and not isinstance(inputs[1], str) else inputs[2]
+    if isinstance(dtype, int) and dtype in _NO_DTYPE:
+        raise NotImplementedError("aten::to: relaypass has no %s dtype" % _NO_DTYPE[dtype])
+    if isinstance(data, _expr.Expr) and isinstance(dtype, int) and dtype in _MORE_CASTS:
+        if _MORE_CASTS[dtype] != ctx.infer_dtype(data):
+            return _op.cast(data, _MORE_CASTS[dtype])
+        return data
     if isinstance(data, _expr.Expr):
         if dtype in _CASTS and _CASTS[dtype] != ctx.infer_dtype(data):
             return _op.cast(data, _CASTS[dtype])
