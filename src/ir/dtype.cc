@@ -16,7 +16,7 @@ std::optional<int> ParseNumber(std::string_view text) {
 }  // namespace
 
 std::optional<DataType> DataType::Parse(std::string_view text) {
-  if (text == "bool") return Bool();
+  if (text == "bool" || text == "uint1") return Bool();  // TVM's bool is uint1
   if (text == "void") return Void();
   int lanes = 1;
   if (auto x = text.find('x'); x != std::string_view::npos) {

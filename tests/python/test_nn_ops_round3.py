@@ -232,3 +232,21 @@ def test_broadcast_to_matches_numpy(src, dst):
                             {"x": x})
     np.testing.assert_array_equal(debug, np.broadcast_to(x, dst))
     np.testing.assert_array_equal(built, np.broadcast_to(x, dst))
+
+
+def test_one_bias_or_alpha_value_applies_to_every_channel():
+    # TVM's bias_add is add(data, expand_dims(bias)): a bias of one value broadcasts (NumPy's
+    # x + b); prelu with one alpha scales every channel's negatives by it (by hand: x * 0.5).
+    x = np.array([[[-2.0, 1.0], [3.0, -4.0]]], "float32")
+    data = relay.var("data", shape=(relay.Any(), relay.Any(), relay.Any()))
+    bias = relay.const(np.array([1.5], "float32"))
+    alpha = relay.const(np.array([0.5], "float32"))
+    for body, expected in ((relay.nn.bias_add(data, bias), x + 1.5),
+                           (relay.nn.prelu(data, alpha), np.where(x < 0, 0.5 * x, x))):
+        out = relay.create_executor("vm").evaluate(relay.Function([data], body))(x)
+        np.testing.assert_allclose(out.numpy(), expected)
+
+
+def test_uint1_is_bool():
+    # TVM's bool is uint1: a condition of dtype uint1 is a bool scalar.
+    assert relay.TensorType((), "uint1") == relay.TensorType((), "bool")

@@ -17,8 +17,9 @@ BroadcastPlan PlanBroadcast(const Shape& a, const Shape& b, const char* op) {
     const int64_t da = ia >= 0 ? a[ia] : 1;
     const int64_t db = ib >= 0 ? b[ib] : 1;
     if (da != db && da != 1 && db != 1) {
-      Fail(std::string(op) + ": shapes " + ShapeString(a) + " and " + ShapeString(b) +
-           " do not broadcast");
+      // TVM's run-time message ("Invalid broadcast shapes"), with the shapes.
+      Fail(std::string(op) + ": Invalid broadcast shapes: " + ShapeString(a) + " and " +
+           ShapeString(b) + " do not broadcast");
     }
     plan.out_shape[i] = da == 1 ? db : da;
     sa[i] = (ia >= 0 && da != 1) ? stride_a[ia] : 0;

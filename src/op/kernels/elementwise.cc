@@ -503,7 +503,9 @@ Arrays BiasAdd(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
     CheckSameDType(x, "nn.bias_add");
     const int axis = NormalizeAxis(axis_attr, data.ndim(), "nn.bias_add: axis");
     const int64_t channels = data.shape()[axis];
-    if (bias.size() != channels) {
+    // One bias value broadcasts over every channel, as TVM's add(data, expand_dims(bias)) does.
+    const bool one_bias = bias.size() == 1;
+    if (bias.size() != channels && !one_bias) {
       Fail("nn.bias_add: bias " + ShapeString(bias.shape()) + " does not match axis " +
            std::to_string(axis) + " of data " + ShapeString(data.shape()));
     }
@@ -521,7 +523,7 @@ Arrays BiasAdd(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
       support::ParallelFor(outer * channels, rows_per_grain, [&](int64_t begin, int64_t end) {
         for (int64_t row = begin; row < end; ++row) {
           const int64_t base = row * inner;
-          const T b = pb[row % channels];
+          const T b = pb[one_bias ? 0 : row % channels];
           for (int64_t i = 0; i < inner; ++i) po[base + i] = static_cast<T>(pd[base + i] + b);
         }
       });

@@ -27,7 +27,10 @@ Arrays PRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type)
     const NDArray& data = x[0];
     const int axis = NormalizeAxis(axis_attr, data.ndim(), "nn.prelu: axis");
     const int64_t channels = data.shape()[axis];
-    if (x[1].size() != channels) {
+    // One alpha value applies to every channel (TVM reads alpha per channel; a size-1 alpha
+    // against a channel axis known only at run time is the case its dynamic tests make).
+    const bool one_alpha = x[1].size() == 1;
+    if (x[1].size() != channels && !one_alpha) {
       Fail("nn.prelu: alpha " + ShapeString(x[1].shape()) + " does not match axis " +
            std::to_string(axis) + " of data " + ShapeString(data.shape()));
     }
@@ -45,7 +48,7 @@ Arrays PRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type)
           const int64_t base = (o * channels + c) * inner;
           for (int64_t i = 0; i < inner; ++i) {
             const T v = pd[base + i];
-            po[base + i] = v < T(0) ? pa[c] * v : v;
+            po[base + i] = v < T(0) ? pa[one_alpha ? 0 : c] * v : v;
           }
         }
       }
