@@ -234,7 +234,10 @@ bool ConvTransposeRel(TypeRelationCall& call) {
               ", got " + TypeString(data) + " and " + TypeString(weight));
   }
   const Geometry g = GeometryOf(call, attrs, S);
-  std::vector<int64_t> output_padding = PerAxis(IntsAttr(call, "output_padding"), S);
+  // TVM reads output_padding's first S values (conv1d_transpose's tests pass two).
+  std::vector<int64_t> output_padding = IntsAttr(call, "output_padding");
+  if (output_padding.size() > static_cast<size_t>(S)) output_padding.resize(S);
+  output_padding = PerAxis(output_padding, S);
   if (output_padding.empty()) call.Fail(call.op_name() + ": output_padding has the wrong length");
   const int64_t groups = attrs.get_int("groups");
   if (groups < 1) call.Fail(call.op_name() + ": groups must be positive");

@@ -250,3 +250,17 @@ def test_one_bias_or_alpha_value_applies_to_every_channel():
 def test_uint1_is_bool():
     # TVM's bool is uint1: a condition of dtype uint1 is a bool scalar.
     assert relay.TensorType((), "uint1") == relay.TensorType((), "bool")
+
+
+def test_conv1d_transpose_reads_the_first_output_padding_value():
+    # TVM's relation reads output_padding[0] only (its test_any passes two values): the result
+    # is the one of a single value.
+    x = relay.var("x", shape=(1, 2, 5))
+    w = relay.const(np.arange(12, dtype="float32").reshape(2, 3, 2))
+    data = np.arange(10, dtype="float32").reshape(1, 2, 5)
+    outs = []
+    for padding in ((1,), (1, 1)):
+        body = relay.nn.conv1d_transpose(x, w, strides=(2,), output_padding=padding)
+        outs.append(relay.create_executor("graph").evaluate(relay.Function([x], body))(data).numpy())
+    assert outs[0].shape == (1, 3, 11)
+    np.testing.assert_array_equal(outs[0], outs[1])

@@ -37,7 +37,11 @@ ConvGeometry ReadGeometry(const ir::AttrsNode& a, int s, const char* op, bool tr
   g.strides = PerAxis(a.get_ints("strides"), s, op, "strides");
   g.dilation = PerAxis(a.get_ints("dilation"), s, op, "dilation");
   g.pads = PadsOf(a.get_ints("padding"), s, op);
-  if (transposed) g.output_padding = PerAxis(a.get_ints("output_padding"), s, op, "output_padding");
+  if (transposed) {  // its first s values, as the type relation reads them
+    std::vector<int64_t> padding = a.get_ints("output_padding");
+    if (padding.size() > static_cast<size_t>(s)) padding.resize(static_cast<size_t>(s));
+    g.output_padding = PerAxis(padding, s, op, "output_padding");
+  }
   g.groups = a.get_int("groups");
   if (g.groups < 1) Fail(std::string(op) + ": groups must be positive");
   for (int i = 0; i < s; ++i) {
