@@ -166,6 +166,7 @@ void RegisterNNOps(OpRegistry& registry) {
   RegisterConvOps(registry);
   RegisterPoolingOps(registry);
   RegisterNormalizationOps(registry);
+  RegisterMatmulOp(registry);
   RegisterConvNDOps(registry);
   RegisterAdaptivePoolOps(registry);
   RegisterGroupNormOps(registry);

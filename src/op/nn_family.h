@@ -12,5 +12,6 @@ void RegisterConvNDOps(OpRegistry& registry);         // conv_nd.cc: conv3d, con
 void RegisterAdaptivePoolOps(OpRegistry& registry);   // adaptive_pool.cc
 void RegisterGroupNormOps(OpRegistry& registry);      // group_norm.cc: group_norm, l2_normalize
 void RegisterLossOps(OpRegistry& registry);           // loss.cc: nll_loss
+void RegisterMatmulOp(OpRegistry& registry);          // matmul.cc: nn.matmul
 
 }  // namespace relaypass::op

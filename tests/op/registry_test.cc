@@ -158,6 +158,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "nn.leaky_relu",
       "nn.log_softmax",
       "nn.lrn",
+      "nn.matmul",
       "nn.max_pool1d",
       "nn.max_pool2d",
       "nn.max_pool3d",

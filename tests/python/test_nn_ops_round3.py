@@ -264,3 +264,23 @@ def test_conv1d_transpose_reads_the_first_output_padding_value():
         outs.append(relay.create_executor("graph").evaluate(relay.Function([x], body))(data).numpy())
     assert outs[0].shape == (1, 3, 11)
     np.testing.assert_array_equal(outs[0], outs[1])
+
+
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (True, True)])
+def test_matmul_matches_numpy_and_its_gradient_checks(ta, tb):
+    # Expected values: NumPy's matmul of the (transposed) operands; the gradient against finite
+    # differences (relay.testing.check_grad).
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-1, 1, (2, 3, 4) if not ta else (2, 4, 3)).astype("float32")
+    b = rng.uniform(-1, 1, (4, 5) if not tb else (5, 4)).astype("float32")
+    x, w = relay.var("x", shape=a.shape), relay.var("w", shape=b.shape)
+    func = relay.Function([x, w], relay.nn.matmul(x, w, transpose_a=ta, transpose_b=tb))
+    out = relay.create_executor("graph").evaluate(func)(a, b)
+    expected = np.matmul(a.swapaxes(-1, -2) if ta else a, b.T if tb else b)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-6)
+    # The gradient, on 2-D operands (TVM's matmul_grad is for those; its test_matmul_grad too).
+    a2 = a[0]
+    x2 = relay.var("x", shape=a2.shape, dtype="float64")
+    w2 = relay.var("w", shape=b.shape, dtype="float64")
+    func2 = relay.Function([x2, w2], relay.nn.matmul(x2, w2, transpose_a=ta, transpose_b=tb))
+    relay.testing.check_grad(func2, inputs=[a2.astype("float64"), b.astype("float64")])

@@ -11,21 +11,26 @@ namespace relaypass::op::kernels {
 Arrays Dense(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   CheckInputs(in, 2, "nn.dense");
   const ir::AttrsNode& a = AttrsOf(attrs, "nn.dense");
-  const DataType out_dtype = DTypeAttr(a, "out_dtype", in[0].dtype());
+  return {DenseProduct(in[0], in[1], DTypeAttr(a, "out_dtype", in[0].dtype()), "nn.dense")};
+}
+
+NDArray DenseProduct(const NDArray& data_in, const NDArray& weight_in, DataType out_dtype,
+                     const char* op) {
   const DataType compute = IsHalf(out_dtype) ? DataType::Float32() : out_dtype;
-  if (in[0].ndim() < 1 || in[1].ndim() != 2 || in[0].shape().back() != in[1].shape()[1]) {
-    Fail("nn.dense: data " + ShapeString(in[0].shape()) + " and weight " +
-         ShapeString(in[1].shape()) + " do not match (weight must be [units, " +
-         (in[0].ndim() ? std::to_string(in[0].shape().back()) : std::string("?")) + "])");
+  if (data_in.ndim() < 1 || weight_in.ndim() != 2 ||
+      data_in.shape().back() != weight_in.shape()[1]) {
+    Fail(std::string(op) + ": data " + ShapeString(data_in.shape()) + " and weight " +
+         ShapeString(weight_in.shape()) + " do not match (weight must be [units, " +
+         (data_in.ndim() ? std::to_string(data_in.shape().back()) : std::string("?")) + "])");
   }
-  const NDArray data = CastArray(in[0], compute);
-  const NDArray weight = CastArray(in[1], compute);
+  const NDArray data = CastArray(data_in, compute);
+  const NDArray weight = CastArray(weight_in, compute);
   const int64_t k = data.shape().back(), n = weight.shape()[0];
   const int64_t m = NumElements(Shape(data.shape().begin(), data.shape().end() - 1));
   Shape out_shape = data.shape();
   out_shape.back() = n;
   NDArray out = NDArray::Uninitialized(out_shape, compute);
-  DispatchNumeric(compute, "nn.dense", [&](auto tag) {
+  DispatchNumeric(compute, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* x = data.data<T>();
     const T* w = weight.data<T>();
@@ -42,7 +47,7 @@ Arrays Dense(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
       }
     }
   });
-  return {CastArray(out, out_dtype)};
+  return CastArray(out, out_dtype);
 }
 
 }  // namespace relaypass::op::kernels

@@ -105,6 +105,13 @@ KernelFn MaxPool2D, AvgPool2D, GlobalAvgPool2D, GlobalMaxPool2D;
 
 // dense.cc: data [.., K] x weight [N, K]^T via BLAS.
 KernelFn Dense;
+// nn.dense's product, out[.., n] = sum_k data[.., k] * weight[n, k], in out_dtype (nn.matmul's
+// too); `op` names the operator in errors.
+ir::NDArray DenseProduct(const ir::NDArray& data, const ir::NDArray& weight, ir::DataType out_dtype,
+                         const char* op);
+
+// matmul.cc: nn.matmul (optionally transposed operands).
+KernelFn Matmul;
 
 // norm.cc: inference batch_norm (as SimplifyInference computes it), softmax, dropout (identity).
 KernelFn BatchNorm, Softmax, LogSoftmax, Dropout, Identity;

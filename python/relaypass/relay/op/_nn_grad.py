@@ -46,6 +46,25 @@ def _dense_grad(orig, grad):
             _tr.collapse_sum_like(_nn.dense(_tr.transpose(grad), _tr.transpose(data)), weight)]
 
 
+@register_gradient("nn.matmul")
+def _matmul_grad(orig, grad):
+    # The products TVM's matmul_grad takes for each (transpose_a, transpose_b).
+    a, b = orig.args
+    ta, tb = bool(orig.attrs.transpose_a), bool(orig.attrs.transpose_b)
+    if ta and tb:
+        da = _nn.matmul(b, grad, transpose_a=True, transpose_b=True)
+        db = _nn.matmul(grad, a, transpose_a=True, transpose_b=True)
+    elif ta:
+        da = _nn.matmul(b, grad, transpose_b=True)
+        db = _nn.matmul(a, grad)
+    elif tb:
+        return _dense_grad(orig, grad)
+    else:
+        da = _nn.matmul(grad, b, transpose_b=True)
+        db = _nn.matmul(a, grad, transpose_a=True)
+    return [_tr.collapse_sum_like(da, a), _tr.collapse_sum_like(db, b)]
+
+
 @register_gradient("nn.batch_matmul")
 def _batch_matmul_grad(orig, grad):
     a, b = orig.args

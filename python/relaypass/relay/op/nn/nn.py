@@ -11,7 +11,7 @@ __all__ = [
     "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
     "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
-    "group_norm", "l2_normalize", "nll_loss",
+    "group_norm", "l2_normalize", "nll_loss", "matmul",
 ]
 
 
@@ -43,6 +43,15 @@ def deformable_conv2d(data, offset, weight, strides=(1, 1), padding=(0, 0), dila
 def dense(data, weight, units=None, out_dtype=""):
     """Dense layer: data * weight^T."""
     return call("nn.dense", [data, weight], units=units, out_dtype=out_dtype)
+
+
+def matmul(tensor_a, tensor_b, units=None, out_dtype="", transpose_a=False, transpose_b=False):
+    """tensor_a times tensor_b, either optionally transposed. As TVM's, the (not transpose_a,
+    transpose_b) case is nn.dense."""
+    if not transpose_a and transpose_b:
+        return dense(tensor_a, tensor_b, units, out_dtype)
+    return call("nn.matmul", [tensor_a, tensor_b], units=units, out_dtype=out_dtype,
+                transpose_a=transpose_a, transpose_b=transpose_b)
 
 
 def bias_add(data, bias, axis=1):
