@@ -18,6 +18,15 @@ std::vector<int64_t> PerAxis(const std::vector<int64_t>& v, int s, const char* o
   if (v.size() == 1) return std::vector<int64_t>(s, v[0]);
   Fail(std::string(op) + ": " + what + " must have 1 or " + std::to_string(s) + " values");
 }
+// The window position after `a` (step `dilation`), or `end` when that would reach or pass it:
+// a window's bounds can be near the int64 limits, where `a + dilation` would overflow. The
+// difference is taken unsigned, which is exact for a < end.
+int64_t NextTap(int64_t a, int64_t end, int64_t dilation) {
+  if (static_cast<uint64_t>(end) - static_cast<uint64_t>(a) <= static_cast<uint64_t>(dilation)) {
+    return end;
+  }
+  return a + dilation;
+}
 std::vector<int64_t> PadsOf(const std::vector<int64_t>& p, int s, const char* op) {
   if (static_cast<int>(p.size()) == 2 * s) return p;
   std::vector<int64_t> one = PerAxis(p, s, op, "padding");
@@ -265,7 +274,8 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
         for (int64_t d = 0; d < out[0]; ++d) {
           for (int64_t h = 0; h < out[1]; ++h) {
             for (int64_t w = 0; w < out[2]; ++w, ++o) {
-              // TVM starts a max pool at the dtype's lowest value (a window all in padding gives it).
+              // TVM starts a max pool at the dtype's lowest value (a window all in padding gives
+              // it).
               double acc = is_max ? static_cast<double>(std::numeric_limits<T>::lowest()) : 0.0;
               int64_t count = 0;
               const int64_t pos[3] = {d, h, w};
@@ -280,11 +290,11 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
                   count *= (end[i] - start[i] + dilation[i] - 1) / dilation[i];
                 }
               }
-              for (int64_t a0 = start[0]; a0 < end[0]; a0 += dilation[0]) {
+              for (int64_t a0 = start[0]; a0 < end[0]; a0 = NextTap(a0, end[0], dilation[0])) {
                 if (a0 < 0 || a0 >= ins[0]) continue;
-                for (int64_t a1 = start[1]; a1 < end[1]; a1 += dilation[1]) {
+                for (int64_t a1 = start[1]; a1 < end[1]; a1 = NextTap(a1, end[1], dilation[1])) {
                   if (a1 < 0 || a1 >= ins[1]) continue;
-                  for (int64_t a2 = start[2]; a2 < end[2]; a2 += dilation[2]) {
+                  for (int64_t a2 = start[2]; a2 < end[2]; a2 = NextTap(a2, end[2], dilation[2])) {
                     if (a2 < 0 || a2 >= ins[2]) continue;
                     const double val = src[(a0 * ins[1] + a1) * ins[2] + a2];
                     if (is_max) {
