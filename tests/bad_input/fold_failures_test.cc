@@ -32,7 +32,8 @@ TEST(FoldFailuresTest, DivisionByZeroStaysUnfolded) {
 }
 
 TEST(FoldFailuresTest, CastWithoutAKernelStaysUnfolded) {
-  for (const char* dtype : {"int4", "float32x4", "uint1"}) {
+  // (uint1 is not one: it is TVM's bool, which casts and folds.)
+  for (const char* dtype : {"int4", "float32x4", "int2"}) {
     ir::IRModule mod =
         text::ParseModule("#[version = \"0.0.5\"]\ndef @main() {\n  cast(1f, dtype=\"" +
                           std::string(dtype) + "\")\n}\n");
