@@ -4,7 +4,7 @@
 // (src/relay/transforms/simplify_expr.cc). Each is a Rule for RewriteWithRules.
 #pragma once
 
-#include "rewriter.h"
+#include "rules.h"
 
 namespace relaypass::passes::simplify {
 

@@ -10,26 +10,6 @@
 
 namespace relaypass::passes::simplify {
 
-Rule PatternRule(std::string name, pattern::DFPattern pattern,
-                 std::vector<pattern::DFPattern> captures,
-                 std::function<ir::Expr(const ir::Expr& pre, const ir::Expr& post,
-                                        const std::vector<ir::Expr>& captures)>
-                     rewrite) {
-  std::vector<std::string> roots = pattern::RootOps(pattern);
-  auto match = [pattern, captures, prefilter = pattern::Prefilter(pattern)](const ir::Expr& pre,
-                                                                            Match& m) {
-    if (!prefilter(pre)) return false;
-    std::optional<pattern::MatchedCaptures> found = pattern::MatchCaptures(pattern, pre, captures);
-    if (!found) return false;
-    for (const ir::ExprNode* call : found->calls) {
-      if (call != pre.get()) m.inner.push_back(call);
-    }
-    m.captures = std::move(found->captures);
-    return true;
-  };
-  return {std::move(name), std::move(roots), std::move(match), std::move(rewrite)};
-}
-
 namespace {
 
 // The first element of constant `e` read as TVM's SimplifyBinomial reads it: through the

@@ -8,20 +8,9 @@
 #include <vector>
 
 #include "relaypass/pattern/pattern.h"
-#include "rewriter.h"
+#include "rules.h"
 
 namespace relaypass::passes::simplify {
-
-/// A rule from `pattern`, its roots (Rule::roots) read from it (pattern::RootOps), and each node
-/// checked with pattern::MightMatch before the matcher runs. The callback sees, for each of
-/// `captures` in order, the rewritten expression it matched, or a null Expr when the matched
-/// alternative does not use it. The calls the pattern matched below the root are the match's
-/// inner nodes (used only inside the match, as TVM's grouper requires).
-Rule PatternRule(std::string name, pattern::DFPattern pattern,
-                 std::vector<pattern::DFPattern> captures,
-                 std::function<ir::Expr(const ir::Expr& pre, const ir::Expr& post,
-                                        const std::vector<ir::Expr>& captures)>
-                     rewrite);
 
 /// TVM's SimplifyBinomial: a*x*x + b*x*y + c*y*y (in any of TVM's arrangements) becomes
 /// a * ((x + p*y) * (x + q*y)) when the discriminant b*b - 4*a*c is not negative.

@@ -4,9 +4,15 @@
 
 #include <vector>
 
-#include "rewriter.h"
+#include "relaypass/pattern/rule_rewrite.h"
 
 namespace relaypass::passes::simplify {
+
+// The rules run on the pattern engine's rule rewriter (relaypass/pattern/rule_rewrite.h).
+using Rule = pattern::RewriteRule;
+using Match = pattern::RuleMatch;
+using pattern::PatternRule;
+using pattern::RewriteWithRules;
 
 // TVM's SimplifyExpr composer, in its order (all 24 of its rewrites).
 std::vector<Rule> SimplifyExprRules();

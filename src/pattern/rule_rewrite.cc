@@ -1,4 +1,4 @@
-#include "rewriter.h"
+#include "relaypass/pattern/rule_rewrite.h"
 
 #include <algorithm>
 #include <span>
@@ -7,8 +7,9 @@
 #include "relaypass/ir/post_order_index.h"
 #include "relaypass/ir/structural.h"
 #include "relaypass/ir/type_infer.h"
+#include "relaypass/pattern/match.h"
 
-namespace relaypass::passes::simplify {
+namespace relaypass::pattern {
 
 namespace {
 
@@ -17,7 +18,7 @@ constexpr Id kNone = ir::PostOrderIndex::kNone;
 
 struct Group {
   Id root;
-  Match match;
+  RuleMatch match;
 };
 
 // The numbering of the expression the rules run on, shared by the rules as long as none of them
@@ -58,7 +59,7 @@ struct IndexedExpr {
 };
 
 // One application of `rule` to `indexed.expr` (typed).
-ir::Expr ApplyRule(IndexedExpr& indexed, const Rule& rule) {
+ir::Expr ApplyRule(IndexedExpr& indexed, const RewriteRule& rule) {
   const ir::PostOrderIndex& index = indexed.index;
   const ir::Expr& expr = indexed.expr;
   const Id root = indexed.root;
@@ -80,7 +81,7 @@ ir::Expr ApplyRule(IndexedExpr& indexed, const Rule& rule) {
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const Id id = *it;
     if (group_of[id] != UINT32_MAX || !may_match(id)) continue;
-    Match match;
+    RuleMatch match;
     if (!rule.match(ir::Expr(index.node(id)), match)) continue;
     // The inner nodes must be free and used only inside the match.
     inner_ids.clear();
@@ -116,6 +117,7 @@ ir::Expr ApplyRule(IndexedExpr& indexed, const Rule& rule) {
   // By id: the node's rewritten form, or null while it is unchanged (most nodes: a rule's
   // callback often keeps what it matched), so unchanged parts cost no reference counting.
   std::vector<ir::Expr> results(n);
+  size_t rewritten = 0;  // nodes with a result so far: while none, no capture needs a lookup
   for (Id id : order) {
     const uint32_t gid = group_of[id];
     const bool match_root = gid != UINT32_MAX && groups[gid].root == id;
@@ -126,14 +128,21 @@ ir::Expr ApplyRule(IndexedExpr& indexed, const Rule& rule) {
     const ir::Expr pre(index.node(id));
     ir::Expr post = child_changed ? ir::RebuildOnChildren(pre, children, results) : pre;
     if (match_root) {
-      std::vector<ir::Expr> captures;
-      for (const ir::Expr& c : groups[gid].match.captures) {
-        const Id cid = index.find(c.get());
-        captures.push_back(cid != kNone && results[cid] ? results[cid] : c);
+      std::vector<ir::Expr>& captures = groups[gid].match.captures;
+      if (rewritten > 0) {
+        for (ir::Expr& c : captures) {
+          const Id cid = c ? index.find(c.get()) : kNone;
+          if (cid != kNone && results[cid]) c = results[cid];
+        }
       }
       post = rule.rewrite(pre, post, captures);
+      // Released here, while their nodes are in cache (most callbacks keep what they matched).
+      std::vector<ir::Expr>().swap(captures);
     }
-    if (!post.same_as(pre)) results[id] = std::move(post);
+    if (!post.same_as(pre)) {
+      results[id] = std::move(post);
+      ++rewritten;
+    }
   }
   return results[root] ? results[root] : expr;
 }
@@ -141,7 +150,7 @@ ir::Expr ApplyRule(IndexedExpr& indexed, const Rule& rule) {
 }  // namespace
 
 ir::Function RewriteWithRules(const ir::Function& func, const ir::IRModule& mod,
-                              const std::vector<Rule>& rules, int tvm_callbacks) {
+                              const std::vector<RewriteRule>& rules, int tvm_callbacks) {
   ir::Expr current = func;
   IndexedExpr indexed;
   // InferType's own output needs no second check (the pass requires InferType, so this is the
@@ -150,7 +159,7 @@ ir::Function RewriteWithRules(const ir::Function& func, const ir::IRModule& mod,
   int count = 0;
   while (true) {
     const ir::Expr last = current;
-    for (const Rule& rule : rules) {
+    for (const RewriteRule& rule : rules) {
       if (!typed) {
         current = ir::InferExprTypes(current, mod);
         typed = true;
@@ -169,4 +178,21 @@ ir::Function RewriteWithRules(const ir::Function& func, const ir::IRModule& mod,
   return current.downcast<ir::FunctionNode>();
 }
 
-}  // namespace relaypass::passes::simplify
+RewriteRule PatternRule(std::string name, DFPattern pattern, std::vector<DFPattern> captures,
+                        RuleCallback rewrite) {
+  std::vector<std::string> roots = RootOps(pattern);
+  auto match = [pattern, captures, prefilter = Prefilter(pattern)](const ir::Expr& pre,
+                                                                   RuleMatch& m) {
+    if (!prefilter(pre)) return false;
+    std::optional<MatchedCaptures> found = MatchCaptures(pattern, pre, captures);
+    if (!found) return false;
+    for (const ir::ExprNode* call : found->calls) {
+      if (call != pre.get()) m.inner.push_back(call);
+    }
+    m.captures = std::move(found->captures);
+    return true;
+  };
+  return {std::move(name), std::move(roots), std::move(match), std::move(rewrite)};
+}
+
+}  // namespace relaypass::pattern
