@@ -130,7 +130,7 @@ extern "C" void relaypass_register_plugin(relaypass::transform::PassRegistry& re
                      },
                      "(example plugin) fails, always or when the module calls when_op"});
   registry.Register({"ExampleNudge",
-                     {{"amount", OptionType::kFloat, OptionValue::Float(0.001),
+                     {{"amount", OptionType::kFloat, OptionValue::Double(0.001),
                        "what is added to main's result"}},
                      [](const relaypass::transform::PassOptions& options) {
                        return Nudge(options.GetFloat("amount"));

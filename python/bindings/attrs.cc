@@ -9,53 +9,77 @@
 
 namespace relaypass::python {
 
-py::object AttrValueToPy(const ir::AttrValue& value) {
+py::object AttrValueToPy(const ir::AttrValue& value, ValueUse use) {
   using K = ir::AttrValue::Kind;
+  const bool objects = use == ValueUse::kAttribute;
   switch (value.kind()) {
     case K::kNull:
       return py::none();
     case K::kInt:
+      if (!objects) return py::int_(value.as_int());
       return py::module_::import("relaypass._values")
           .attr(value.int_dtype() == ir::DataType::Int64() ? "IntImm64" : "IntImm")(value.as_int());
     case K::kBool:
       return py::bool_(value.as_bool());
     case K::kDouble:
+      if (!objects) return py::float_(value.as_double());
       return py::module_::import("relaypass._values").attr("FloatImm")(value.as_double());
     case K::kString:
       return py::str(value.as_string());
     case K::kArray: {
       py::list out;
-      for (const ir::AttrValue& v : value.as_array()) out.append(AttrValueToPy(v));
+      for (const ir::AttrValue& v : value.as_array()) out.append(AttrValueToPy(v, use));
+      return out;
+    }
+    case K::kMap: {
+      py::dict out;
+      for (const auto& [k, v] : value.as_map()) out[py::str(k)] = AttrValueToPy(v, use);
       return out;
     }
   }
   return py::none();
 }
 
-ir::AttrValue AttrValueFromPy(py::handle value) {
+ir::AttrValue AttrValueFromPy(py::handle value, ValueUse use) {
+  const char* what = use == ValueUse::kAttribute ? "attribute value" : "option value";
   if (value.is_none()) return ir::AttrValue::Null();
   if (py::isinstance<py::bool_>(value)) return ir::AttrValue::Bool(value.cast<bool>());
   if (py::isinstance<py::int_>(value)) {
-    int64_t v = ToInt64(value, "attribute value");
+    int64_t v = ToInt64(value, what);
     bool fits = v >= INT_MIN && v <= INT_MAX;
     return ir::AttrValue::Int(v, fits ? ir::DataType::Int32() : ir::DataType::Int64());
   }
   if (py::isinstance<py::float_>(value)) return ir::AttrValue::Double(value.cast<double>());
   if (py::isinstance<py::str>(value)) return ir::AttrValue::Str(value.cast<std::string>());
-  NestingGuard guard(value, "attribute value");
+  NestingGuard guard(value, what);
   if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
     std::vector<ir::AttrValue> items;
-    for (py::handle item : value) items.push_back(AttrValueFromPy(item));
+    for (py::handle item : value) items.push_back(AttrValueFromPy(item, use));
     return ir::AttrValue::Array(std::move(items));
   }
-  // NumPy scalars and TVM-style IntImm/FloatImm objects.
-  if (py::hasattr(value, "dtype") && py::hasattr(value, "item")) {
-    return AttrValueFromPy(value.attr("item")());
+  if (py::isinstance<py::dict>(value) || py::hasattr(value, "items")) {
+    ir::AttrValue::MapEntries entries;
+    for (py::handle item : value.attr("items")()) {
+      auto pair = py::reinterpret_borrow<py::tuple>(item);
+      if (use == ValueUse::kAttribute && !py::isinstance<py::str>(pair[0])) {
+        // TVM's Map<String, ObjectRef>; a map keyed by IR nodes is not an attribute value here.
+        throw relaypass::TypeError(
+            "cannot use a dict with a " +
+            std::string(py::str(py::type::handle_of(pair[0]).attr("__name__"))) +
+            " key as an attribute value: " + std::string(py::repr(value)));
+      }
+      entries.emplace_back(py::str(pair[0]).cast<std::string>(), AttrValueFromPy(pair[1], use));
+    }
+    return ir::AttrValue::Map(std::move(entries));
   }
-  if (py::hasattr(value, "value")) return AttrValueFromPy(value.attr("value"));
-  throw relaypass::TypeError("cannot use a " +
-                             std::string(py::str(py::type::handle_of(value).attr("__name__"))) +
-                             " as an attribute value: " + std::string(py::repr(value)));
+  // NumPy scalars and TVM-style IntImm/FloatImm objects.
+  if (py::hasattr(value, "item")) return AttrValueFromPy(value.attr("item")(), use);
+  if (py::hasattr(value, "value")) return AttrValueFromPy(value.attr("value"), use);
+  const std::string message = "cannot use a " +
+                              std::string(py::str(py::type::handle_of(value).attr("__name__"))) +
+                              " as an " + what + ": " + std::string(py::repr(value));
+  if (use == ValueUse::kOption) throw relaypass::PassError(message);
+  throw relaypass::TypeError(message);
 }
 
 py::object DictAttrsToPy(const ir::DictAttrs& attrs) {

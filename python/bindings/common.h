@@ -104,11 +104,15 @@ void BindRuntimeFiles(py::module_& m);
 #include "relaypass/ir/attrs.h"
 
 namespace relaypass::python {
-// Attribute values as Python values: None, int, bool, float, str, list (nested for arrays).
-py::object AttrValueToPy(const ir::AttrValue& value);
-// A Python value as an attribute value (tuples and lists become arrays; objects with a
-// `.value`, such as TVM's IntImm, give their value).
-ir::AttrValue AttrValueFromPy(py::handle value);
+// Where an attribute value comes from or goes to: a call's or function's attributes (ints and
+// floats as TVM's IntImm / FloatImm objects; a bad value is a TypeError), or a pass option or
+// PassContext config entry (plain Python numbers; a bad value is a PassError).
+enum class ValueUse { kAttribute, kOption };
+// Attribute values as Python values: None, int, bool, float, str, list (nested for arrays), dict.
+py::object AttrValueToPy(const ir::AttrValue& value, ValueUse use = ValueUse::kAttribute);
+// A Python value as an attribute value (tuples and lists become arrays, dicts maps; NumPy scalars
+// and objects with a `.value`, such as TVM's IntImm, give their value).
+ir::AttrValue AttrValueFromPy(py::handle value, ValueUse use = ValueUse::kAttribute);
 // An evaluator value as Python: an NDArray, or a tuple of values (a closure is an error).
 py::object ValueToPy(const eval::Value& value);
 // NDArrays, and tuples or lists of them, as an evaluator value (a TypeError otherwise).

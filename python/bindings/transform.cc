@@ -94,8 +94,6 @@ void ExitContext(const PassContext& ctx) {
 
 transform::PassInstruments InstrumentsFromPy(const py::object& instruments);
 py::list InstrumentsToPy(const transform::PassInstruments& instruments);
-transform::OptionValue OptionValueFromPy(py::handle value);
-py::object OptionValueToPy(const transform::OptionValue& value);
 
 void BindTransform(py::module_& m) {
   py::class_<PassInfo>(m, "PassInfo")
@@ -161,7 +159,7 @@ void BindTransform(py::module_& m) {
                auto dict = CastNamed<py::dict>(config, "PassContext config", "a dict");
                for (auto item : dict) {
                  options.config[ToString(item.first, "PassContext config key")] =
-                     OptionValueFromPy(item.second);
+                     AttrValueFromPy(item.second, ValueUse::kOption);
                }
              }
              return PassContext(std::move(options));
@@ -182,11 +180,14 @@ void BindTransform(py::module_& m) {
       .def_property_readonly("config",
                              [](const PassContext& c) {
                                py::dict out;
-                               for (auto& [k, v] : c.config()) out[py::str(k)] = OptionValueToPy(v);
+                               for (auto& [k, v] : c.config())
+                                 out[py::str(k)] = AttrValueToPy(v, ValueUse::kOption);
                                return out;
                              })
-      .def("get_config", [](const PassContext& c,
-                            const std::string& key) { return OptionValueToPy(c.GetConfig(key)); })
+      .def("get_config",
+           [](const PassContext& c, const std::string& key) {
+             return AttrValueToPy(c.GetConfig(key), ValueUse::kOption);
+           })
       .def(
           "override_instruments",
           [](PassContext& c, const py::object& instruments) {

@@ -11,24 +11,6 @@ namespace relaypass::ir {
 
 namespace {
 
-const char* KindName(AttrValue::Kind k) {
-  switch (k) {
-    case AttrValue::Kind::kNull:
-      return "None";
-    case AttrValue::Kind::kInt:
-      return "an integer";
-    case AttrValue::Kind::kBool:
-      return "a bool";
-    case AttrValue::Kind::kDouble:
-      return "a float";
-    case AttrValue::Kind::kString:
-      return "a string";
-    case AttrValue::Kind::kArray:
-      return "an array";
-  }
-  return "?";
-}
-
 std::string EscapeString(const std::string& s) {
   static const char* kHex = "0123456789ABCDEF";
   std::string out = "\"";
@@ -67,6 +49,26 @@ size_t Combine(size_t seed, size_t v) {
 }
 
 }  // namespace
+
+const char* AttrKindName(AttrValue::Kind kind) {
+  switch (kind) {
+    case AttrValue::Kind::kNull:
+      return "NoneType";
+    case AttrValue::Kind::kInt:
+      return "int";
+    case AttrValue::Kind::kBool:
+      return "bool";
+    case AttrValue::Kind::kDouble:
+      return "float";
+    case AttrValue::Kind::kString:
+      return "str";
+    case AttrValue::Kind::kArray:
+      return "list";
+    case AttrValue::Kind::kMap:
+      return "dict";
+  }
+  return "?";
+}
 
 AttrValue AttrValue::Int(int64_t v, DataType dtype) {
   AttrValue a;
@@ -109,7 +111,8 @@ AttrValue AttrValue::Ints(const std::vector<int64_t>& v) {
 
 int64_t AttrValue::as_int() const {
   if (kind_ != Kind::kInt && kind_ != Kind::kBool) {
-    throw InternalError(std::string("attribute value is ") + KindName(kind_) + ", not an integer");
+    throw InternalError(std::string("attribute value is ") + AttrKindName(kind_) +
+                        ", not an integer");
   }
   return int_;
 }
@@ -122,15 +125,35 @@ double AttrValue::as_double() const {
 }
 const std::string& AttrValue::as_string() const {
   if (kind_ != Kind::kString) {
-    throw InternalError(std::string("attribute value is ") + KindName(kind_) + ", not a string");
+    throw InternalError(std::string("attribute value is ") + AttrKindName(kind_) +
+                        ", not a string");
   }
   return string_;
 }
 const std::vector<AttrValue>& AttrValue::as_array() const {
   if (kind_ != Kind::kArray) {
-    throw InternalError(std::string("attribute value is ") + KindName(kind_) + ", not an array");
+    throw InternalError(std::string("attribute value is ") + AttrKindName(kind_) +
+                        ", not an array");
   }
   return array_;
+}
+AttrValue AttrValue::Map(MapEntries v) {
+  AttrValue a;
+  a.kind_ = Kind::kMap;
+  a.map_ = std::move(v);
+  return a;
+}
+const AttrValue::MapEntries& AttrValue::as_map() const {
+  if (kind_ != Kind::kMap) {
+    throw InternalError(std::string("attribute value is ") + AttrKindName(kind_) + ", not a map");
+  }
+  return map_;
+}
+const AttrValue* AttrValue::find(const std::string& key) const {
+  for (const auto& [k, v] : as_map()) {
+    if (k == key) return &v;
+  }
+  return nullptr;
 }
 std::vector<int64_t> AttrValue::as_ints() const {
   std::vector<int64_t> out;
@@ -169,6 +192,14 @@ std::string AttrValue::ToString() const {
       }
       return out + "]";
     }
+    case Kind::kMap: {  // TVM's text of a Map: {"key": value, ...}
+      std::string out = "{";
+      for (size_t i = 0; i < map_.size(); ++i) {
+        if (i) out += ", ";
+        out += EscapeString(map_[i].first) + ": " + map_[i].second.ToString();
+      }
+      return out + "}";
+    }
   }
   return "None";
 }
@@ -190,6 +221,8 @@ bool operator==(const AttrValue& a, const AttrValue& b) {
       return a.string_ == b.string_;
     case AttrValue::Kind::kArray:
       return a.array_ == b.array_;
+    case AttrValue::Kind::kMap:
+      return a.map_ == b.map_;
   }
   return false;
 }
@@ -209,6 +242,11 @@ size_t AttrValue::Hash() const {
       return Combine(h, std::hash<std::string>()(string_));
     case Kind::kArray:
       for (const AttrValue& v : array_) h = Combine(h, v.Hash());
+      return h;
+    case Kind::kMap:
+      for (const auto& [k, v] : map_) {
+        h = Combine(Combine(h, std::hash<std::string>()(k)), v.Hash());
+      }
       return h;
   }
   return h;
@@ -306,7 +344,7 @@ AttrValue ConvertAttrValue(const AttrField& field, const AttrValue& value) {
   using K = AttrValue::Kind;
   auto fail = [&](const std::string& want) -> AttrValue {
     throw TypeError("attribute '" + field.name + "' expects " + want + ", got " +
-                    KindName(value.kind()) + " " + value.ToString());
+                    AttrKindName(value.kind()) + " " + value.ToString());
   };
   auto is_int = [](const AttrValue& v) { return v.kind() == K::kInt || v.kind() == K::kBool; };
   switch (field.type) {

@@ -39,16 +39,18 @@ class ConvertCallBuilder : public layout::LayoutCallBuilder {
 
 DesiredLayouts DesiredLayoutsOf(const transform::OptionValue& value) {
   DesiredLayouts desired;
-  for (const auto& [op_name, layouts] : value.as_dict()) {
-    if (layouts.kind() != transform::OptionValue::Kind::kList) {
+  for (const auto& [op_name, layouts] : value.as_map()) {
+    if (layouts.kind() != transform::OptionValue::Kind::kArray) {
       throw PassError("ConvertLayout: desired_layouts[\"" + op_name +
-                      "\"] must be a list of layout strings, got " + layouts.ToString());
+                      "\"] must be a list of layout strings, got " +
+                      transform::OptionLiteral(layouts));
     }
     std::vector<std::string>& list = desired[op_name];
-    for (const transform::OptionValue& layout : layouts.as_list()) {
+    for (const transform::OptionValue& layout : layouts.as_array()) {
       if (layout.kind() != transform::OptionValue::Kind::kString) {
         throw PassError("ConvertLayout: desired_layouts[\"" + op_name +
-                        "\"] must be a list of layout strings, got " + layouts.ToString());
+                        "\"] must be a list of layout strings, got " +
+                        transform::OptionLiteral(layouts));
       }
       list.push_back(layout.as_string());
     }

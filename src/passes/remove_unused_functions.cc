@@ -51,15 +51,14 @@ transform::Pass RemoveUnusedFunctions(std::vector<std::string> entry_functions) 
 }
 
 void RegisterRemoveUnusedFunctions(transform::PassRegistry& registry) {
-  transform::OptionValue::List main_only = {transform::OptionValue::Str("main")};
+  std::vector<transform::OptionValue> main_only = {transform::OptionValue::Str("main")};
   registry.Register(
       {"RemoveUnusedFunctions",
-       {{"entry_functions", transform::OptionType::kList,
-         transform::OptionValue::MakeList(main_only),
+       {{"entry_functions", transform::OptionType::kList, transform::OptionValue::Array(main_only),
          "the functions to keep with everything they reach (TVM's None means [\"main\"])"}},
        [](const transform::PassOptions& options) {
          std::vector<std::string> entries;
-         for (const transform::OptionValue& v : options.Get("entry_functions").as_list()) {
+         for (const transform::OptionValue& v : options.Get("entry_functions").as_array()) {
            entries.push_back(v.as_string());
          }
          return RemoveUnusedFunctions(std::move(entries));

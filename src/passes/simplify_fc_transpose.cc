@@ -82,7 +82,7 @@ void RegisterSimplifyFCTranspose(transform::PassRegistry& registry) {
          "names of the weight variables whose transpose feeds a dense"}},
        [](const transform::PassOptions& options) {
          std::vector<std::string> names;
-         for (const transform::OptionValue& v : options.Get("target_weight").as_list()) {
+         for (const transform::OptionValue& v : options.Get("target_weight").as_array()) {
            names.push_back(v.as_string());
          }
          return SimplifyFCTranspose(std::move(names));

@@ -40,6 +40,8 @@ bool AttrMatches(const ir::AttrValue& want, const ir::AttrValue& have) {
       }
       return true;
     }
+    case Kind::kMap:  // other objects: structural equality, as TVM's
+      return want == have;
   }
   return false;
 }

@@ -156,11 +156,11 @@ void RegisterQnnPasses(transform::PassRegistry& registry) {
          "a region with an op without a rule is an error instead of staying as it is"},
         {"use_qat", transform::OptionType::kBool, transform::OptionValue::Bool(false),
          "also convert single ops on dequantized inputs without a quantize after them"},
-        {"optional_qnn_ops", transform::OptionType::kList, transform::OptionValue::MakeList({}),
+        {"optional_qnn_ops", transform::OptionType::kList, transform::OptionValue::Array({}),
          "the optional rules to enable (not implemented)"}},
        [](const transform::PassOptions& options) {
          std::vector<std::string> optional;
-         for (const transform::OptionValue& v : options.Get("optional_qnn_ops").as_list()) {
+         for (const transform::OptionValue& v : options.Get("optional_qnn_ops").as_array()) {
            optional.push_back(v.as_string());
          }
          return FakeQuantizationToInteger(options.GetBool("hard_fail"), options.GetBool("use_qat"),

@@ -11,11 +11,6 @@ namespace relaypass::transform {
 
 namespace {
 
-[[noreturn]] void WrongKind(const char* wanted, OptionValue::Kind got) {
-  throw PassError(std::string("expected a value of type ") + wanted + ", got " +
-                  OptionKindName(got));
-}
-
 // Python's repr of a float: shortest round-trip digits, fixed notation for exponents in
 // [-4, 16), else d.ddde+XX.
 std::string PythonFloatRepr(double v) {
@@ -82,137 +77,35 @@ std::string QuoteString(const std::string& s) {
 
 }  // namespace
 
-OptionValue OptionValue::Bool(bool v) {
-  OptionValue o;
-  o.kind_ = Kind::kBool;
-  o.bool_ = v;
-  return o;
-}
-
-OptionValue OptionValue::Int(int64_t v) {
-  OptionValue o;
-  o.kind_ = Kind::kInt;
-  o.int_ = v;
-  return o;
-}
-
-OptionValue OptionValue::Float(double v) {
-  OptionValue o;
-  o.kind_ = Kind::kFloat;
-  o.float_ = v;
-  return o;
-}
-
-OptionValue OptionValue::Str(std::string v) {
-  OptionValue o;
-  o.kind_ = Kind::kString;
-  o.string_ = std::move(v);
-  return o;
-}
-
-OptionValue OptionValue::MakeList(List v) {
-  OptionValue o;
-  o.kind_ = Kind::kList;
-  o.list_ = std::move(v);
-  return o;
-}
-
-OptionValue OptionValue::MakeDict(Dict v) {
-  OptionValue o;
-  o.kind_ = Kind::kDict;
-  o.dict_ = std::move(v);
-  return o;
-}
-
-bool OptionValue::as_bool() const {
-  if (kind_ != Kind::kBool) WrongKind("bool", kind_);
-  return bool_;
-}
-
-int64_t OptionValue::as_int() const {
-  if (kind_ != Kind::kInt) WrongKind("int", kind_);
-  return int_;
-}
-
-double OptionValue::as_float() const {
-  if (kind_ == Kind::kInt) return static_cast<double>(int_);
-  if (kind_ != Kind::kFloat) WrongKind("float", kind_);
-  return float_;
-}
-
-const std::string& OptionValue::as_string() const {
-  if (kind_ != Kind::kString) WrongKind("str", kind_);
-  return string_;
-}
-
-const OptionValue::List& OptionValue::as_list() const {
-  if (kind_ != Kind::kList) WrongKind("list", kind_);
-  return list_;
-}
-
-const OptionValue::Dict& OptionValue::as_dict() const {
-  if (kind_ != Kind::kDict) WrongKind("dict", kind_);
-  return dict_;
-}
-
-const OptionValue* OptionValue::find(const std::string& key) const {
-  for (const auto& [k, v] : as_dict()) {
-    if (k == key) return &v;
-  }
-  return nullptr;
-}
-
-std::string OptionValue::ToString() const {
-  switch (kind_) {
-    case Kind::kNone:
+std::string OptionLiteral(const OptionValue& value) {
+  using K = OptionValue::Kind;
+  switch (value.kind()) {
+    case K::kNull:
       return "None";
-    case Kind::kBool:
-      return bool_ ? "True" : "False";
-    case Kind::kInt:
-      return std::to_string(int_);
-    case Kind::kFloat:
-      return PythonFloatRepr(float_);
-    case Kind::kString:
-      return QuoteString(string_);
-    case Kind::kList: {
+    case K::kBool:
+      return value.as_bool() ? "True" : "False";
+    case K::kInt:
+      return std::to_string(value.as_int());
+    case K::kDouble:
+      return PythonFloatRepr(value.as_double());
+    case K::kString:
+      return QuoteString(value.as_string());
+    case K::kArray: {
       std::string out = "[";
-      for (size_t i = 0; i < list_.size(); ++i) {
-        if (i) out += ", ";
-        out += list_[i].ToString();
+      for (const OptionValue& item : value.as_array()) {
+        out += (out.size() > 1 ? ", " : "") + OptionLiteral(item);
       }
       return out + "]";
     }
-    case Kind::kDict: {
+    case K::kMap: {
       std::string out = "{";
-      for (size_t i = 0; i < dict_.size(); ++i) {
-        if (i) out += ", ";
-        out += QuoteString(dict_[i].first) + ": " + dict_[i].second.ToString();
+      for (const auto& [key, item] : value.as_map()) {
+        out += (out.size() > 1 ? ", " : "") + QuoteString(key) + ": " + OptionLiteral(item);
       }
       return out + "}";
     }
   }
   return "None";
-}
-
-bool operator==(const OptionValue& a, const OptionValue& b) {
-  if (a.kind_ != b.kind_) return false;
-  switch (a.kind_) {
-    case OptionValue::Kind::kNone:
-      return true;
-    case OptionValue::Kind::kBool:
-      return a.bool_ == b.bool_;
-    case OptionValue::Kind::kInt:
-      return a.int_ == b.int_;
-    case OptionValue::Kind::kFloat:
-      return a.float_ == b.float_;
-    case OptionValue::Kind::kString:
-      return a.string_ == b.string_;
-    case OptionValue::Kind::kList:
-      return a.list_ == b.list_;
-    case OptionValue::Kind::kDict:
-      return a.dict_ == b.dict_;
-  }
-  return false;
 }
 
 const char* OptionTypeName(OptionType type) {
@@ -233,26 +126,6 @@ const char* OptionTypeName(OptionType type) {
   return "?";
 }
 
-const char* OptionKindName(OptionValue::Kind kind) {
-  switch (kind) {
-    case OptionValue::Kind::kNone:
-      return "NoneType";
-    case OptionValue::Kind::kBool:
-      return "bool";
-    case OptionValue::Kind::kInt:
-      return "int";
-    case OptionValue::Kind::kFloat:
-      return "float";
-    case OptionValue::Kind::kString:
-      return "str";
-    case OptionValue::Kind::kList:
-      return "list";
-    case OptionValue::Kind::kDict:
-      return "dict";
-  }
-  return "?";
-}
-
 bool OptionValueFits(const OptionValue& value, OptionType type) {
   using K = OptionValue::Kind;
   switch (type) {
@@ -261,20 +134,20 @@ bool OptionValueFits(const OptionValue& value, OptionType type) {
     case OptionType::kInt:
       return value.kind() == K::kInt;
     case OptionType::kFloat:
-      return value.kind() == K::kFloat || value.kind() == K::kInt;
+      return value.kind() == K::kDouble || value.kind() == K::kInt;
     case OptionType::kString:
       return value.kind() == K::kString;
     case OptionType::kList:
-      return value.kind() == K::kList;
+      return value.kind() == K::kArray;
     case OptionType::kDict:
-      return value.kind() == K::kDict;
+      return value.kind() == K::kMap;
   }
   return false;
 }
 
 OptionValue ConvertOptionValue(const OptionValue& value, OptionType type) {
   if (type == OptionType::kFloat && value.kind() == OptionValue::Kind::kInt) {
-    return OptionValue::Float(value.as_float());
+    return OptionValue::Double(value.as_double());
   }
   return value;
 }

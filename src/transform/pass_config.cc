@@ -30,7 +30,7 @@ void PassConfigRegistry::AddInstaller(void (*install)(PassConfigRegistry&)) {
 void PassConfigRegistry::Register(PassConfigOption option) {
   if (!OptionValueFits(option.default_value, option.type)) {
     throw PassError("config option \"" + option.name + "\" has a default of type " +
-                    OptionKindName(option.default_value.kind()) + ", not " +
+                    ir::AttrKindName(option.default_value.kind()) + ", not " +
                     OptionTypeName(option.type));
   }
   option.default_value = ConvertOptionValue(option.default_value, option.type);
@@ -64,8 +64,8 @@ OptionValue PassConfigRegistry::Validate(const std::string& name, const OptionVa
   }
   if (!OptionValueFits(value, option->type)) {
     throw PassError("PassContext config option \"" + name + "\" expects " +
-                    OptionTypeName(option->type) + ", got " + OptionKindName(value.kind()) + " " +
-                    value.ToString());
+                    OptionTypeName(option->type) + ", got " + ir::AttrKindName(value.kind()) + " " +
+                    OptionLiteral(value));
   }
   return ConvertOptionValue(value, option->type);
 }

@@ -108,7 +108,7 @@ std::string WritePassText(const PassText& pass) {
   std::string out = pass.name + "(";
   for (size_t i = 0; i < pass.options.size(); ++i) {
     if (i) out += ", ";
-    out += pass.options[i].first + "=" + pass.options[i].second.ToString();
+    out += pass.options[i].first + "=" + OptionLiteral(pass.options[i].second);
   }
   return out + ")";
 }

@@ -44,13 +44,13 @@ OptionValue EmptyValue(OptionType type) {
     case OptionType::kInt:
       return OptionValue::Int(0);
     case OptionType::kFloat:
-      return OptionValue::Float(0);
+      return OptionValue::Double(0);
     case OptionType::kString:
       return OptionValue::Str("");
     case OptionType::kList:
-      return OptionValue::MakeList({});
+      return OptionValue::Array({});
     case OptionType::kDict:
-      return OptionValue::MakeDict({});
+      return OptionValue::Map({});
   }
   return OptionValue();
 }
@@ -151,8 +151,8 @@ Pass PassRegistry::Create(const std::string& name, const NamedValues& given) con
     }
     if (!OptionValueFits(value, option->type)) {
       throw PassError("option \"" + key + "\" of pass \"" + name + "\" expects " +
-                      OptionTypeName(option->type) + ", got " + OptionKindName(value.kind()) + " " +
-                      value.ToString());
+                      OptionTypeName(option->type) + ", got " + ir::AttrKindName(value.kind()) +
+                      " " + OptionLiteral(value));
     }
   }
   NamedValues resolved;

@@ -99,7 +99,7 @@ OptionValue TextCursor::Scalar() {
     std::string_view word = Identifier();
     if (word == "True") return OptionValue::Bool(true);
     if (word == "False") return OptionValue::Bool(false);
-    if (word == "None") return OptionValue::None();
+    if (word == "None") return OptionValue::Null();
     FailAt(start,
            "expected a value (a number, True, False, None, a \"string\", [...] or {...})"
            ", got '" +
@@ -140,7 +140,7 @@ OptionValue TextCursor::Scalar() {
     double v = 0;
     auto [ptr, ec] = std::from_chars(first, last, v);
     if (ec != std::errc() || ptr != last) FailAt(start, "malformed number");
-    return OptionValue::Float(negative ? -v : v);
+    return OptionValue::Double(negative ? -v : v);
   }
   uint64_t magnitude = 0;
   auto [ptr, ec] = std::from_chars(first, last, magnitude);
@@ -156,8 +156,8 @@ OptionValue TextCursor::Literal() {
   // Lists and dicts nest without recursion: one frame per open bracket.
   struct Frame {
     bool is_dict;
-    OptionValue::List list;
-    OptionValue::Dict dict;
+    std::vector<OptionValue> list;
+    OptionValue::MapEntries dict;
     std::string key;
   };
   std::vector<Frame> stack;
@@ -179,7 +179,7 @@ OptionValue TextCursor::Literal() {
       ++pos_;
       const char close = c == '[' ? ']' : '}';
       if (TryConsume(close)) {
-        value = c == '[' ? OptionValue::MakeList({}) : OptionValue::MakeDict({});
+        value = c == '[' ? OptionValue::Array({}) : OptionValue::Map({});
       } else {
         // Values are destroyed and printed recursively: keep their depth small.
         if (stack.size() >= kMaxNesting) Fail("values nest too deeply");
@@ -205,8 +205,8 @@ OptionValue TextCursor::Literal() {
         break;  // read the next element
       }
       if (!TryConsume(close)) Fail(std::string("expected ',' or '") + close + "'");
-      value = f.is_dict ? OptionValue::MakeDict(std::move(f.dict))
-                        : OptionValue::MakeList(std::move(f.list));
+      value =
+          f.is_dict ? OptionValue::Map(std::move(f.dict)) : OptionValue::Array(std::move(f.list));
       stack.pop_back();
     }
   }

@@ -93,9 +93,9 @@ std::vector<TextCase> Catalogue() {
        "reshape: attribute 'newshape' of relay.attrs.ReshapeAttrs is required"},
       {"wrong_attr_type_string", kConvHead + "  nn.conv2d(%x, %w, strides=\"2\")\n}\n",
        Kind::kParse, 2, 29,
-       "nn.conv2d: attribute 'strides' expects an array of integers, got a string \"2\""},
+       "nn.conv2d: attribute 'strides' expects an array of integers, got str \"2\""},
       {"wrong_attr_type_float", kConvHead + "  nn.conv2d(%x, %w, channels=1.5f)\n}\n", Kind::kParse,
-       2, 30, "nn.conv2d: attribute 'channels' expects an integer or None, got a float 1.5f"},
+       2, 30, "nn.conv2d: attribute 'channels' expects an integer or None, got float 1.5f"},
       // Undefined and duplicate names.
       {"undefined_graph_var", kHead + "  %0 = nn.relu(%x);\n  add(%0, %7)\n}\n", Kind::kParse, 3,
        11, "use of undefined %7"},

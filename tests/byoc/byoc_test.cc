@@ -156,7 +156,7 @@ TEST(ByocRegistryTest, PassesAreRegistered) {
   }
   using transform::OptionValue;
   transform::Pass p = registry.Create(
-      "AnnotateTarget", {{"targets", OptionValue::MakeList({OptionValue::Str("dnnl")})}});
+      "AnnotateTarget", {{"targets", OptionValue::Array({OptionValue::Str("dnnl")})}});
   EXPECT_EQ(p.info().name, "AnnotateTarget");
   EXPECT_EQ(
       registry.Create("MergeComposite", {{"pattern_table", OptionValue::Str("dnnl")}}).info().name,

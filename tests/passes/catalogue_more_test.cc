@@ -178,7 +178,7 @@ TEST(SimplifyFCTranspose, DenseOfTransposedWeightTakesTheTransposedVariable) {
   EXPECT_EQ(transform::PassRegistry::Global()
                 .Create("SimplifyFCTranspose",
                         {{"target_weight",
-                          transform::OptionValue::MakeList({transform::OptionValue::Str("w1")})}})
+                          transform::OptionValue::Array({transform::OptionValue::Str("w1")})}})
                 .info()
                 .required,
             std::vector<std::string>{"DeadCodeElimination"});

@@ -703,7 +703,7 @@ TEST(ParserErrorTest, UnknownOperatorsAndAttributes) {
   ExpectModuleError("def @main(%x: float32) {\n  nn.softmax(%x, axes=1)\n}\n", 2, 18,
                     "unknown attribute 'axes' for nn.softmax (valid: axis)");
   ExpectModuleError("def @main(%x: float32) {\n  nn.softmax(%x, axis=\"1\")\n}\n", 2, 23,
-                    "nn.softmax: attribute 'axis' expects an integer, got a string \"1\"");
+                    "nn.softmax: attribute 'axis' expects an integer, got str \"1\"");
   ExpectModuleError("def @main(%x: float32) {\n  nn.max_pool2d(%x, strides=[1, 1])\n}\n", 2, 3,
                     "nn.max_pool2d: attribute 'pool_size' of relay.attrs.MaxPool2DAttrs is "
                     "required");

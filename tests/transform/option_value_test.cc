@@ -8,7 +8,7 @@ namespace relaypass::transform {
 namespace {
 
 std::string RoundTrip(const std::string& text) {
-  return ParseOptionValue(text).ToString();
+  return OptionLiteral(ParseOptionValue(text));
 }
 
 std::string ErrorOf(const std::string& text) {
@@ -26,12 +26,12 @@ TEST(OptionValueTest, Scalars) {
   EXPECT_EQ(ParseOptionValue("+7"), OptionValue::Int(7));
   EXPECT_EQ(ParseOptionValue("True"), OptionValue::Bool(true));
   EXPECT_EQ(ParseOptionValue("False"), OptionValue::Bool(false));
-  EXPECT_EQ(ParseOptionValue("None"), OptionValue::None());
-  EXPECT_EQ(ParseOptionValue("0.5"), OptionValue::Float(0.5));
-  EXPECT_EQ(ParseOptionValue("1e-05"), OptionValue::Float(1e-05));
-  EXPECT_EQ(ParseOptionValue("1."), OptionValue::Float(1.0));
-  EXPECT_EQ(ParseOptionValue("-.5"), OptionValue::Float(-0.5));
-  EXPECT_EQ(ParseOptionValue("2E3"), OptionValue::Float(2000.0));
+  EXPECT_EQ(ParseOptionValue("None"), OptionValue::Null());
+  EXPECT_EQ(ParseOptionValue("0.5"), OptionValue::Double(0.5));
+  EXPECT_EQ(ParseOptionValue("1e-05"), OptionValue::Double(1e-05));
+  EXPECT_EQ(ParseOptionValue("1."), OptionValue::Double(1.0));
+  EXPECT_EQ(ParseOptionValue("-.5"), OptionValue::Double(-0.5));
+  EXPECT_EQ(ParseOptionValue("2E3"), OptionValue::Double(2000.0));
   EXPECT_EQ(ParseOptionValue("\"NHWC\""), OptionValue::Str("NHWC"));
   EXPECT_EQ(ParseOptionValue("'NHWC'"), OptionValue::Str("NHWC"));
   EXPECT_EQ(ParseOptionValue(" \"a\\\"b\\\\c\" "), OptionValue::Str("a\"b\\c"));
@@ -39,21 +39,21 @@ TEST(OptionValueTest, Scalars) {
 }
 
 TEST(OptionValueTest, PrintsPythonLiterals) {
-  EXPECT_EQ(OptionValue::Bool(true).ToString(), "True");
-  EXPECT_EQ(OptionValue::None().ToString(), "None");
-  EXPECT_EQ(OptionValue::Int(-3).ToString(), "-3");
-  EXPECT_EQ(OptionValue::Str("a\"b").ToString(), "\"a\\\"b\"");
+  EXPECT_EQ(OptionLiteral(OptionValue::Bool(true)), "True");
+  EXPECT_EQ(OptionLiteral(OptionValue::Null()), "None");
+  EXPECT_EQ(OptionLiteral(OptionValue::Int(-3)), "-3");
+  EXPECT_EQ(OptionLiteral(OptionValue::Str("a\"b")), "\"a\\\"b\"");
   // Floats as Python's repr.
-  EXPECT_EQ(OptionValue::Float(1.0).ToString(), "1.0");
-  EXPECT_EQ(OptionValue::Float(0.5).ToString(), "0.5");
-  EXPECT_EQ(OptionValue::Float(0.1).ToString(), "0.1");
-  EXPECT_EQ(OptionValue::Float(1e-05).ToString(), "1e-05");
-  EXPECT_EQ(OptionValue::Float(0.0001).ToString(), "0.0001");
-  EXPECT_EQ(OptionValue::Float(123456.0).ToString(), "123456.0");
-  EXPECT_EQ(OptionValue::Float(1e16).ToString(), "1e+16");
-  EXPECT_EQ(OptionValue::Float(1e15).ToString(), "1000000000000000.0");
-  EXPECT_EQ(OptionValue::Float(-2.5e-07).ToString(), "-2.5e-07");
-  EXPECT_EQ(OptionValue::Float(0.0).ToString(), "0.0");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(1.0)), "1.0");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(0.5)), "0.5");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(0.1)), "0.1");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(1e-05)), "1e-05");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(0.0001)), "0.0001");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(123456.0)), "123456.0");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(1e16)), "1e+16");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(1e15)), "1000000000000000.0");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(-2.5e-07)), "-2.5e-07");
+  EXPECT_EQ(OptionLiteral(OptionValue::Double(0.0)), "0.0");
 }
 
 TEST(OptionValueTest, ListsAndDictsRoundTrip) {
@@ -66,7 +66,7 @@ TEST(OptionValueTest, ListsAndDictsRoundTrip) {
             "{\"a\": [[1], [2, [3.5]]], \"b\": {\"c\": None}}");
   OptionValue dict = ParseOptionValue("{\"nn.conv2d\": [\"NHWC\", \"default\"]}");
   ASSERT_NE(dict.find("nn.conv2d"), nullptr);
-  EXPECT_EQ(dict.find("nn.conv2d")->as_list()[1].as_string(), "default");
+  EXPECT_EQ(dict.find("nn.conv2d")->as_array()[1].as_string(), "default");
   EXPECT_EQ(dict.find("nn.dense"), nullptr);
 }
 
@@ -94,13 +94,15 @@ TEST(OptionValueTest, DeepNestingIsRejectedNotOverflowed) {
 }
 
 TEST(OptionValueTest, KindsAndTypes) {
-  EXPECT_THROW(OptionValue::Str("x").as_int(), PassError);
-  EXPECT_EQ(OptionValue::Int(2).as_float(), 2.0);
+  // Reading a value as another kind is a program error: options are checked with
+  // OptionValueFits before they are read.
+  EXPECT_THROW(OptionValue::Str("x").as_int(), InternalError);
+  EXPECT_EQ(OptionValue::Int(2).as_double(), 2.0);
   EXPECT_TRUE(OptionValueFits(OptionValue::Int(2), OptionType::kFloat));
   EXPECT_FALSE(OptionValueFits(OptionValue::Bool(true), OptionType::kInt));
-  EXPECT_FALSE(OptionValueFits(OptionValue::Float(1), OptionType::kInt));
-  EXPECT_EQ(ConvertOptionValue(OptionValue::Int(2), OptionType::kFloat), OptionValue::Float(2));
-  EXPECT_NE(OptionValue::Int(2), OptionValue::Float(2));
+  EXPECT_FALSE(OptionValueFits(OptionValue::Double(1), OptionType::kInt));
+  EXPECT_EQ(ConvertOptionValue(OptionValue::Int(2), OptionType::kFloat), OptionValue::Double(2));
+  EXPECT_NE(OptionValue::Int(2), OptionValue::Double(2));
 }
 
 }  // namespace

@@ -182,11 +182,11 @@ TEST(PassContextTest, ConfigRegistryConvertsIntsToFloatsAndRejectsDuplicates) {
   if (!registry.Find("testing.float_option")) {
     registry.Register({"testing.float_option", OptionType::kFloat, OptionValue::Int(1), ""});
   }
-  EXPECT_EQ(registry.Find("testing.float_option")->default_value, OptionValue::Float(1.0));
+  EXPECT_EQ(registry.Find("testing.float_option")->default_value, OptionValue::Double(1.0));
   PassContext ctx({.config = {{"testing.float_option", OptionValue::Int(2)}}});
-  EXPECT_EQ(ctx.GetConfig("testing.float_option"), OptionValue::Float(2.0));
+  EXPECT_EQ(ctx.GetConfig("testing.float_option"), OptionValue::Double(2.0));
   EXPECT_THROW(
-      registry.Register({"testing.float_option", OptionType::kFloat, OptionValue::Float(0), ""}),
+      registry.Register({"testing.float_option", OptionType::kFloat, OptionValue::Double(0), ""}),
       PassError);
   EXPECT_THROW(
       registry.Register({"testing.bad_default", OptionType::kInt, OptionValue::Str("x"), ""}),

@@ -39,12 +39,12 @@ void EnsureTestPassesRegistered() {
     registry.Register({"TestOptions",
                        {{"level", OptionType::kInt, OptionValue::Int(-1), "an int"},
                         {"flag", OptionType::kBool, OptionValue::Bool(false), "a bool"},
-                        {"scale", OptionType::kFloat, OptionValue::Float(1.0), "a float"},
+                        {"scale", OptionType::kFloat, OptionValue::Double(1.0), "a float"},
                         {"layout", OptionType::kString, OptionValue::Str("NCHW"), "a string"}},
                        [](const PassOptions& options) {
                          std::string text;
                          for (const auto& [key, value] : options.values()) {
-                           text += (text.empty() ? "" : " ") + key + "=" + value.ToString();
+                           text += (text.empty() ? "" : " ") + key + "=" + OptionLiteral(value);
                          }
                          RegisteredPassLog().push_back("created with " + text);
                          return LoggingPass("TestOptions", 0, &RegisteredPassLog());
@@ -52,8 +52,8 @@ void EnsureTestPassesRegistered() {
     registry.Register({"TestConvertLayout",
                        {{"desired_layouts", OptionType::kDict, std::nullopt, "op -> layouts"}},
                        [](const PassOptions& options) {
-                         RegisteredPassLog().push_back("created with " +
-                                                       options.Get("desired_layouts").ToString());
+                         RegisteredPassLog().push_back(
+                             "created with " + OptionLiteral(options.Get("desired_layouts")));
                          return LoggingPass("TestConvertLayout", 3, &RegisteredPassLog(),
                                             {"TestRequired"});
                        }});

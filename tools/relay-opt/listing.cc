@@ -105,7 +105,8 @@ std::string ListPasses() {
     out += "  " + Pad(name, width) + "  " + Pad(InfoText(reg), 36) + "  " + reg.doc + "\n";
     for (const transform::PassOption& option : reg.options) {
       std::string line = "      " + option.name + ": " + transform::OptionTypeName(option.type);
-      line += option.default_value ? " = " + option.default_value->ToString() : " (required)";
+      line += option.default_value ? " = " + transform::OptionLiteral(*option.default_value)
+                                   : " (required)";
       if (!option.doc.empty()) line = Pad(line, width + 40) + "  " + option.doc;
       out += line + "\n";
     }
@@ -115,7 +116,8 @@ std::string ListPasses() {
   for (const std::string& key : config.Names()) {
     const transform::PassConfigOption& option = *config.Find(key);
     out += "  " + key + ": " + transform::OptionTypeName(option.type) + " = " +
-           option.default_value.ToString() + (option.doc.empty() ? "" : "  " + option.doc) + "\n";
+           transform::OptionLiteral(option.default_value) +
+           (option.doc.empty() ? "" : "  " + option.doc) + "\n";
   }
   out += "\nDefault pipeline (--pipeline=default):\n  " + Join(DefaultPipelineNames(), ",") + "\n";
   out += "\nWorkloads (--workload):\n  " + Join(relaypass::workloads::WorkloadNames(), ", ") + "\n";

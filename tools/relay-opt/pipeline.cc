@@ -341,7 +341,7 @@ std::vector<std::string> ReplayArguments(const Options& o, const PassPlan& plan)
     args.push_back("--disabled-pass=" + name);
   }
   for (const auto& [key, value] : plan.config) {
-    args.push_back("--config=" + key + "=" + value.ToString());
+    args.push_back("--config=" + key + "=" + transform::OptionLiteral(value));
   }
   if (o.verify_each) args.push_back("--verify-each");
   if (!o.verify_tolerance.empty()) args.push_back("--verify-tolerance=" + o.verify_tolerance);

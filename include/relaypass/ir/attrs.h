@@ -14,12 +14,15 @@
 
 namespace relaypass::ir {
 
-// One attribute value: null, an integer (with the dtype TVM's IntImm would carry), a bool, a
-// double (with the dtype TVM's FloatImm would carry: an op's double field is float32), a string,
-// or an array of values.
+/// One attribute value: null, an integer (with the dtype TVM's IntImm would carry), a bool, a
+/// double (with the dtype TVM's FloatImm would carry: an op's double field is float32), a string,
+/// an array of values, or a map from strings to values (TVM's Map<String, ObjectRef>). The same
+/// value type holds pass options and PassContext config entries (transform/option_value.h), which
+/// print as Python literals there.
 class AttrValue {
  public:
-  enum class Kind : uint8_t { kNull, kInt, kBool, kDouble, kString, kArray };
+  enum class Kind : uint8_t { kNull, kInt, kBool, kDouble, kString, kArray, kMap };
+  using MapEntries = std::vector<std::pair<std::string, AttrValue>>;  // in written order
 
   AttrValue() = default;  // null
   static AttrValue Null() { return {}; }
@@ -29,6 +32,7 @@ class AttrValue {
   static AttrValue Str(std::string v);
   static AttrValue Array(std::vector<AttrValue> v);
   static AttrValue Ints(const std::vector<int64_t>& v);  // array of int32 IntImm
+  static AttrValue Map(MapEntries v);
 
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::kNull; }
@@ -38,14 +42,17 @@ class AttrValue {
   const std::string& as_string() const;
   const std::vector<AttrValue>& as_array() const;
   std::vector<int64_t> as_ints() const;  // an array of ints
+  const MapEntries& as_map() const;
+  /// The entry of a map value under `key`, or null.
+  const AttrValue* find(const std::string& key) const;
   DataType int_dtype() const { return dtype_; }
   DataType float_dtype() const { return dtype_; }
 
-  // TVM's printed form: `1`, `1i64`, `True`, `2e-05f`, `0.5f64`, `"NCHW"`, `[1, 1]`, `None`.
+  /// TVM's printed form: `1`, `1i64`, `True`, `2e-05f`, `0.5f64`, `"NCHW"`, `[1, 1]`, `None`.
   std::string ToString() const;
 
-  // Structural equality as TVM's attrs use it (doubles within 1e-9, IntImm and FloatImm dtypes
-  // must match).
+  /// Structural equality as TVM's attrs use it (doubles within 1e-9, IntImm and FloatImm dtypes
+  /// must match).
   friend bool operator==(const AttrValue& a, const AttrValue& b);
   friend bool operator!=(const AttrValue& a, const AttrValue& b) { return !(a == b); }
   size_t Hash() const;
@@ -57,9 +64,14 @@ class AttrValue {
   double double_ = 0;
   std::string string_;
   std::vector<AttrValue> array_;
+  MapEntries map_;
 };
 
-// What a field holds; the parser converts literals to it and rejects what does not fit.
+/// Python's name of a value's kind: NoneType, int, bool, float, str, list or dict (the kinds of
+/// the Python values they come from and go to).
+const char* AttrKindName(AttrValue::Kind kind);
+
+/// What a field holds; the parser converts literals to it and rejects what does not fit.
 enum class AttrFieldType : uint8_t {
   kInt,            // C++ int: `groups=2`, `axis=-1`
   kBool,           // C++ bool: `ceil_mode=True`
@@ -79,21 +91,21 @@ struct AttrField {
   bool has_default = false;
   AttrValue default_value;
   std::string doc;
-  // A field TVM declares without set_default: it prints even when it holds its default (TVM
-  // prints `axes=None`), though a missing value still reads as the default.
+  /// A field TVM declares without set_default: it prints even when it holds its default (TVM
+  /// prints `axes=None`), though a missing value still reads as the default.
   bool printed_when_default = false;
 };
 
-// The description of one attrs type, e.g. "relay.attrs.Conv2DAttrs".
+/// The description of one attrs type, e.g. "relay.attrs.Conv2DAttrs".
 class AttrsSchema {
  public:
   AttrsSchema(std::string type_key, std::vector<AttrField> fields);
   const std::string& type_key() const { return type_key_; }
   const std::vector<AttrField>& fields() const { return fields_; }
-  // Index of the field named `name`, or -1.
+  /// Index of the field named `name`, or -1.
   int FieldIndex(const std::string& name) const;
 
-  // Field constructors, in the words of TVM_ATTR_FIELD(...).set_default(...).
+  /// Field constructors, in the words of TVM_ATTR_FIELD(...).set_default(...).
   static AttrField Int(std::string name, int64_t def);
   static AttrField RequiredInt(std::string name);
   static AttrField Bool(std::string name, bool def);
@@ -118,7 +130,7 @@ class AttrsSchema {
   std::vector<AttrField> fields_;
 };
 
-// An attrs object: one value per schema field, in field order.
+/// An attrs object: one value per schema field, in field order.
 struct AttrsNode : Object {
   AttrsNode(const AttrsSchema* s, std::vector<AttrValue> v) : schema(s), values(std::move(v)) {}
   const AttrsSchema* schema;
@@ -130,24 +142,24 @@ struct AttrsNode : Object {
   double get_double(const std::string& name) const { return get(name).as_double(); }
   const std::string& get_string(const std::string& name) const { return get(name).as_string(); }
   std::vector<int64_t> get_ints(const std::string& name) const { return get(name).as_ints(); }
-  // A copy with one field replaced (fields are immutable once shared).
+  /// A copy with one field replaced (fields are immutable once shared).
   Ref<AttrsNode> With(const std::string& name, AttrValue value) const;
 };
 using Attrs = Ref<AttrsNode>;
 
-// Converts `value` to what `field` holds (e.g. an int literal for a double field); throws
-// TypeError naming the field when it does not fit.
+/// Converts `value` to what `field` holds (e.g. an int literal for a double field); throws
+/// TypeError naming the field when it does not fit.
 AttrValue ConvertAttrValue(const AttrField& field, const AttrValue& value);
 
-// Builds attrs from named values: unnamed fields take their default; unknown names, values of
-// the wrong kind and missing required fields are errors (TypeError naming the attribute).
+/// Builds attrs from named values: unnamed fields take their default; unknown names, values of
+/// the wrong kind and missing required fields are errors (TypeError naming the attribute).
 Attrs MakeAttrs(const AttrsSchema& schema,
                 const std::vector<std::pair<std::string, AttrValue>>& values);
 
 bool AttrsEqual(const Attrs& a, const Attrs& b);
 size_t AttrsHash(const Attrs& a);
 
-// A function's ordered attribute dictionary (`Primitive=1`, `Compiler="cublas"`).
+/// A function's ordered attribute dictionary (`Primitive=1`, `Compiler="cublas"`).
 class DictAttrs {
  public:
   DictAttrs() = default;
@@ -155,9 +167,9 @@ class DictAttrs {
   const std::vector<std::pair<std::string, AttrValue>>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }
   const AttrValue* find(const std::string& key) const;
-  // Sets `key`, keeping its position if present, else appending.
+  /// Sets `key`, keeping its position if present, else appending.
   void Set(const std::string& key, AttrValue value);
-  // Integer value of `key`, or `otherwise` if absent.
+  /// Integer value of `key`, or `otherwise` if absent.
   int64_t GetInt(const std::string& key, int64_t otherwise) const;
   friend bool operator==(const DictAttrs& a, const DictAttrs& b) {
     return a.entries_ == b.entries_;

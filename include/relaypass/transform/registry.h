@@ -40,7 +40,7 @@ class PassOptions {
   const OptionValue& Get(const std::string& name) const;
   int64_t GetInt(const std::string& name) const { return Get(name).as_int(); }
   bool GetBool(const std::string& name) const { return Get(name).as_bool(); }
-  double GetFloat(const std::string& name) const { return Get(name).as_float(); }
+  double GetFloat(const std::string& name) const { return Get(name).as_double(); }
   const std::string& GetString(const std::string& name) const { return Get(name).as_string(); }
   const std::vector<std::pair<std::string, OptionValue>>& values() const { return values_; }
 

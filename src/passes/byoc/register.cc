@@ -25,7 +25,7 @@ void RegisterByocPasses(transform::PassRegistry& registry) {
          if (list.kind() == OptionValue::Kind::kString) {
            targets.push_back(list.as_string());
          } else {
-           for (const OptionValue& t : list.as_list()) targets.push_back(t.as_string());
+           for (const OptionValue& t : list.as_array()) targets.push_back(t.as_string());
          }
          return AnnotateTarget(std::move(targets), o.GetBool("include_non_call_ops"));
        },

@@ -114,7 +114,7 @@ std::string DescribeContext(const transform::PassContext& ctx) {
   out += ", disabled_pass=" + list(ctx.disabled_pass());
   std::string config;
   for (const auto& [key, value] : ctx.config()) {
-    config += (config.empty() ? "" : ", ") + key + "=" + value.ToString();
+    config += (config.empty() ? "" : ", ") + key + "=" + transform::OptionLiteral(value);
   }
   return out + ", config={" + config + "}";
 }
