@@ -23,10 +23,10 @@ namespace relaypass::backend {
 struct GraphProgram {
   std::string json;                           // TVM's graph JSON
   std::map<std::string, ir::NDArray> params;  // "p0", ... -> main's constants
-  // The constant node of each parameter, in the JSON's order: an executor that is given a new
-  // value for "pN" replaces that constant.
+  /// The constant node of each parameter, in the JSON's order: an executor that is given a new
+  /// value for "pN" replaces that constant.
   std::vector<std::pair<std::string, ir::Constant>> param_constants;
-  // Each tvm_op node's lowered function name, in node order (with repetitions).
+  /// Each tvm_op node's lowered function name, in node order (with repetitions).
   std::vector<std::string> function_names;
 };
 

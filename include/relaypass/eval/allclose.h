@@ -17,8 +17,8 @@ struct Tolerance {
   double atol = 0;
 };
 
-// float16/bfloat16: 1e-2 / 1e-2; float32: 1e-5 / 1e-5; float64: 1e-9 / 1e-12; integers and
-// bool: exact.
+/// float16/bfloat16: 1e-2 / 1e-2; float32: 1e-5 / 1e-5; float64: 1e-9 / 1e-12; integers and
+/// bool: exact.
 Tolerance DefaultTolerance(ir::DataType dtype);
 
 struct CloseResult {
@@ -33,17 +33,17 @@ struct CloseResult {
   explicit operator bool() const { return ok; }
 };
 
-// |actual - expected| <= atol + rtol * |expected| for every element, as numpy.allclose: a NaN
-// differs from every number and, unless `equal_nan` (numpy's equal_nan=True), from NaN too; an
-// infinity matches only the infinity of the same sign, whatever the tolerance. Shapes and dtypes
-// must be equal. Without `tol`, the default of the dtype.
+/// |actual - expected| <= atol + rtol * |expected| for every element, as numpy.allclose: a NaN
+/// differs from every number and, unless `equal_nan` (numpy's equal_nan=True), from NaN too; an
+/// infinity matches only the infinity of the same sign, whatever the tolerance. Shapes and dtypes
+/// must be equal. Without `tol`, the default of the dtype.
 CloseResult AllClose(const ir::NDArray& actual, const ir::NDArray& expected,
                      std::optional<Tolerance> tol = std::nullopt, bool equal_nan = false);
-// Tensors compared as above; tuples field by field (the message names the field path).
+/// Tensors compared as above; tuples field by field (the message names the field path).
 CloseResult AllClose(const Value& actual, const Value& expected,
                      std::optional<Tolerance> tol = std::nullopt, bool equal_nan = false);
 
-// Element `index` (row-major) as a double, for every dtype including float16 and bfloat16.
+/// Element `index` (row-major) as a double, for every dtype including float16 and bfloat16.
 double ElementAsDouble(const ir::NDArray& array, int64_t index);
 
 }  // namespace relaypass::eval

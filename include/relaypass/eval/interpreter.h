@@ -27,34 +27,34 @@
 
 namespace relaypass::eval {
 
-// The deepest call nesting the interpreter runs (a million: recursion as deep as the graphs the
-// project handles; about 0.5 GB of frames for a small recursive function).
+/// The deepest call nesting the interpreter runs (a million: recursion as deep as the graphs the
+/// project handles; about 0.5 GB of frames for a small recursive function).
 inline constexpr size_t kMaxCallDepth = 1000000;
-// The most node slots (21 bytes each: a value and its bookkeeping) all nested frames hold
-// between them: about 350 MB (a function of 100 nodes recurses 167,000 deep).
+/// The most node slots (21 bytes each: a value and its bookkeeping) all nested frames hold
+/// between them: about 350 MB (a function of 100 nodes recurses 167,000 deep).
 inline constexpr uint64_t kMaxFrameSlots = uint64_t{1} << 24;
 
 class Interpreter {
  public:
-  // `mod` provides the functions that GlobalVars name.
+  /// `mod` provides the functions that GlobalVars name.
   explicit Interpreter(ir::IRModule mod = ir::IRModule());
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
-  // The module's `main` applied to `args`.
+  /// The module's `main` applied to `args`.
   Value RunMain(const std::vector<Value>& args);
-  // `func` applied to `args` (one per parameter).
+  /// `func` applied to `args` (one per parameter).
   Value Call(const ir::Function& func, const std::vector<Value>& args);
-  // A closure value applied to `args`.
+  /// A closure value applied to `args`.
   Value Call(const Value& closure, const std::vector<Value>& args);
-  // A closed expression (no free variables).
+  /// A closed expression (no free variables).
   Value Eval(const ir::Expr& expr);
 
-  // Counters since construction; `peak_live_values` shows that intermediate values are released
-  // after their last use (a chain holds a bounded number at any time). `fused_conv_calls` counts
-  // the calls of primitive functions run as one convolution with its elementwise epilogue (their
-  // ops are counted in op_calls as if run one by one).
+  /// Counters since construction; `peak_live_values` shows that intermediate values are released
+  /// after their last use (a chain holds a bounded number at any time). `fused_conv_calls` counts
+  /// the calls of primitive functions run as one convolution with its elementwise epilogue (their
+  /// ops are counted in op_calls as if run one by one).
   struct Stats {
     uint64_t op_calls = 0;
     uint64_t function_calls = 0;
@@ -68,20 +68,20 @@ class Interpreter {
   std::unique_ptr<Impl> impl_;
 };
 
-// The tensors of `mod`'s main applied to `inputs` (a tuple result flattened).
+/// The tensors of `mod`'s main applied to `inputs` (a tuple result flattened).
 std::vector<ir::NDArray> RunMain(const ir::IRModule& mod, const std::vector<ir::NDArray>& inputs);
 
-// A closed expression evaluated against `mod`.
+/// A closed expression evaluated against `mod`.
 Value Evaluate(const ir::Expr& expr, const ir::IRModule& mod = ir::IRModule());
 
-// One operator call on argument values (tensors, or a tuple of tensors for an argument such as
-// concatenate's): the op's kernel with the call's attrs and checked type. No per-call setup; for
-// constant folding.
+/// One operator call on argument values (tensors, or a tuple of tensors for an argument such as
+/// concatenate's): the op's kernel with the call's attrs and checked type. No per-call setup; for
+/// constant folding.
 Value EvaluateOpCall(const ir::CallNode* call, const std::vector<Value>& args);
 
-// An operator call whose arguments are all constants (a Constant, or a Tuple of constants): what
-// FoldConstant evaluates. Throws relaypass::Error if an argument is not constant or the callee is
-// not an operator.
+/// An operator call whose arguments are all constants (a Constant, or a Tuple of constants): what
+/// FoldConstant evaluates. Throws relaypass::Error if an argument is not constant or the callee is
+/// not an operator.
 Value EvaluateConstantCall(const ir::CallNode* call);
 
 }  // namespace relaypass::eval

@@ -23,7 +23,7 @@ class Value {
   Value(ir::NDArray tensor);  // NOLINT(google-explicit-constructor): a tensor is a value
   static Value Tuple(std::vector<Value> fields);
   static Value MakeClosure(Closure closure);
-  // A new cell holding `content`.
+  /// A new cell holding `content`.
   static Value MakeRef(Value content);
 
   Kind kind() const { return kind_; }
@@ -33,12 +33,12 @@ class Value {
   bool is_closure() const { return kind_ == Kind::kClosure; }
   bool is_ref() const { return kind_ == Kind::kRef; }
 
-  // Each accessor throws relaypass::Error if the value is of another kind.
+  /// Each accessor throws relaypass::Error if the value is of another kind.
   const ir::NDArray& tensor() const;
   const std::vector<Value>& fields() const;
   const Closure& closure() const;
-  // A reference's current content, and its replacement (seen by every copy of the reference).
-  // A cell whose content holds the cell itself (a closure that captured it) is never freed.
+  /// A reference's current content, and its replacement (seen by every copy of the reference).
+  /// A cell whose content holds the cell itself (a closure that captured it) is never freed.
   const Value& ref_content() const;
   void set_ref_content(Value content) const;
 
@@ -48,17 +48,17 @@ class Value {
   std::shared_ptr<const Payload> payload_;
 };
 
-// A function and the values its free variables had when the closure was made.
+/// A function and the values its free variables had when the closure was made.
 struct Closure {
   ir::Function func;
   std::vector<std::pair<const ir::VarNode*, Value>> captured;
 };
 
-// The tensors of `value` in order (a tensor itself, or a tuple's tensors depth-first).
+/// The tensors of `value` in order (a tensor itself, or a tuple's tensors depth-first).
 std::vector<ir::NDArray> FlattenTensors(const Value& value);
 
-// A tensor as a Constant, a tuple as a Tuple of those (what FoldConstant puts in place of a
-// call); closures and references are an error.
+/// A tensor as a Constant, a tuple as a Tuple of those (what FoldConstant puts in place of a
+/// call); closures and references are an error.
 ir::Expr ValueToExpr(const Value& value);
 
 }  // namespace relaypass::eval

@@ -18,18 +18,18 @@
 namespace relaypass::frontend {
 
 struct OnnxOptions {
-  // Input shapes by ONNX input name; they override the model's (and fix its dynamic dims).
+  /// Input shapes by ONNX input name; they override the model's (and fix its dynamic dims).
   std::map<std::string, std::vector<int64_t>> shape;
-  // The dtype of inputs whose type the model does not give (as TVM's `dtype` argument).
+  /// The dtype of inputs whose type the model does not give (as TVM's `dtype` argument).
   std::string dtype = "float32";
-  // The default-domain opset to convert with instead of the model's.
+  /// The default-domain opset to convert with instead of the model's.
   std::optional<int64_t> opset;
-  // Initializers become Relay constants (true) or parameters of main returned in `params`.
+  /// Initializers become Relay constants (true) or parameters of main returned in `params`.
   bool freeze_params = true;
-  // Graph inputs bound to these values as constants (as if they were initializers); used by the
-  // backend test runner for inputs such as Reshape's shape that must be known at import.
+  /// Graph inputs bound to these values as constants (as if they were initializers); used by the
+  /// backend test runner for inputs such as Reshape's shape that must be known at import.
   std::map<std::string, ir::NDArray> input_values;
-  // Run ONNX's checker (onnx::checker::check_model) on the model first.
+  /// Run ONNX's checker (onnx::checker::check_model) on the model first.
   bool check_model = true;
 };
 
@@ -41,10 +41,10 @@ struct OnnxModel {
   int64_t opset = 0;                          // the default-domain opset converted with
 };
 
-// An ONNX model that cannot be imported. `node_index` (0-based position in the graph, -1 when
-// the error is not about one node), `node_name` and `op_type` say where; the message says them
-// too. `unsupported()` is true for an operator, attribute or data type the importer does not
-// handle (as opposed to a malformed model).
+/// An ONNX model that cannot be imported. `node_index` (0-based position in the graph, -1 when
+/// the error is not about one node), `node_name` and `op_type` say where; the message says them
+/// too. `unsupported()` is true for an operator, attribute or data type the importer does not
+/// handle (as opposed to a malformed model).
 class OnnxError : public Error {
  public:
   OnnxError(const std::string& message, int64_t node_index = -1, std::string node_name = "",
@@ -58,7 +58,7 @@ class OnnxError : public Error {
   const std::string& node_name() const { return node_name_; }
   const std::string& op_type() const { return op_type_; }
   bool unsupported() const { return unsupported_; }
-  // True when the node needed the value of a graph input at import (OnnxOptions::input_values).
+  /// True when the node needed the value of a graph input at import (OnnxOptions::input_values).
   bool needs_input_value = false;
   std::string input_name;  // that graph input
 
@@ -69,19 +69,19 @@ class OnnxError : public Error {
   bool unsupported_;
 };
 
-// Imports the model in file `path` (external data files are read relative to its folder).
+/// Imports the model in file `path` (external data files are read relative to its folder).
 OnnxModel FromOnnxFile(const std::string& path, const OnnxOptions& options = {});
-// Imports a serialized ModelProto; `source_name` names it in errors.
+/// Imports a serialized ModelProto; `source_name` names it in errors.
 OnnxModel FromOnnxBytes(const std::string& bytes, const OnnxOptions& options = {},
                         const std::string& source_name = "<onnx bytes>");
 
-// A serialized onnx.TensorProto (as the backend tests' input_0.pb) as an array; OnnxError for a
-// malformed tensor or an unsupported data type.
+/// A serialized onnx.TensorProto (as the backend tests' input_0.pb) as an array; OnnxError for a
+/// malformed tensor or an unsupported data type.
 ir::NDArray ReadOnnxTensor(const std::string& bytes, const std::string& source_name = "<tensor>");
-// The tensor's name field of a serialized TensorProto ("" if none).
+/// The tensor's name field of a serialized TensorProto ("" if none).
 std::string OnnxTensorName(const std::string& bytes);
 
-// The ONNX op types the importer converts, sorted.
+/// The ONNX op types the importer converts, sorted.
 std::vector<std::string> SupportedOnnxOps();
 
 }  // namespace relaypass::frontend

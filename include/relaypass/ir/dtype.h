@@ -26,7 +26,7 @@ class DataType {
   static constexpr DataType Int32() { return Int(32); }
   static constexpr DataType Int64() { return Int(64); }
 
-  // Parses "float32", "int8", "bool", "float32x4", "void"; nullopt if not a dtype.
+  /// Parses "float32", "int8", "bool", "float32x4", "void"; nullopt if not a dtype.
   static std::optional<DataType> Parse(std::string_view text);
 
   constexpr Code code() const { return code_; }
@@ -37,11 +37,11 @@ class DataType {
   constexpr bool is_int() const { return code_ == Code::kInt; }
   constexpr bool is_uint() const { return code_ == Code::kUInt; }
   constexpr bool is_bool() const { return code_ == Code::kBool; }
-  // Bytes per element (bool takes one byte).
+  /// Bytes per element (bool takes one byte).
   constexpr int bytes() const { return (bits_ * lanes_ + 7) / 8; }
 
   std::string ToString() const;
-  // ToString's text appended to `out`, without a temporary string.
+  /// ToString's text appended to `out`, without a temporary string.
   void AppendTo(std::string& out) const;
 
   friend constexpr bool operator==(DataType a, DataType b) {

@@ -62,13 +62,13 @@ struct ConstantNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kConstant;
   explicit ConstantNode(NDArray d) : ExprNode(kKind), data(std::move(d)) {}
   NDArray data;
-  // The tensor type its data implies.
+  /// The tensor type its data implies.
   Type tensor_type() const;
   bool is_scalar() const { return data.ndim() == 0; }
 };
 using Constant = Ref<ConstantNode>;
 
-// An operator; there is exactly one OpNode per registered name (see GetOp in op_registry.h).
+/// An operator; there is exactly one OpNode per registered name (see GetOp in op_registry.h).
 struct OpNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kOp;
   OpNode(std::string n, const OpDef* d) : ExprNode(kKind), name(std::move(n)), def(d) {}
@@ -84,7 +84,7 @@ struct CallNode : ExprNode {
   Expr op;  // an Op, a Function, a GlobalVar or any expression of function type
   std::vector<Expr> args;
   Attrs attrs;  // null for ops without attrs and for non-op calls
-  // The callee's OpNode if it is an operator, else null.
+  /// The callee's OpNode if it is an operator, else null.
   const OpNode* op_node() const { return op.as<OpNode>(); }
 };
 using Call = Ref<CallNode>;
@@ -116,7 +116,7 @@ struct FunctionNode : ExprNode {
   Expr body;
   Type ret_type;  // may be null until type inference
   DictAttrs attrs;
-  // True for fused functions (`Primitive=1`).
+  /// True for fused functions (`Primitive=1`).
   bool is_primitive() const { return attrs.GetInt("Primitive", 0) != 0; }
 };
 using Function = Ref<FunctionNode>;
@@ -144,10 +144,10 @@ struct IfNode : ExprNode {
 };
 using If = Ref<IfNode>;
 
-// References (TVM's relay.RefCreate / RefRead / RefWrite): `ref(%v)` makes a new mutable cell
-// holding %v each time it is evaluated; `ref_read(%r)` is the cell's current content;
-// `ref_write(%r, %v)` replaces it and yields the empty tuple. They have side effects: a pass
-// that cannot reason about effects leaves them, and the order of their evaluation, alone.
+/// References (TVM's relay.RefCreate / RefRead / RefWrite): `ref(%v)` makes a new mutable cell
+/// holding %v each time it is evaluated; `ref_read(%r)` is the cell's current content;
+/// `ref_write(%r, %v)` replaces it and yields the empty tuple. They have side effects: a pass
+/// that cannot reason about effects leaves them, and the order of their evaluation, alone.
 struct RefCreateNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kRefCreate;
   explicit RefCreateNode(Expr v) : ExprNode(kKind), value(std::move(v)) {}
@@ -170,7 +170,7 @@ struct RefWriteNode : ExprNode {
 };
 using RefWrite = Ref<RefWriteNode>;
 
-// Constructors.
+/// Constructors.
 Var MakeVar(std::string name, Type annotation = nullptr);
 GlobalVar MakeGlobalVar(std::string name);
 Constant MakeConstant(NDArray data);
@@ -185,16 +185,16 @@ RefCreate MakeRefCreate(Expr value);
 RefRead MakeRefRead(Expr ref);
 RefWrite MakeRefWrite(Expr ref, Expr value);
 
-// A shallow copy of `e` (same children) that callers may modify before sharing it; used to set
-// checked_type or span on a fresh node.
+/// A shallow copy of `e` (same children) that callers may modify before sharing it; used to set
+/// checked_type or span on a fresh node.
 Expr CopyNode(const Expr& e);
-// `e` if it already has type `t`, else a copy of it carrying `t`.
+/// `e` if it already has type `t`, else a copy of it carrying `t`.
 Expr WithCheckedType(const Expr& e, Type t);
 
-// Calls fn(child) for each child of `e` in evaluation order: a call's callee then its arguments,
-// a tuple's fields, a get-item's tuple, a function's body, a let's value then body, an if's
-// condition then branches, a ref_create's value, a ref_read's ref, a ref_write's ref then value.
-// Vars bound by functions and lets are not children.
+/// Calls fn(child) for each child of `e` in evaluation order: a call's callee then its arguments,
+/// a tuple's fields, a get-item's tuple, a function's body, a let's value then body, an if's
+/// condition then branches, a ref_create's value, a ref_read's ref, a ref_write's ref then value.
+/// Vars bound by functions and lets are not children.
 template <typename F>
 void ForEachChild(const ExprNode* e, F&& fn) {
   switch (e->kind) {

@@ -14,38 +14,38 @@ namespace relaypass::ir {
 class IRModule {
  public:
   IRModule();
-  // A module whose `main` is `expr` (wrapped in a function of its free vars if not a function).
+  /// A module whose `main` is `expr` (wrapped in a function of its free vars if not a function).
   static IRModule FromExpr(const Expr& expr, const std::string& name = "main");
 
-  // Functions sorted by global name (the printing order).
+  /// Functions sorted by global name (the printing order).
   std::vector<std::pair<GlobalVar, Function>> functions() const;
   size_t size() const;
   bool Contains(const std::string& name) const;
-  // The global var named `name`; throws InternalError if absent.
+  /// The global var named `name`; throws InternalError if absent.
   GlobalVar GetGlobalVar(const std::string& name) const;
-  // The function named `name`; throws InternalError if absent.
+  /// The function named `name`; throws InternalError if absent.
   Function Lookup(const std::string& name) const;
   Function Lookup(const GlobalVar& gv) const { return Lookup(gv->name_hint); }
   Function operator[](const std::string& name) const { return Lookup(name); }
 
-  // Adds or replaces the function named gv->name_hint (copy-on-write: other copies of this
-  // module are not affected). Reuses the module's existing GlobalVar of that name.
+  /// Adds or replaces the function named gv->name_hint (copy-on-write: other copies of this
+  /// module are not affected). Reuses the module's existing GlobalVar of that name.
   void Add(const GlobalVar& gv, const Function& func);
   void Add(const std::string& name, const Function& func);
   void Remove(const std::string& name);
 
-  // Type inference bookkeeping. InferTypes marks its result; replacing a function (Add with a
-  // different function) or removing one clears the marks that could have gone stale. A module
-  // whose functions are all marked is exactly InferType's output, unchanged, so InferType
-  // returns it as it is instead of checking it again (TVM re-checks every time: the lever that
-  // makes a pipeline's many required InferType runs free).
+  /// Type inference bookkeeping. InferTypes marks its result; replacing a function (Add with a
+  /// different function) or removing one clears the marks that could have gone stale. A module
+  /// whose functions are all marked is exactly InferType's output, unchanged, so InferType
+  /// returns it as it is instead of checking it again (TVM re-checks every time: the lever that
+  /// makes a pipeline's many required InferType runs free).
   bool AllTypeInferred() const;
   void MarkTypeInferred();
-  // Whether `func` is one of this module's functions and the module is all InferType's output:
-  // checking `func` again would give it back as it is.
+  /// Whether `func` is one of this module's functions and the module is all InferType's output:
+  /// checking `func` again would give it back as it is.
   bool IsTypeInferred(const Function& func) const;
 
-  // True if both handles share the same contents (cheap identity check).
+  /// True if both handles share the same contents (cheap identity check).
   bool same_as(const IRModule& other) const { return impl_ == other.impl_; }
 
  private:

@@ -16,14 +16,14 @@ using Shape = std::vector<int64_t>;
 class NDArray {
  public:
   NDArray() = default;
-  // A zero-filled array.
+  /// A zero-filled array.
   static NDArray Empty(const Shape& shape, DataType dtype);
-  // An array whose contents are unspecified, for writers that fill every element (the
-  // evaluator's kernels): skips Empty's zero fill.
+  /// An array whose contents are unspecified, for writers that fill every element (the
+  /// evaluator's kernels): skips Empty's zero fill.
   static NDArray Uninitialized(const Shape& shape, DataType dtype);
-  // A tensor holding a copy of `nbytes()` bytes from outside (a file, NumPy, a protobuf). A bool
-  // byte other than 0 is stored as 1: kernels read bool elements as C++ bool, for which any
-  // other byte is undefined behaviour.
+  /// A tensor holding a copy of `nbytes()` bytes from outside (a file, NumPy, a protobuf). A bool
+  /// byte other than 0 is stored as 1: kernels read bool elements as C++ bool, for which any
+  /// other byte is undefined behaviour.
   static NDArray FromBytes(const Shape& shape, DataType dtype, const void* bytes);
   template <typename T>
   static NDArray Scalar(T value, DataType dtype) {
@@ -50,11 +50,11 @@ class NDArray {
     return static_cast<T*>(mutable_raw_data());
   }
 
-  // The element at `index` (row-major) converted to double; for printing and small checks.
+  /// The element at `index` (row-major) converted to double; for printing and small checks.
   double GetAsDouble(int64_t index) const;
-  // A deep copy with its own buffer.
+  /// A deep copy with its own buffer.
   NDArray Copy() const;
-  // Same bytes, dtype and shape.
+  /// Same bytes, dtype and shape.
   bool BitwiseEqual(const NDArray& other) const;
 
  private:

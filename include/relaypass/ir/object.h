@@ -20,11 +20,11 @@ class Object {
   virtual ~Object() = default;
 
   int32_t use_count() const { return ref_count_.load(std::memory_order_relaxed); }
-  // True if this object has exactly one reference. A node reached by a graph walk through an
-  // edge is then reachable through that edge only (its one reference), so the walk will not meet
-  // it again and need not remember it: walks over chains skip their per-node tables this way.
-  // (Other threads can only add references to a node through one they hold, so a node shared
-  // with another thread never reads as uniquely referenced.)
+  /// True if this object has exactly one reference. A node reached by a graph walk through an
+  /// edge is then reachable through that edge only (its one reference), so the walk will not meet
+  /// it again and need not remember it: walks over chains skip their per-node tables this way.
+  /// (Other threads can only add references to a node through one they hold, so a node shared
+  /// with another thread never reads as uniquely referenced.)
   bool uniquely_referenced() const { return use_count() == 1; }
 
  private:
@@ -33,17 +33,17 @@ class Object {
   friend void ReleaseObject(const Object* obj);
 
   void IncRef() const { ref_count_.fetch_add(1, std::memory_order_relaxed); }
-  // Returns true when this was the last reference.
+  /// Returns true when this was the last reference.
   bool DecRef() const { return ref_count_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
 
   mutable std::atomic<int32_t> ref_count_{0};
 };
 
-// Deletes `obj` (whose count just reached zero) without recursing on graph depth: objects freed
-// while a deletion is running are queued and freed by the outermost call.
+/// Deletes `obj` (whose count just reached zero) without recursing on graph depth: objects freed
+/// while a deletion is running are queued and freed by the outermost call.
 void ReleaseObject(const Object* obj);
 
-// A shared, const, possibly null reference to a node of type T (T derives from Object).
+/// A shared, const, possibly null reference to a node of type T (T derives from Object).
 template <typename T>
 class Ref {
  public:
@@ -74,7 +74,7 @@ class Ref {
     if (ptr_ && ptr_->DecRef()) ReleaseObject(ptr_);
     ptr_ = nullptr;
   }
-  // Gives up ownership without decrementing (used by converting moves).
+  /// Gives up ownership without decrementing (used by converting moves).
   const T* release() { return std::exchange(ptr_, nullptr); }
 
   const T* get() const { return ptr_; }
@@ -84,8 +84,8 @@ class Ref {
   bool defined() const { return ptr_ != nullptr; }
   bool same_as(const Ref& other) const { return ptr_ == other.ptr_; }
 
-  // The node as a U, or null if it is not one. Node families with a `kind` tag (expressions,
-  // types) are checked by tag, others by dynamic_cast.
+  /// The node as a U, or null if it is not one. Node families with a `kind` tag (expressions,
+  /// types) are checked by tag, others by dynamic_cast.
   template <typename U>
   const U* as() const {
     if constexpr (requires { U::kKind; }) {
@@ -94,7 +94,7 @@ class Ref {
       return dynamic_cast<const U*>(ptr_);
     }
   }
-  // Like as(), but returns a new reference.
+  /// Like as(), but returns a new reference.
   template <typename U>
   Ref<U> downcast() const {
     return Ref<U>(as<U>());
@@ -109,13 +109,13 @@ class Ref {
   const T* ptr_ = nullptr;
 };
 
-// Allocates a node and returns the first reference to it.
+/// Allocates a node and returns the first reference to it.
 template <typename T, typename... Args>
 Ref<T> make_ref(Args&&... args) {
   return Ref<T>(new T(std::forward<Args>(args)...));
 }
 
-// Hash/equality by identity, for containers keyed by node.
+/// Hash/equality by identity, for containers keyed by node.
 struct RefHash {
   template <typename T>
   size_t operator()(const Ref<T>& r) const {

@@ -12,11 +12,11 @@
 
 namespace relaypass::ir {
 
-// The element count of `shape` (dimensions >= 0), or nullopt if it overflows int64.
+/// The element count of `shape` (dimensions >= 0), or nullopt if it overflows int64.
 std::optional<int64_t> ElementCount(const std::vector<int64_t>& shape);
-// The byte count of a `dtype` tensor of `shape`, or nullopt if it overflows int64.
+/// The byte count of a `dtype` tensor of `shape`, or nullopt if it overflows int64.
 std::optional<int64_t> ByteCount(const std::vector<int64_t>& shape, DataType dtype);
-// "tensor of shape (2, 3) float32", for messages.
+/// "tensor of shape (2, 3) float32", for messages.
 std::string TensorText(const std::vector<int64_t>& shape, DataType dtype);
 
 }  // namespace relaypass::ir

@@ -16,37 +16,37 @@ enum class TypeKind : uint8_t { kTensor, kTuple, kFunc, kIncomplete, kRef };
 struct TypeNode : Object {
   explicit TypeNode(TypeKind k) : kind(k) {}
   const TypeKind kind;
-  // Computed once by each constructor from the children's (types are immutable), so neither
-  // IsComplete nor TypeHash walks a nested type: a tuple type can nest as deep as a graph of
-  // tuples (`%i = (%(i-1),)`), and walking it per node would be quadratic.
+  /// Computed once by each constructor from the children's (types are immutable), so neither
+  /// IsComplete nor TypeHash walks a nested type: a tuple type can nest as deep as a graph of
+  /// tuples (`%i = (%(i-1),)`), and walking it per node would be quadratic.
   bool complete = false;  // no IncompleteType inside
   size_t hash = 0;        // TypeHash
 };
 using Type = Ref<TypeNode>;
 
-// A dimension: a non-negative extent, kAnyDim for `?`, or a symbolic dimension.
+/// A dimension: a non-negative extent, kAnyDim for `?`, or a symbolic dimension.
 using Dim = int64_t;
 constexpr Dim kAnyDim = -1;
 
-// A symbolic dimension is TVM's tir.Var in a shape (`te.size_var("n")`): an extent the type does
-// not know, but the same wherever the same variable appears, so `(n, 3)` stays `(n, 3)` through
-// the relations that copy a dimension (where TVM's would compute an expression of it, relaypass's
-// gives `?`). Its Dim is kSymbolicDimBase minus its id, far below any value shape arithmetic on
-// `?` or a negative attribute can reach. Both `?` and symbolic dimensions are unknown extents.
+/// A symbolic dimension is TVM's tir.Var in a shape (`te.size_var("n")`): an extent the type does
+/// not know, but the same wherever the same variable appears, so `(n, 3)` stays `(n, 3)` through
+/// the relations that copy a dimension (where TVM's would compute an expression of it, relaypass's
+/// gives `?`). Its Dim is kSymbolicDimBase minus its id, far below any value shape arithmetic on
+/// `?` or a negative attribute can reach. Both `?` and symbolic dimensions are unknown extents.
 constexpr Dim kSymbolicDimBase = -(Dim{1} << 40);
 inline bool IsSymbolicDim(Dim d) {
   return d <= kSymbolicDimBase;
 }
-// True for a non-negative extent: neither `?` nor symbolic.
+/// True for a non-negative extent: neither `?` nor symbolic.
 inline bool IsKnownDim(Dim d) {
   return d >= 0;
 }
-// A new symbolic dimension named `name` (two made with one name are still different ones, as two
-// tir.Vars are). Thread-safe; the names live as long as the process.
+/// A new symbolic dimension named `name` (two made with one name are still different ones, as two
+/// tir.Vars are). Thread-safe; the names live as long as the process.
 Dim NewSymbolicDim(const std::string& name);
-// The name of symbolic dimension `d` ("?" if `d` is not one this process made).
+/// The name of symbolic dimension `d` ("?" if `d` is not one this process made).
 std::string SymbolicDimName(Dim d);
-// A dimension as TVM prints it: the extent, `?`, or the variable's name.
+/// A dimension as TVM prints it: the extent, `?`, or the variable's name.
 std::string DimText(Dim d);
 
 struct TensorTypeNode : TypeNode {
@@ -71,15 +71,15 @@ struct FuncTypeNode : TypeNode {
   Type ret_type;
 };
 
-// The type of a reference to a mutable cell holding a `value` (TVM's relay.RefType, printed
-// `ref(T)`).
+/// The type of a reference to a mutable cell holding a `value` (TVM's relay.RefType, printed
+/// `ref(T)`).
 struct RefTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kRef;
   explicit RefTypeNode(Type v);
   Type value;
 };
 
-// An unknown type (`_` in text); each node is a distinct unknown.
+/// An unknown type (`_` in text); each node is a distinct unknown.
 struct IncompleteTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kIncomplete;
   IncompleteTypeNode();
@@ -92,16 +92,16 @@ Type FuncType(std::vector<Type> arg_types, Type ret_type);
 Type IncompleteType();
 Type RefType(Type value);
 
-// True if `t` contains no IncompleteType.
+/// True if `t` contains no IncompleteType.
 bool IsComplete(const Type& t);
-// Structural equality of types (dims, dtypes, nesting); incomplete types equal only themselves.
+/// Structural equality of types (dims, dtypes, nesting); incomplete types equal only themselves.
 bool TypeEqual(const Type& a, const Type& b);
 size_t TypeHash(const Type& t);
 
-// TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`, `ref(T)`,
-// `_`.
+/// TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`, `ref(T)`,
+/// `_`.
 std::string TypeToString(const Type& t);
-// TypeToString's text appended to `out` (the printer writes a type per node this way).
+/// TypeToString's text appended to `out` (the printer writes a type per node this way).
 void AppendTypeText(const Type& t, std::string& out);
 
 }  // namespace relaypass::ir

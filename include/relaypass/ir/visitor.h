@@ -10,37 +10,37 @@
 
 namespace relaypass::ir {
 
-// Calls fn on every node reachable from `root`, children before parents, each node once.
-// Order: a call's callee then its args; a function's params then body; a let's value, var, body;
-// an if's condition, then branches; a ref_write's ref, then value. Op nodes are visited too (as
-// TVM's post_order_visit does).
+/// Calls fn on every node reachable from `root`, children before parents, each node once.
+/// Order: a call's callee then its args; a function's params then body; a let's value, var, body;
+/// an if's condition, then branches; a ref_write's ref, then value. Op nodes are visited too (as
+/// TVM's post_order_visit does).
 void post_order_visit(const Expr& root, const std::function<void(const Expr&)>& fn);
 
-// The same order as a vector of nodes (useful for index-based passes).
+/// The same order as a vector of nodes (useful for index-based passes).
 std::vector<Expr> PostOrder(const Expr& root);
 
-// Free variables of `expr` in order of first occurrence in post-order.
+/// Free variables of `expr` in order of first occurrence in post-order.
 std::vector<Var> FreeVars(const Expr& expr);
 
-// Number of nodes reachable from `root` (each shared node once).
+/// Number of nodes reachable from `root` (each shared node once).
 size_t CountNodes(const Expr& root);
 
-// A memoized post-order rewriter. Subclasses override the Rewrite* hooks; each is called once per
-// node, after that node's children were rewritten, with `post` = the node rebuilt on the new
-// children (the original node itself when no child changed, so unchanged subtrees keep their
-// identity). A rebuilt node is a copy of the original with new children: like TVM's WithFields it
-// keeps the original's checked type (possibly stale until InferType runs) and span.
+/// A memoized post-order rewriter. Subclasses override the Rewrite* hooks; each is called once per
+/// node, after that node's children were rewritten, with `post` = the node rebuilt on the new
+/// children (the original node itself when no child changed, so unchanged subtrees keep their
+/// identity). A rebuilt node is a copy of the original with new children: like TVM's WithFields it
+/// keeps the original's checked type (possibly stale until InferType runs) and span.
 class ExprMutator {
  public:
   virtual ~ExprMutator() = default;
   Expr Mutate(const Expr& expr);
-  // The result for an already visited node, or null.
+  /// The result for an already visited node, or null.
   Expr Lookup(const Expr& pre) const;
 
  protected:
-  // Return false to leave `expr`'s children unvisited (it is then rewritten with post == pre).
+  /// Return false to leave `expr`'s children unvisited (it is then rewritten with post == pre).
   virtual bool ShouldVisitChildren(const Expr& /*expr*/) { return true; }
-  // Dispatches to the per-kind hooks below.
+  /// Dispatches to the per-kind hooks below.
   virtual Expr Rewrite(const Expr& pre, const Expr& post);
   virtual Expr RewriteVar(const VarNode* /*pre*/, const Expr& post) { return post; }
   virtual Expr RewriteGlobalVar(const GlobalVarNode* /*pre*/, const Expr& post) { return post; }
@@ -58,21 +58,21 @@ class ExprMutator {
   virtual Expr RewriteRefRead(const RefReadNode* /*pre*/, const Expr& post) { return post; }
   virtual Expr RewriteRefWrite(const RefWriteNode* /*pre*/, const Expr& post) { return post; }
 
-  // While a Rewrite* hook runs: the number of the node being rewritten in index(), whose
-  // children(current_id()) number its children (ForEachVisitChild order). A rewriter can keep
-  // per-node facts in arrays indexed by these numbers instead of tables keyed by node.
+  /// While a Rewrite* hook runs: the number of the node being rewritten in index(), whose
+  /// children(current_id()) number its children (ForEachVisitChild order). A rewriter can keep
+  /// per-node facts in arrays indexed by these numbers instead of tables keyed by node.
   PostOrderIndex::Id current_id() const { return current_id_; }
   const PostOrderIndex& index() const { return index_; }
 
  private:
-  // Every node reached by Mutate so far, numbered; results_[id] is its rewrite (null while the
-  // node is still being processed).
+  /// Every node reached by Mutate so far, numbered; results_[id] is its rewrite (null while the
+  /// node is still being processed).
   PostOrderIndex index_;
   std::vector<Expr> results_;
   PostOrderIndex::Id current_id_ = PostOrderIndex::kNone;
 };
 
-// A post-order visitor with per-kind hooks, each node once.
+/// A post-order visitor with per-kind hooks, each node once.
 class ExprVisitor {
  public:
   virtual ~ExprVisitor() = default;

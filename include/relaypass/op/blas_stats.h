@@ -18,7 +18,7 @@ struct BlasStats {
 
 void SetBlasTiming(bool enabled);
 BlasStats GetBlasStats();
-// CPU time consumed so far by the calling thread, in seconds (for computing shares).
+/// CPU time consumed so far by the calling thread, in seconds (for computing shares).
 double ThreadCpuSeconds();
 void ResetBlasStats();
 

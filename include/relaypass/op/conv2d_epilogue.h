@@ -28,26 +28,26 @@ struct EpilogueStep {
   float lo = 0, hi = 0;  // kClip
 };
 
-// Whether Conv2DWithEpilogue takes a call with these nn.conv2d attrs: NCHW data, OIHW kernel,
-// NCHW (or default) output layout, float32 (or default) out_dtype.
+/// Whether Conv2DWithEpilogue takes a call with these nn.conv2d attrs: NCHW data, OIHW kernel,
+/// NCHW (or default) output layout, float32 (or default) out_dtype.
 bool Conv2DEpilogueSupported(const ir::AttrsNode& conv_attrs);
 
 struct PrepackedConvWeight;  // below
 
-// nn.conv2d of in = {data, weight} (float32; attrs as Conv2DEpilogueSupported accepts), each
-// output element then taken through `steps` in order. Fails (relaypass::Error) on operands that do
-// not match the output. `prepacked` (may be null) is in[1] as PrepackConv2DWeight laid it out;
-// one made for another shape is not used.
+/// nn.conv2d of in = {data, weight} (float32; attrs as Conv2DEpilogueSupported accepts), each
+/// output element then taken through `steps` in order. Fails (relaypass::Error) on operands that do
+/// not match the output. `prepacked` (may be null) is in[1] as PrepackConv2DWeight laid it out;
+/// one made for another shape is not used.
 ir::NDArray Conv2DWithEpilogue(const std::vector<ir::NDArray>& in, const ir::Attrs& conv_attrs,
                                const std::vector<EpilogueStep>& steps,
                                const PrepackedConvWeight* prepacked = nullptr);
 
-// A convolution's weight laid out in advance for the kernel's GEMM (as ONNX Runtime prepacks
-// its weights): done once for a constant weight, it saves the layout work in every call. Null
-// where the kernel has no such layout (processors without AVX-512, depthwise convolutions and
-// those with few input channels, whose kernels read the weight as it is) or where the attrs or
-// shapes are not ones Conv2DWithEpilogue takes. Holds a copy of the weight's values, about its
-// size.
+/// A convolution's weight laid out in advance for the kernel's GEMM (as ONNX Runtime prepacks
+/// its weights): done once for a constant weight, it saves the layout work in every call. Null
+/// where the kernel has no such layout (processors without AVX-512, depthwise convolutions and
+/// those with few input channels, whose kernels read the weight as it is) or where the attrs or
+/// shapes are not ones Conv2DWithEpilogue takes. Holds a copy of the weight's values, about its
+/// size.
 std::shared_ptr<const PrepackedConvWeight> PrepackConv2DWeight(const ir::Shape& data_shape,
                                                                const ir::NDArray& weight,
                                                                const ir::AttrsNode& conv_attrs);

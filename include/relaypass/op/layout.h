@@ -26,36 +26,36 @@ struct LayoutAxis {
 
 class Layout {
  public:
-  // The undefined layout (TVM's "__undef__"), e.g. for values whose layout nobody knows.
+  /// The undefined layout (TVM's "__undef__"), e.g. for values whose layout nobody knows.
   Layout() = default;
-  // Parses a layout string; throws TypeError if it is malformed (unknown character, missing
-  // factor, repeated axis, sub-axis without its primal axis). "" is the defined rank-0 layout;
-  // "__undef__" is the undefined layout.
+  /// Parses a layout string; throws TypeError if it is malformed (unknown character, missing
+  /// factor, repeated axis, sub-axis without its primal axis). "" is the defined rank-0 layout;
+  /// "__undef__" is the undefined layout.
   explicit Layout(const std::string& name);
   explicit Layout(std::vector<LayoutAxis> axes);
   static Layout Undef() { return Layout(); }
 
   bool defined() const { return defined_; }
-  // The layout string ("__undef__" when undefined).
+  /// The layout string ("__undef__" when undefined).
   const std::string& name() const { return name_; }
   const std::vector<LayoutAxis>& axes() const { return axes_; }
   const LayoutAxis& operator[](size_t i) const { return axes_[i]; }
   size_t ndim() const { return axes_.size(); }
   size_t ndim_primal() const;
 
-  // Position of the axis named `axis` ('C' primal, 'c' sub-axis), or -1.
+  /// Position of the axis named `axis` ('C' primal, 'c' sub-axis), or -1.
   int IndexOf(char axis) const;
   bool Contains(char axis) const { return IndexOf(axis) >= 0; }
-  // The factor by which the primal axis of `axis` is split here, or -1 if it is not split.
+  /// The factor by which the primal axis of `axis` is split here, or -1 if it is not split.
   int64_t FactorOf(char axis) const;
 
-  // The layout of axes [pos, pos + len) (clipped to the end); undefined if pos is past the end.
+  /// The layout of axes [pos, pos + len) (clipped to the end); undefined if pos is past the end.
   Layout SubLayout(size_t pos, size_t len) const;
-  // This layout with the primal axes of `dst` that it lacks added in front (in dst's order), as
-  // for a lower-rank operand broadcast against a higher-rank one.
+  /// This layout with the primal axes of `dst` that it lacks added in front (in dst's order), as
+  /// for a lower-rank operand broadcast against a higher-rank one.
   Layout ExpandPrimal(const Layout& dst) const;
-  // This layout with a sub-axis of `axis` (a primal axis present here) of `factor` inserted at
-  // `pos`.
+  /// This layout with a sub-axis of `axis` (a primal axis present here) of `factor` inserted at
+  /// `pos`.
   Layout Split(char axis, size_t pos, int64_t factor) const;
 
   friend bool operator==(const Layout& a, const Layout& b) {
@@ -63,8 +63,8 @@ class Layout {
   }
   friend bool operator!=(const Layout& a, const Layout& b) { return !(a == b); }
 
-  // Bit i set: the primal axis 'A' + i is present. Two layouts convert into each other exactly
-  // when they are defined and these agree.
+  /// Bit i set: the primal axis 'A' + i is present. Two layouts convert into each other exactly
+  /// when they are defined and these agree.
   uint32_t primal_mask() const { return primal_mask_; }
 
  private:
@@ -74,19 +74,19 @@ class Layout {
   uint32_t primal_mask_ = 0;
 };
 
-// Shape conversion between two layouts with the same primal axes.
+/// Shape conversion between two layouts with the same primal axes.
 class BijectiveLayout {
  public:
   BijectiveLayout(Layout src, Layout dst);
-  // False if either layout is undefined or their primal axes differ.
+  /// False if either layout is undefined or their primal axes differ.
   bool defined() const { return defined_; }
   const Layout& src() const { return src_; }
   const Layout& dst() const { return dst_; }
 
-  // Shape in src layout -> shape in dst layout, and back. Each primal axis' full extent is the
-  // primal dim times its sub-factor; a split destination axis gets floordiv(extent, factor) and
-  // its sub-axis the factor. `?` stays `?`. Throws TypeError if the shape's rank does not match
-  // the layout or a sub-axis dim differs from its factor.
+  /// Shape in src layout -> shape in dst layout, and back. Each primal axis' full extent is the
+  /// primal dim times its sub-factor; a split destination axis gets floordiv(extent, factor) and
+  /// its sub-axis the factor. `?` stays `?`. Throws TypeError if the shape's rank does not match
+  /// the layout or a sub-axis dim differs from its factor.
   std::vector<ir::Dim> ForwardShape(const std::vector<ir::Dim>& shape) const;
   std::vector<ir::Dim> BackwardShape(const std::vector<ir::Dim>& shape) const;
 

@@ -7,9 +7,9 @@
 
 namespace relaypass::passes {
 
-// Module pass "DeadCodeElimination", opt_level 1, requires InferType. A pure let-binding whose
-// variable is never used is removed; with `inline_once`, one used exactly once is substituted at
-// its use. `ignore_impurity` treats every binding as pure. Iterative: any let-chain length.
+/// Module pass "DeadCodeElimination", opt_level 1, requires InferType. A pure let-binding whose
+/// variable is never used is removed; with `inline_once`, one used exactly once is substituted at
+/// its use. `ignore_impurity` treats every binding as pure. Iterative: any let-chain length.
 transform::Pass DeadCodeElimination(bool inline_once = false, bool ignore_impurity = false);
 void RegisterDeadCodeElimination(transform::PassRegistry& registry);
 

@@ -17,14 +17,14 @@
 
 namespace relaypass::passes {
 
-// The largest result FoldConstant computes: 1 GiB, a little over the largest weight of the
-// classic models (VGG-16's first dense layer, 392 MiB) transformed in one piece.
+/// The largest result FoldConstant computes: 1 GiB, a little over the largest weight of the
+/// classic models (VGG-16's first dense layer, 392 MiB) transformed in one piece.
 inline constexpr int64_t kMaxFoldBytes = int64_t{1} << 30;
 
-// Function pass "FoldConstant", opt_level 2, no required passes. As TVM's, it leaves qnn.* calls
-// alone unless `fold_qnn` is set.
+/// Function pass "FoldConstant", opt_level 2, no required passes. As TVM's, it leaves qnn.* calls
+/// alone unless `fold_qnn` is set.
 transform::Pass FoldConstant(bool fold_qnn = false);
-// The folding of one expression (no type inference afterwards; qnn.* calls left alone).
+/// The folding of one expression (no type inference afterwards; qnn.* calls left alone).
 ir::Expr FoldConstantExpr(const ir::Expr& expr);
 void RegisterFoldConstant(transform::PassRegistry& registry);
 

@@ -17,7 +17,7 @@
 namespace relaypass::passes {
 
 namespace detail {
-// What an OpHook needs of its table: removing its registration.
+/// What an OpHook needs of its table: removing its registration.
 class OpHookTableBase {
  public:
   virtual void Remove(uint64_t id) = 0;

@@ -7,7 +7,7 @@
 
 namespace relaypass::passes {
 
-// Function pass "SimplifyInference", opt_level 0, requires InferType.
+/// Function pass "SimplifyInference", opt_level 0, requires InferType.
 transform::Pass SimplifyInference();
 void RegisterSimplifyInference(transform::PassRegistry& registry);
 

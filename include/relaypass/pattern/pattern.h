@@ -45,7 +45,7 @@ struct DFPatternNode : ir::Object {
 
 class DFPattern;
 
-// A pattern handle: a shared reference plus the builder methods of TVM's Python DFPattern.
+/// A pattern handle: a shared reference plus the builder methods of TVM's Python DFPattern.
 class DFPattern : public ir::Ref<DFPatternNode> {
  public:
   DFPattern() = default;
@@ -53,22 +53,22 @@ class DFPattern : public ir::Ref<DFPatternNode> {
   template <typename U>
   DFPattern(const ir::Ref<U>& ref) : ir::Ref<DFPatternNode>(ref) {}  // NOLINT
 
-  // A call pattern with this pattern as the callee (TVM's `pattern(*args)`).
+  /// A call pattern with this pattern as the callee (TVM's `pattern(*args)`).
   DFPattern operator()(std::vector<DFPattern> args) const;
-  // Calls with any arguments (TVM's CallPattern with args=None).
+  /// Calls with any arguments (TVM's CallPattern with args=None).
   DFPattern CallAnyArgs() const;
-  // `self | other`.
+  /// `self | other`.
   DFPattern operator|(const DFPattern& other) const;
-  // Constraints: attribute values (op attrs of a call, the Op's own attributes such as
-  // TOpPattern, a function's attributes), the checked type, dtype, shape.
+  /// Constraints: attribute values (op attrs of a call, the Op's own attributes such as
+  /// TOpPattern, a function's attributes), the checked type, dtype, shape.
   DFPattern HasAttr(ir::DictAttrs attrs) const;
   DFPattern HasType(ir::Type type) const;
   DFPattern HasDtype(ir::DataType dtype) const;
   DFPattern HasShape(std::vector<ir::Dim> shape) const;
-  // `self | constructor(self)`, as TVM's `optional`.
+  /// `self | constructor(self)`, as TVM's `optional`.
   DFPattern Optional(const std::function<DFPattern(const DFPattern&)>& constructor) const;
-  // TVM's `dominates(parent, path=wildcard())`: this pattern (the child) dominates `parent`, and
-  // every node between them matches `path`.
+  /// TVM's `dominates(parent, path=wildcard())`: this pattern (the child) dominates `parent`, and
+  /// every node between them matches `path`.
   DFPattern Dominates(const DFPattern& parent, const DFPattern& path) const;
   DFPattern Dominates(const DFPattern& parent) const;
 };
@@ -192,7 +192,7 @@ struct DominatorPatternNode : DFPatternNode {
   DFPattern parent, path, child;
 };
 
-// The builders of TVM's Python API (relay.dataflow_pattern).
+/// The builders of TVM's Python API (relay.dataflow_pattern).
 DFPattern IsOp(const std::string& op_name);  // an ExprPattern of the registered Op
 DFPattern Wildcard();
 DFPattern IsVar(const std::string& name = "");
@@ -204,7 +204,7 @@ DFPattern IsTupleGetItem(DFPattern tuple, int index = -1);
 DFPattern IsIf(DFPattern cond, DFPattern true_branch, DFPattern false_branch);
 DFPattern IsLet(DFPattern var, DFPattern value, DFPattern body);
 DFPattern FunctionPattern(std::vector<DFPattern> params, DFPattern body);
-// Free-function spellings of the constraints.
+/// Free-function spellings of the constraints.
 DFPattern HasAttr(ir::DictAttrs attrs, DFPattern pattern = Wildcard());
 DFPattern HasType(ir::Type type, DFPattern pattern = Wildcard());
 DFPattern HasDtype(ir::DataType dtype, DFPattern pattern = Wildcard());

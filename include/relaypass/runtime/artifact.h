@@ -25,19 +25,19 @@ struct Artifact {
   std::map<std::string, std::string> sections;
 };
 
-// The artifact's bytes; an empty section name is a relaypass::Error.
+/// The artifact's bytes; an empty section name is a relaypass::Error.
 std::string SerializeArtifact(const Artifact& artifact);
 
-// Reads SerializeArtifact's bytes. A wrong magic, a version other than kArtifactVersion (the
-// message names both), a count or length the remaining bytes cannot hold, an empty or duplicate
-// name and bytes after the last section are each a relaypass::Error "SOURCE: byte OFFSET: ...".
+/// Reads SerializeArtifact's bytes. A wrong magic, a version other than kArtifactVersion (the
+/// message names both), a count or length the remaining bytes cannot hold, an empty or duplicate
+/// name and bytes after the last section are each a relaypass::Error "SOURCE: byte OFFSET: ...".
 Artifact ParseArtifact(std::string_view bytes, const std::string& source_name);
 
-// SerializeArtifact written atomically (WriteBinaryFileAtomically).
+/// SerializeArtifact written atomically (WriteBinaryFileAtomically).
 void WriteArtifactFile(const std::string& path, const Artifact& artifact);
 
-// ReadBinaryFile (a directory or a file over `max_bytes` is an error), then ParseArtifact with
-// the path as the source name.
+/// ReadBinaryFile (a directory or a file over `max_bytes` is an error), then ParseArtifact with
+/// the path as the source name.
 Artifact ReadArtifactFile(const std::string& path, uint64_t max_bytes = kDefaultMaxFileBytes);
 
 }  // namespace relaypass::runtime

@@ -23,23 +23,23 @@ namespace relaypass::runtime {
 
 inline constexpr uint64_t kTVMNDArrayListMagic = 0xF7E58D4F05049CB7;
 inline constexpr uint64_t kTVMNDArrayMagic = 0xDD5E40F096B4A13F;
-// The most dimensions LoadParamDict accepts (TVM has no cap; no Relay tensor comes near it).
+/// The most dimensions LoadParamDict accepts (TVM has no cap; no Relay tensor comes near it).
 inline constexpr int kMaxParamDims = 64;
 
-// The bytes of `params`, names in the map's (sorted) order. TVM writes its Map's iteration order,
-// which is unspecified; LoadParamDict (TVM's and ours) takes any order. The dtypes TVM can read
-// back are written: int8/16/32/64, uint8/16/32/64, float16/32/64, bfloat16 and bool (TVM's bool
-// is uint1: code 1, bits 1, one byte per element). Another dtype (a vector type such as
-// float32x4, int4) or an undefined array is a relaypass::Error naming the parameter.
+/// The bytes of `params`, names in the map's (sorted) order. TVM writes its Map's iteration order,
+/// which is unspecified; LoadParamDict (TVM's and ours) takes any order. The dtypes TVM can read
+/// back are written: int8/16/32/64, uint8/16/32/64, float16/32/64, bfloat16 and bool (TVM's bool
+/// is uint1: code 1, bits 1, one byte per element). Another dtype (a vector type such as
+/// float32x4, int4) or an undefined array is a relaypass::Error naming the parameter.
 std::string SaveParamDict(const std::map<std::string, ir::NDArray>& params);
 
-// Reads SaveParamDict's (or TVM's) bytes. Every field is checked against the bytes left before
-// anything is allocated, so no allocation is larger than the input: truncated data, a wrong magic,
-// counts the remaining bytes cannot hold, an unknown dtype, a device other than the CPU, ndim
-// outside [0, kMaxParamDims], a negative dimension, a shape whose size overflows, a data byte
-// count that is not shape x element size, name and array counts that differ, a duplicate name and
-// bytes after the last array are each a relaypass::Error "SOURCE: byte OFFSET: ...".
-// DLPack's kDLBool (code 6, bits 8) is read as bool too.
+/// Reads SaveParamDict's (or TVM's) bytes. Every field is checked against the bytes left before
+/// anything is allocated, so no allocation is larger than the input: truncated data, a wrong magic,
+/// counts the remaining bytes cannot hold, an unknown dtype, a device other than the CPU, ndim
+/// outside [0, kMaxParamDims], a negative dimension, a shape whose size overflows, a data byte
+/// count that is not shape x element size, name and array counts that differ, a duplicate name and
+/// bytes after the last array are each a relaypass::Error "SOURCE: byte OFFSET: ...".
+/// DLPack's kDLBool (code 6, bits 8) is read as bool too.
 std::map<std::string, ir::NDArray> LoadParamDict(std::string_view bytes,
                                                  const std::string& source_name);
 

@@ -16,14 +16,14 @@
 
 namespace relaypass::support {
 
-// Sets the number of threads ParallelFor uses (1 = serial); n < 1 is taken as 1.
+/// Sets the number of threads ParallelFor uses (1 = serial); n < 1 is taken as 1.
 void SetNumThreads(int n);
 int NumThreads();
 
-// Calls body(begin, end) on disjoint chunks covering [0, n), each at least `grain` iterations
-// (the chunks' sizes differ by one at most), possibly on several threads at once; returns when
-// all are done. An exception from body is rethrown in the caller (the first one; the other
-// chunks still finish).
+/// Calls body(begin, end) on disjoint chunks covering [0, n), each at least `grain` iterations
+/// (the chunks' sizes differ by one at most), possibly on several threads at once; returns when
+/// all are done. An exception from body is rethrown in the caller (the first one; the other
+/// chunks still finish).
 void ParallelFor(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& body);
 
 }  // namespace relaypass::support

@@ -9,9 +9,9 @@
 
 namespace relaypass::support {
 
-// The file `location` (relative to `folder`) resolves to, with every symbolic link and `..`
-// followed, when that file lies inside `folder` (itself resolved); nullopt when it does not,
-// when `location` is absolute or empty, or when it cannot be resolved.
+/// The file `location` (relative to `folder`) resolves to, with every symbolic link and `..`
+/// followed, when that file lies inside `folder` (itself resolved); nullopt when it does not,
+/// when `location` is absolute or empty, or when it cannot be resolved.
 std::optional<std::filesystem::path> ResolveInsideFolder(const std::filesystem::path& folder,
                                                          const std::string& location);
 

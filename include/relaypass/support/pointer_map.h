@@ -22,7 +22,7 @@ class PointerMap {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
 
-  // The value for `key`, or null.
+  /// The value for `key`, or null.
   V* find(const void* key) {
     Entry& e = slots_[Slot(key)];
     return e.key == key ? &e.value : nullptr;
@@ -30,7 +30,7 @@ class PointerMap {
   const V* find(const void* key) const { return const_cast<PointerMap*>(this)->find(key); }
   bool contains(const void* key) const { return find(key) != nullptr; }
 
-  // Inserts `value` if `key` is absent; returns the stored value and whether it was inserted.
+  /// Inserts `value` if `key` is absent; returns the stored value and whether it was inserted.
   std::pair<V*, bool> emplace(const void* key, V value) {
     size_t i = Slot(key);
     if (slots_[i].key == key) return {&slots_[i].value, false};
@@ -61,7 +61,7 @@ class PointerMap {
     x ^= x >> 33;
     return static_cast<size_t>(x);
   }
-  // The slot holding `key`, or the empty slot where it would go.
+  /// The slot holding `key`, or the empty slot where it would go.
   size_t Slot(const void* key) const {
     size_t mask = slots_.size() - 1;
     size_t i = Hash(key) & mask;
@@ -87,11 +87,11 @@ class PointerMap {
   size_t size_ = 0;
 };
 
-// A set of pointers with the same layout.
+/// A set of pointers with the same layout.
 class PointerSet {
  public:
   bool contains(const void* key) const { return map_.contains(key); }
-  // Returns true if `key` was not yet present.
+  /// Returns true if `key` was not yet present.
   bool insert(const void* key) { return map_.emplace(key, 1).second; }
   size_t size() const { return map_.size(); }
   void reserve(size_t n) { map_.reserve(n); }

@@ -16,10 +16,10 @@ class ResourceError : public Error {
 };
 
 namespace support {
-// `text` as one line of at most about 400 characters: newlines, tabs, NUL, other control bytes
-// and bytes that are not valid UTF-8 are escaped (\n, \t, \0, \xNN); a longer text keeps its
-// first 300 and last 80 characters around "...". Valid UTF-8 is kept as it is. Every Error's
-// what() is made so (a source snippet the text layer appends stays as its two lines).
+/// `text` as one line of at most about 400 characters: newlines, tabs, NUL, other control bytes
+/// and bytes that are not valid UTF-8 are escaped (\n, \t, \0, \xNN); a longer text keeps its
+/// first 300 and last 80 characters around "...". Valid UTF-8 is kept as it is. Every Error's
+/// what() is made so (a source snippet the text layer appends stays as its two lines).
 std::string OneLine(std::string_view text);
 }  // namespace support
 

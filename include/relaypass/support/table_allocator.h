@@ -14,9 +14,9 @@ namespace relaypass::support {
 void* AllocateTable(size_t bytes);
 void FreeTable(void* p, size_t bytes);
 
-// Marks the 2 MiB pages inside [p, p + bytes) of memory not yet touched (a large buffer just
-// reserved) for transparent huge pages, so writing it costs a fault per 2 MiB instead of one per
-// 4 KiB. Does nothing for ranges under 4 MiB.
+/// Marks the 2 MiB pages inside [p, p + bytes) of memory not yet touched (a large buffer just
+/// reserved) for transparent huge pages, so writing it costs a fault per 2 MiB instead of one per
+/// 4 KiB. Does nothing for ranges under 4 MiB.
 void AdviseHugePages(void* p, size_t bytes);
 
 template <typename T>

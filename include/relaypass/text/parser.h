@@ -10,20 +10,20 @@
 namespace relaypass::text {
 
 struct ParseOptions {
-  // The name used in error locations ("FILE:LINE:COL").
+  /// The name used in error locations ("FILE:LINE:COL").
   std::string source_name;
-  // Constants for `meta[relay.Constant][i]` when the text has no #[metadata] section (as TVM's
-  // init_meta_table).
+  /// Constants for `meta[relay.Constant][i]` when the text has no #[metadata] section (as TVM's
+  /// init_meta_table).
   std::vector<ir::Constant> constants;
-  // Require `#[version = "0.0.5"]` (TVM's ParseModule does). When false, the header is optional,
-  // which accepts the `print(mod)` form.
+  /// Require `#[version = "0.0.5"]` (TVM's ParseModule does). When false, the header is optional,
+  /// which accepts the `print(mod)` form.
   bool require_version = false;
-  // Run type inference on the result (TVM does).
+  /// Run type inference on the result (TVM does).
   bool infer_types = true;
 };
 
 ir::IRModule ParseModule(const std::string& text, const ParseOptions& options = {});
-// Parses one expression (e.g. `fn (%x: float32) { add(%x, %x) }`).
+/// Parses one expression (e.g. `fn (%x: float32) { add(%x, %x) }`).
 ir::Expr ParseExpr(const std::string& text, const ParseOptions& options = {});
 
 }  // namespace relaypass::text

@@ -76,10 +76,10 @@ class VerifyInstrument final : public transform::PassInstrument {
   eval::Value Evaluate(const ir::IRModule& mod, const std::string& when);
 
   VerifyOptions options_;
-  // Running invocations, innermost last: whether it is checked, and its input.
+  /// Running invocations, innermost last: whether it is checked, and its input.
   std::vector<std::pair<bool, ir::IRModule>> open_;
   int checking_ = 0;  // open invocations being checked (0 or 1)
-  // The last module evaluated and its results.
+  /// The last module evaluated and its results.
   std::optional<ir::IRModule> reference_module_;
   eval::Value reference_;
   int64_t passes_checked_ = 0;

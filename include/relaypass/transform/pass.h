@@ -100,7 +100,7 @@ concept HasTransformFunction = requires(T& t, const ir::Function& f, const ir::I
                                         const PassContext& c) {
   { t.transform_function(f, m, c) } -> std::convertible_to<ir::Function>;
 };
-// What module_pass / function_pass accept: an object with the member, or a callable.
+/// What module_pass / function_pass accept: an object with the member, or a callable.
 template <typename T>
 concept ModulePassObject =
     HasTransformModule<T> || std::invocable<T&, const ir::IRModule&, const PassContext&>;

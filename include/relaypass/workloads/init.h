@@ -11,11 +11,11 @@
 
 namespace relaypass::workloads {
 
-// Values for every parameter of the typed `main` except `data`, in parameter order (the random
-// stream continues across weights). Throws for a parameter name with no known initialiser.
+/// Values for every parameter of the typed `main` except `data`, in parameter order (the random
+/// stream continues across weights). Throws for a parameter name with no known initialiser.
 std::map<std::string, ir::NDArray> InitParams(const ir::IRModule& typed_mod, uint32_t seed = 0);
 
-// init.create_workload: `net` as the module's `main`, type-inferred, with InitParams' values.
+/// init.create_workload: `net` as the module's `main`, type-inferred, with InitParams' values.
 Workload CreateWorkload(const ir::Function& net, uint32_t seed = 0);
 
 }  // namespace relaypass::workloads

@@ -14,15 +14,15 @@ struct ResNetOptions {
   int num_layers = 18;  // 18, 34, 50, 101, 152, 200, 269; CIFAR (height <= 28): 6n+2 or 9n+2
   int64_t batch_size = 1;
   int64_t num_classes = 1000;
-  // Without the batch, in `layout` order. Empty: (3, 224, 224) for NCHW, (224, 224, 3) for NHWC
-  // (TVM's default is (3, 224, 224) whatever the layout; NHWC callers there pass their own).
+  /// Without the batch, in `layout` order. Empty: (3, 224, 224) for NCHW, (224, 224, 3) for NHWC
+  /// (TVM's default is (3, 224, 224) whatever the layout; NHWC callers there pass their own).
   std::vector<int64_t> image_shape{};
   std::string layout = "NCHW";  // or "NHWC" (kernel layout HWIO)
   std::string dtype = "float32";
 };
 
-// resnet.get_net: the untyped function over FreeVars(net) (data first; weights and BN parameters
-// are unannotated vars). Throws relaypass::Error for an unsupported depth or layout.
+/// resnet.get_net: the untyped function over FreeVars(net) (data first; weights and BN parameters
+/// are unannotated vars). Throws relaypass::Error for an unsupported depth or layout.
 ir::Function ResNet(const ResNetOptions& options = {});
 
 }  // namespace relaypass::workloads
