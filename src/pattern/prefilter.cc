@@ -15,13 +15,13 @@ namespace {
 constexpr int kMaxDepth = 3;
 constexpr int kMaxAlternatives = 32;
 
-// The operators a call pattern's callee can be: an `IsOp(name)`, a wildcard with operator
-// attributes (`HasAttr({"TOpPattern": ...})`: the registered operators that have them), or
-// alternatives of these; false if the callee is another pattern.
-bool CalleeOps(const DFPattern& callee, std::vector<const ir::OpNode*>& out) {
-  std::vector<const DFPatternNode*> stack{callee.get()};
+// Calls `visit` on each alternative of `pattern` (the operands of nested `|`, left first, seen
+// through `unwrap`) until it returns false; false if it did.
+template <typename UnwrapFn, typename Visit>
+bool ForEachAlternative(const DFPatternNode* pattern, UnwrapFn unwrap, Visit visit) {
+  std::vector<const DFPatternNode*> stack{pattern};
   while (!stack.empty()) {
-    const DFPatternNode* p = stack.back();
+    const DFPatternNode* p = unwrap(stack.back());
     stack.pop_back();
     if (p->kind == PatternKind::kAlt) {
       auto* alt = static_cast<const AltPatternNode*>(p);
@@ -29,6 +29,20 @@ bool CalleeOps(const DFPattern& callee, std::vector<const ir::OpNode*>& out) {
       stack.push_back(alt->left.get());
       continue;
     }
+    if (!visit(p)) return false;
+  }
+  return true;
+}
+
+const DFPatternNode* Itself(const DFPatternNode* p) {
+  return p;
+}
+
+// The operators a call pattern's callee can be: an `IsOp(name)`, a wildcard with operator
+// attributes (`HasAttr({"TOpPattern": ...})`: the registered operators that have them), or
+// alternatives of these; false if the callee is another pattern.
+bool CalleeOps(const DFPattern& callee, std::vector<const ir::OpNode*>& out) {
+  return ForEachAlternative(callee.get(), Itself, [&](const DFPatternNode* p) {
     if (p->kind == PatternKind::kAttr) {
       auto* attr = static_cast<const AttrPatternNode*>(p);
       if (attr->pattern->kind != PatternKind::kWildcard) return false;
@@ -37,14 +51,14 @@ bool CalleeOps(const DFPattern& callee, std::vector<const ir::OpNode*>& out) {
         ir::Op op = registry.GetOp(name);
         if (op && OpHasAttrs(op.get(), attr->attrs)) out.push_back(op.get());
       }
-      continue;
+      return true;
     }
     if (p->kind != PatternKind::kExpr) return false;
     auto* op = static_cast<const ExprPatternNode*>(p)->expr.as<ir::OpNode>();
     if (!op) return false;
     out.push_back(op);
-  }
-  return true;
+    return true;
+  });
 }
 
 bool IsOpPattern(const DFPattern& p, const char* name) {
@@ -164,27 +178,20 @@ bool MightMatch(const DFPattern& pattern, const ir::Expr& expr) {
 
 std::vector<std::string> RootOps(const DFPattern& pattern) {
   std::vector<std::string> out;
-  std::vector<const DFPatternNode*> stack{pattern.get()};
-  while (!stack.empty()) {
-    const DFPatternNode* p = Unwrap(stack.back());
-    stack.pop_back();
-    if (p->kind == PatternKind::kAlt) {
-      auto* alt = static_cast<const AltPatternNode*>(p);
-      stack.push_back(alt->right.get());  // the left alternative first
-      stack.push_back(alt->left.get());
-      continue;
-    }
-    if (p->kind != PatternKind::kCall) return {};
+  const bool all_calls = ForEachAlternative(pattern.get(), Unwrap, [&](const DFPatternNode* p) {
+    if (p->kind != PatternKind::kCall) return false;
     auto* call = static_cast<const CallPatternNode*>(p);
     std::vector<const ir::OpNode*> ops;
-    if (!CalleeOps(call->op, ops)) return {};
+    if (!CalleeOps(call->op, ops)) return false;
     std::vector<std::string> names;
     for (const ir::OpNode* op : ops) names.push_back(op->name);
     if (Associative(call, ops.size() == 1 ? ops[0] : nullptr)) names = {"multiply", "divide"};
     for (const std::string& name : names) {
       if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
     }
-  }
+    return true;
+  });
+  if (!all_calls) return {};
   return out;
 }
 

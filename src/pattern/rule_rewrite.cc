@@ -1,7 +1,9 @@
 #include "relaypass/pattern/rule_rewrite.h"
 
 #include <algorithm>
+#include <functional>
 #include <span>
+#include <unordered_map>
 
 #include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/post_order_index.h"
@@ -28,8 +30,11 @@ struct IndexedExpr {
   ir::Expr expr;
   ir::PostOrderIndex index;
   Id root = kNone;
-  std::vector<uint32_t> uses;            // by id: the edges into the node; filled on first need
-  std::vector<const ir::OpNode*> op_of;  // by id: the operator a call calls, else null
+  std::vector<uint32_t> uses;  // by id: the edges into the node; filled on first need
+  // Positions in index.post_order(), ascending: of the calls of each operator, and of all calls.
+  // A rule visits only the calls of its roots' operators (most rules' roots are rare in a graph).
+  std::unordered_map<const ir::OpNode*, std::vector<uint32_t>> calls_by_op;
+  std::vector<uint32_t> calls;
 
   void Reset(const ir::Expr& e) {
     if (expr.same_as(e)) return;
@@ -37,13 +42,29 @@ struct IndexedExpr {
     index = ir::PostOrderIndex();
     root = index.Add(e);
     uses.clear();
-    op_of.assign(index.size(), nullptr);
-    for (Id id = 0; id < index.size(); ++id) {
-      const ir::ExprNode* node = index.node(id);
-      if (node->kind == ir::ExprKind::kCall) {
-        op_of[id] = static_cast<const ir::CallNode*>(node)->op_node();
+    calls_by_op.clear();
+    calls.clear();
+    const std::vector<Id>& order = index.post_order();
+    for (uint32_t pos = 0; pos < order.size(); ++pos) {
+      const ir::ExprNode* node = index.node(order[pos]);
+      if (node->kind != ir::ExprKind::kCall) continue;
+      calls.push_back(pos);
+      if (auto* op = static_cast<const ir::CallNode*>(node)->op_node()) {
+        calls_by_op[op].push_back(pos);
       }
     }
+  }
+  // The positions `rule` may match at, from the output back to the inputs (descending).
+  std::vector<uint32_t> Candidates(const RewriteRule& rule) const {
+    if (rule.roots.empty()) return {calls.rbegin(), calls.rend()};
+    std::vector<uint32_t> out;
+    for (const std::string& name : rule.roots) {
+      ir::Op op = ir::OpRegistry::Global().GetOp(name);
+      auto it = op ? calls_by_op.find(op.get()) : calls_by_op.end();
+      if (it != calls_by_op.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+    std::sort(out.begin(), out.end(), std::greater<>());
+    return out;
   }
   const std::vector<uint32_t>& Uses() {
     if (uses.empty() && index.size() > 0) {
@@ -64,23 +85,15 @@ ir::Expr ApplyRule(IndexedExpr& indexed, const RewriteRule& rule) {
   const ir::Expr& expr = indexed.expr;
   const Id root = indexed.root;
   const size_t n = index.size();
-  // The rule's root operators (none registered: the rule cannot match).
-  std::vector<const ir::OpNode*> roots;
-  for (const std::string& name : rule.roots) {
-    if (ir::Op op = ir::OpRegistry::Global().GetOp(name)) roots.push_back(op.get());
-  }
-  if (!rule.roots.empty() && roots.empty()) return expr;
-  auto may_match = [&](Id id) {  // reads no node when the rule names its roots
-    if (rule.roots.empty()) return index.node(id)->kind == ir::ExprKind::kCall;
-    return std::find(roots.begin(), roots.end(), indexed.op_of[id]) != roots.end();
-  };
+  const std::vector<uint32_t> candidates = indexed.Candidates(rule);
+  if (candidates.empty()) return expr;
   std::vector<uint32_t> group_of(n, UINT32_MAX);
   std::vector<Group> groups;
   const std::vector<Id>& order = index.post_order();
   std::vector<Id> inner_ids;
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const Id id = *it;
-    if (group_of[id] != UINT32_MAX || !may_match(id)) continue;
+  for (uint32_t pos : candidates) {
+    const Id id = order[pos];
+    if (group_of[id] != UINT32_MAX) continue;
     RuleMatch match;
     if (!rule.match(ir::Expr(index.node(id)), match)) continue;
     // The inner nodes must be free and used only inside the match.
