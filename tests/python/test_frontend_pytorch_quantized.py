@@ -187,6 +187,7 @@ class Lambda(nn.Module):
 @pytest.mark.parametrize("name,layer,max_steps", [
     ("relu", nn.ReLU(), 0),
     ("relu6", nn.ReLU6(), 0),
+    ("hardtanh", nn.Hardtanh(-0.5, 0.5), 0),
     ("hardswish", nn.Hardswish(), 1),
     ("hardsigmoid", nn.Hardsigmoid(), 1),
     ("sigmoid", nn.Sigmoid(), 1),
@@ -268,3 +269,55 @@ def test_unsupported_quantized_op_is_listed():
     with pytest.raises(NotImplementedError,
                        match=r"The following operators are not implemented: .*quantized::leaky_relu"):
         relay.frontend.from_pytorch(traced, [("input", (1, 3, 8, 8))])
+
+
+class SmallNet(nn.Module):
+    """A small quantized CNN with resnet18's quantized ops: conv-bn-relu, max pool, a residual
+    add_relu, adaptive average pooling, flatten and a linear classifier."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(6)
+        self.quant = QuantStub()
+        self.conv1 = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU())
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Sequential(nn.Conv2d(8, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU())
+        self.skip = torch.ao.nn.quantized.FloatFunctional()
+        self.avg = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(8, 10)
+        self.dequant = DeQuantStub()
+
+    def forward(self, x):
+        x = self.pool(self.conv1(self.quant(x)))
+        x = self.skip.add_relu(x, self.conv2(x))
+        return self.dequant(self.fc(torch.flatten(self.avg(x), 1)))
+
+    def fuse(self):
+        for block in (self.conv1, self.conv2):
+            fuse_modules(block, ["0", "1", "2"], inplace=True)
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_small_quantized_model_after_build(per_channel):
+    """relay.build at opt level 3 and the graph executor, as TVM's qnn_test runs its models:
+    the same top-1 as PyTorch's int8 model, within two output steps, and the debug executor
+    computes the same values as the built module."""
+    import relaypass as tvm
+    from relaypass.contrib import graph_executor
+
+    inp = _input((2, 3, 16, 16), seed=3)
+    traced = _quantize(SmallNet(), inp, per_channel=per_channel, fuse=lambda m: m.fuse())
+    with torch.no_grad():
+        expected = traced(inp).numpy()
+    mod, params = relay.frontend.from_pytorch(traced, [("input", (2, 3, 16, 16))])
+    with tvm.transform.PassContext(opt_level=3):
+        lib = relay.build(mod, target="llvm", params=params)
+    runner = graph_executor.GraphModule(lib["default"](tvm.cpu()))
+    runner.set_input("input", inp.numpy())
+    runner.run()
+    built = runner.get_output(0).numpy()
+    scale = _output_scale(traced)
+    assert np.abs(built - expected).max() <= 2 * scale + 1e-6
+    np.testing.assert_array_equal(np.argmax(built, axis=1), np.argmax(expected, axis=1))
+    debug = relay.create_executor("debug", mod=mod).evaluate()(inp.numpy(), **params).numpy()
+    np.testing.assert_array_equal(debug, built)

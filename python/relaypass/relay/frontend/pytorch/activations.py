@@ -96,6 +96,11 @@ def sigmoid(ctx, inputs, input_types):
 
 @converter("aten::hardtanh")
 def hardtanh(ctx, inputs, input_types):
+    if qnn_ops.is_quantized_tensor(ctx, inputs[0]) and len(inputs) == 5:
+        scale, zero_point = inputs[3], inputs[4]
+        low = qnn_ops.quantize_scalar(float(inputs[1]), scale, zero_point)
+        high = qnn_ops.quantize_scalar(float(inputs[2]), scale, zero_point)
+        return _op.clip(inputs[0], low, high)
     return _op.clip(inputs[0], float(inputs[1]), float(inputs[2]))
 
 

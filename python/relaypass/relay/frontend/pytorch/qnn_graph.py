@@ -58,6 +58,10 @@ _NUM_QUANTIZED_INPUTS = {
     "quantized::hardswish": 1,
     "aten::hardsigmoid": 1,
     "quantized::conv_transpose2d": 1,
+    # not in TVM's list (its hardtanh clips the integers at the float bounds): relaypass clips a
+    # quantized tensor at the bounds quantized with its parameters, as PyTorch's qhardtanh does
+    "aten::hardtanh": 1,
+    "aten::hardtanh_": 1,
 }
 
 
