@@ -57,8 +57,9 @@ def _output_scale(script_module):
 
     graph = script_module.graph.copy()
     torch._C._jit_pass_onnx_function_substitution(graph)
+    qnn_graph.inline_input_quant_params_for_fx(graph, script_module.state_dict())
     qnn_graph.add_input_quant_params_to_op_inputs(graph)
-    for node in graph.nodes():
+    for node in reversed(list(graph.nodes())):  # the last dequantize gives the output
         if node.kind() == "aten::dequantize":
             return node.inputsAt(1).node().f("value")
     raise AssertionError("no dequantize")
@@ -127,6 +128,15 @@ def test_quantized_linear(per_channel, with_relu):
     torch.manual_seed(2)
     _check(Linear(with_relu), _input((4, 16)), max_steps=1, per_channel=per_channel,
            fuse=lambda m: m.fuse())
+
+
+def test_quantized_conv_transpose2d():
+    """quantized::conv_transpose2d through qnn.conv2d_transpose (IOHW weight), per tensor as
+    TVM's qnn_test; stride 2 and padding 1 (onednn, PyTorch's engine here, packs only a zero
+    output_padding)."""
+    torch.manual_seed(7)
+    module = QuantWrapper(nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1))
+    _check(module, _input((1, 3, 6, 6)), max_steps=1)
 
 
 class Functional(nn.Module):
@@ -321,3 +331,23 @@ def test_small_quantized_model_after_build(per_channel):
     np.testing.assert_array_equal(np.argmax(built, axis=1), np.argmax(expected, axis=1))
     debug = relay.create_executor("debug", mod=mod).evaluate()(inp.numpy(), **params).numpy()
     np.testing.assert_array_equal(debug, built)
+
+
+def test_fx_quantized_module():
+    """An FX-quantized module (prepare_fx / convert_fx) passes aten::quantize_per_tensor its
+    scale and zero point as module attributes, inlined as constants (TVM's
+    inline_input_quant_params_for_fx); the output agrees with PyTorch's within one step."""
+    from torch.ao.quantization import get_default_qconfig_mapping
+    from torch.ao.quantization.quantize_fx import convert_fx, prepare_fx
+
+    torch.manual_seed(8)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.ReLU(), nn.Flatten(),
+                          nn.Linear(4 * 8 * 8, 5)).eval()
+    inp = _input((1, 3, 8, 8))
+    prepared = prepare_fx(model, get_default_qconfig_mapping("fbgemm"), example_inputs=(inp,))
+    prepared(inp)
+    traced = torch.jit.trace(convert_fx(prepared), inp)
+    with torch.no_grad():
+        expected = traced(inp).numpy()
+    _, _, got = _run(traced, inp)
+    assert np.abs(got - expected).max() <= _output_scale(traced) + 1e-6

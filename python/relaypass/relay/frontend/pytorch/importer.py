@@ -58,6 +58,7 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
         graph, state_dict, source_names, use_parser_friendly_name)
     outputs.update(param_vars)
     if qnn_graph.is_quantized_graph(op_names):
+        ctx.quantized = True
         _prepare_quantized(script_module, graph, outputs, tensors, packed_param_map,
                            keep_quantized_weight)
 
@@ -80,6 +81,7 @@ def _prepare_quantized(script_module, graph, outputs, tensors, packed_param_map,
     (quantized) weights and add the weights to the params."""
     weight_quant_params = qnn_graph.get_weight_quant_params(
         script_module, packed_param_map.values())
+    qnn_graph.inline_input_quant_params_for_fx(graph, script_module.state_dict())
     input_scales_for_bias = qnn_graph.add_input_quant_params_to_op_inputs(graph)
     qnn_graph.add_quant_params_to_outputs(outputs, packed_param_map, weight_quant_params,
                                           input_scales_for_bias, keep_quantized_weight)

@@ -105,7 +105,8 @@ def _mul_scalar_output_qparams(scale, zero_point, scalar):
     return abs(scalar) * scale, q_max - (zero_point - q_min)
 
 
-def _append_constant(graph, node, value, is_float):
+def _constant_before(graph, node, value, is_float):
+    """A new float or int prim::Constant inserted before ``node``; its output value."""
     import torch
 
     const = graph.create("prim::Constant")
@@ -116,7 +117,7 @@ def _append_constant(graph, node, value, is_float):
     else:
         const.i_("value", int(value))
         const.output().setType(torch._C.IntType.get())  # pylint: disable=protected-access
-    node.addInput(const.output())
+    return const.output()
 
 
 def _add_scalar_op_output_qparams(graph, node, scale, zero_point):
@@ -127,8 +128,8 @@ def _add_scalar_op_output_qparams(graph, node, scale, zero_point):
         out_scale, out_zero_point = _mul_scalar_output_qparams(scale, zero_point, scalar)
     else:
         out_scale, out_zero_point = _add_scalar_output_qparams(scale, zero_point, scalar)
-    _append_constant(graph, node, out_scale, True)
-    _append_constant(graph, node, out_zero_point, False)
+    node.addInput(_constant_before(graph, node, out_scale, True))
+    node.addInput(_constant_before(graph, node, out_zero_point, False))
 
 
 def add_input_quant_params_to_op_inputs(graph):
@@ -158,6 +159,30 @@ def add_input_quant_params_to_op_inputs(graph):
             assert len(pairs) == 1, "One quantized parameter expected for qconv or qlinear."
             input_scales_for_bias[node.inputsAt(1).debugName()] = pairs[0][0].node().f("value")
     return input_scales_for_bias
+
+
+def inline_input_quant_params_for_fx(graph, state_dict):
+    """FX-quantized modules give aten::quantize_per_tensor its scale and zero point as module
+    attributes (prim::GetAttr of a tensor) where eager mode has constants; each is replaced by a
+    prim::Constant of its value (TVM's function of this name, which recognises the attributes by
+    the names '_input_scale' / '_input_zero_point'; PyTorch 1.13's FX also names them
+    '<module>_scale_0', so relaypass takes any attribute in those two positions)."""
+    for node in list(graph.nodes()):
+        if node.kind() != "aten::quantize_per_tensor":
+            continue
+        for index, is_float in ((1, True), (2, False)):
+            attr = node.inputsAt(index).node()
+            if attr.kind() != "prim::GetAttr":
+                continue
+            names = []
+            current = attr
+            while current.kind() == "prim::GetAttr":
+                names.append(current.s("name"))
+                current = current.inputsAt(0).node()
+            full_name = ".".join(reversed(names))
+            assert full_name in state_dict, "%s not found in param dict." % full_name
+            value = state_dict[full_name].detach().cpu().numpy()
+            node.replaceInput(index, _constant_before(graph, node, value, is_float))
 
 
 class QuantizedWeight:

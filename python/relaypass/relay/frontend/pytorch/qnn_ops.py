@@ -2,23 +2,18 @@
 converts them. Their input scales and zero points were appended to the node's inputs by
 qnn_graph.add_input_quant_params_to_op_inputs; conv and linear take their weight as
 [weight, scale, zero point, bias (, stride, padding, dilation, groups, output_padding)]."""
-import logging
-
-import numpy as np
-
 from ... import expr as _expr
 from ... import op as _op
 from ...qnn.op import qnn as _qnn
 from .registry import converter
 
-logger = logging.getLogger("relaypass.frontend.pytorch")
-
 
 # Helpers the float converters use on quantized (uint8) tensors
 def is_quantized_tensor(ctx, data):
     """TVM decides from the inferred dtype: a quantized tensor is uint8 in Relay (a module saved
-    and loaded back loses the TorchScript dtypes)."""
-    return isinstance(data, _expr.Expr) and ctx.infer_dtype(data) == "uint8"
+    and loaded back loses the TorchScript dtypes). relaypass asks only in a quantized graph, so
+    that a float graph's uint8 tensors keep the float converters."""
+    return ctx.quantized and isinstance(data, _expr.Expr) and ctx.infer_dtype(data) == "uint8"
 
 
 def apply_with_upcast(data, func):
@@ -246,6 +241,25 @@ def hardswish(ctx, inputs, input_types):
     hard_sigmoid = _op.clip(dequantized + _expr.const(3.0), 0.0, 6.0) / _expr.const(6.0)
     return _qnn.quantize(dequantized * hard_sigmoid, output_scale, output_zero_point,
                          out_dtype="uint8")
+
+
+@converter("quantized::conv_transpose2d", needs=("qnn.conv2d_transpose",))
+def conv_transpose2d(ctx, inputs, input_types):
+    """qnn.conv2d_transpose on the IOHW weight with the packed attributes (PyTorch 1.7 or newer),
+    then the bias and requantize as conv2d."""
+    weight, weight_scale, weight_zero_point, bias = inputs[1][:4]
+    strides, padding, dilation, groups, output_padding = inputs[1][4:9]
+    output_scale, output_zero_point = _expr.const(inputs[2]), _expr.const(inputs[3])
+    assert len(inputs) == 6, "Input quant params not found in op inputs"
+    input_scale, input_zero_point = _expr.const(inputs[4]), _expr.const(inputs[5])
+    weight_shape = list(ctx.infer_shape(weight))
+    conv_out = _qnn.conv2d_transpose(
+        inputs[0], weight, input_zero_point, weight_zero_point, input_scale, weight_scale,
+        kernel_size=(weight_shape[2], weight_shape[3]), dilation=dilation, strides=strides,
+        padding=padding, groups=groups, channels=weight_shape[1],
+        output_padding=output_padding, out_dtype="int32", kernel_layout="IOHW")
+    return _bias_and_requantize(conv_out, bias, input_scale, weight_scale, output_scale,
+                                output_zero_point, False)
 
 
 def quantized_sigmoid(inputs):
