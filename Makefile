@@ -71,6 +71,7 @@ test-models: build
 	scripts/test-models.sh $(BUILD) $(MODELS)
 	/usr/bin/python3 scripts/test-torch-models.py --package $(BUILD)/python --out $(BUILD)/models \
 	  $(if $(MODELS),--models $(MODELS))
+	/usr/bin/python3 scripts/test-torch-qmodels.py --package $(BUILD)/python --out $(BUILD)/models
 
 # Sanitizers (docs/reliability.md). ASan+UBSan: the whole ctest suite, built at -O1 -g into
 # build-sanitize; any report fails the run. The deep-graph tests use 100,000-node chains there

@@ -25,6 +25,9 @@ ir::Expr LowerMul(const ir::Attrs& attrs, const Args& args, const Types& types);
 ir::Expr LowerDense(const ir::Attrs& attrs, const Args& args, const Types& types);
 ir::Expr LowerBatchMatmul(const ir::Attrs& attrs, const Args& args, const Types& types);
 ir::Expr LowerConv2D(const ir::Attrs& attrs, const Args& args, const Types& types);
+// TVM's generic qnn_conv2d_transpose_legalize (python/tvm/relay/qnn/op/legalizations.py), which
+// it runs for every target: int16 operands minus their zero points, nn.conv2d_transpose.
+ir::Expr LowerConv2DTranspose(const ir::Attrs& attrs, const Args& args, const Types& types);
 // canonicalize_misc.cc: qnn.concatenate and the unary ops
 ir::Expr LowerConcatenate(const ir::Attrs& attrs, const Args& args, const Types& types);
 // The unary ops' float computation (qnn.tanh: tanh, ...) on the dequantized input.

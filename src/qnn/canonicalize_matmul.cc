@@ -59,4 +59,25 @@ Expr LowerConv2D(const ir::Attrs& attrs, const Args& args, const Types& types) {
   return NNCall("nn.conv2d", data, weight, attrs);
 }
 
+namespace {
+
+// x cast to int16 minus its zero point: subtract for a scalar, else bias_add of the negated
+// zero point along axis 1 (TVM's; the kernel's O axis in IOHW).
+Expr ShiftedInt16(const Expr& x, const Expr& zero_point, const ir::Type& zero_point_type) {
+  Expr wide = relay::cast(x, "int16");
+  const auto* t = zero_point_type ? zero_point_type.as<ir::TensorTypeNode>() : nullptr;
+  if (t == nullptr || t->ndim() == 0) {
+    return relay::subtract(wide, relay::cast(zero_point, "int16"));
+  }
+  return relay::nn::bias_add(wide, relay::negative(relay::cast(zero_point, "int16")), 1);
+}
+
+}  // namespace
+
+Expr LowerConv2DTranspose(const ir::Attrs& attrs, const Args& args, const Types& types) {
+  Expr data = ShiftedInt16(args[0], args[2], types[2]);
+  Expr weight = ShiftedInt16(args[1], args[3], types[3]);
+  return NNCall("nn.conv2d_transpose", data, weight, attrs);
+}
+
 }  // namespace relaypass::qnn

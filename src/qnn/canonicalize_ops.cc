@@ -17,11 +17,17 @@ namespace {
 const std::map<std::string, CanonicalizeFunc>& BuiltinLowerings() {
   static const std::map<std::string, CanonicalizeFunc> table = [] {
     std::map<std::string, CanonicalizeFunc> t = {
-        {"qnn.quantize", LowerQuantize},     {"qnn.dequantize", LowerDequantize},
-        {"qnn.requantize", LowerRequantize}, {"qnn.add", LowerAdd},
-        {"qnn.subtract", LowerSubtract},     {"qnn.mul", LowerMul},
-        {"qnn.dense", LowerDense},           {"qnn.batch_matmul", LowerBatchMatmul},
-        {"qnn.conv2d", LowerConv2D},         {"qnn.concatenate", LowerConcatenate},
+        {"qnn.quantize", LowerQuantize},
+        {"qnn.dequantize", LowerDequantize},
+        {"qnn.requantize", LowerRequantize},
+        {"qnn.add", LowerAdd},
+        {"qnn.subtract", LowerSubtract},
+        {"qnn.mul", LowerMul},
+        {"qnn.dense", LowerDense},
+        {"qnn.batch_matmul", LowerBatchMatmul},
+        {"qnn.conv2d", LowerConv2D},
+        {"qnn.concatenate", LowerConcatenate},
+        {"qnn.conv2d_transpose", LowerConv2DTranspose},
     };
     for (const char* name : {"qnn.tanh", "qnn.exp", "qnn.sqrt", "qnn.rsqrt", "qnn.erf",
                              "qnn.sigmoid", "qnn.hardswish", "qnn.log", "qnn.abs"}) {

@@ -114,6 +114,9 @@ void RegisterQnnOps(ir::OpRegistry& ir_registry) {
            "Quantized dense: int32 sums of (data - zp) * (weight - zp).");
   Register(registry, "qnn.conv2d", 6, Conv2DRel(ir_registry), SchemaOf(ir_registry, "nn.conv2d"),
            "Quantized 2D convolution with int32 accumulation.");
+  Register(registry, "qnn.conv2d_transpose", 6, Conv2DTransposeRel(ir_registry),
+           SchemaOf(ir_registry, "nn.conv2d_transpose"),
+           "Quantized transposed 2D convolution with int32 accumulation.");
   Register(registry, "qnn.batch_matmul", 6, BatchMatmulRel(ir_registry),
            SchemaOf(ir_registry, "nn.batch_matmul"),
            "Quantized batch matmul with int32 accumulation.");

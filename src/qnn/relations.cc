@@ -291,6 +291,45 @@ ir::TypeRelation Conv2DRel(const ir::OpRegistry& registry) {
   };
 }
 
+// TVM's QnnConv2DTransposeRel: (u)int8 operands, int16 or int32 output, scalar zero points and
+// input scale, the kernel scale scalar or one per output channel (O of kernel_layout; I * O with
+// groups), then nn.conv2d_transpose's shape rule.
+ir::TypeRelation Conv2DTransposeRel(const ir::OpRegistry& registry) {
+  ir::TypeRelation conv_transpose = NNRelation(registry, "nn.conv2d_transpose");
+  return [conv_transpose](TypeRelationCall& call) {
+    TensorRef data = TensorAt(call, 0);
+    TensorRef weight = TensorAt(call, 1);
+    if (!data || !weight) return false;
+    const std::vector<DataType> int8s = {DataType::Int(8), DataType::UInt(8)};
+    CheckDType(call, data->dtype, int8s, "input");
+    CheckDType(call, weight->dtype, int8s, "weight");
+    DataType out = AttrDType(call, "out_dtype", DataType::Int(32));
+    CheckDType(call, out, {DataType::Int(16), DataType::Int(32)}, "output");
+    const std::string& layout = call.attrs()->get_string("kernel_layout");
+    const size_t o = layout.find('O');
+    const size_t i = layout.find('I');
+    if (weight->ndim() != 4 || o == std::string::npos || i == std::string::npos || o >= 4 ||
+        i >= 4) {
+      call.Fail(
+          "qnn.conv2d_transpose: expected a 4-D kernel with I and O axes in kernel_layout \"" +
+          layout + "\"");
+    }
+    ir::Dim channels = weight->shape[o];
+    if (call.attrs()->get_int("groups") != 1) {
+      channels =
+          IsAny(channels) || IsAny(weight->shape[i]) ? ir::Dim{-1} : channels * weight->shape[i];
+    }
+    if (!CheckScalarParam(call, 2, DataType::Int(32), "input zero point") ||
+        !CheckScalarParam(call, 3, DataType::Int(32), "kernel zero point") ||
+        !CheckScalarParam(call, 4, DataType::Float(32), "input scale") ||
+        !CheckQParam(call, 5, DataType::Float(32), channels, "kernel scale")) {
+      return false;
+    }
+    SubCall inner(call, {0, 1, 6});
+    return conv_transpose(inner);
+  };
+}
+
 ir::TypeRelation BatchMatmulRel(const ir::OpRegistry& registry) {
   ir::TypeRelation batch_matmul = NNRelation(registry, "nn.batch_matmul");
   return

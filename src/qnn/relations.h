@@ -11,11 +11,12 @@ namespace relaypass::qnn {
 ir::TypeRelation QuantizeRel();
 ir::TypeRelation DequantizeRel();
 ir::TypeRelation RequantizeRel();
-ir::TypeRelation BinaryRel(const ir::OpRegistry& registry);       // qnn.add, qnn.mul, ...
-ir::TypeRelation DenseRel(const ir::OpRegistry& registry);        // qnn.dense
-ir::TypeRelation Conv2DRel(const ir::OpRegistry& registry);       // qnn.conv2d
-ir::TypeRelation BatchMatmulRel(const ir::OpRegistry& registry);  // qnn.batch_matmul
-ir::TypeRelation ConcatenateRel(const ir::OpRegistry& registry);  // qnn.concatenate
-ir::TypeRelation UnaryRel();                                      // qnn.tanh, qnn.exp, ...
+ir::TypeRelation BinaryRel(const ir::OpRegistry& registry);           // qnn.add, qnn.mul, ...
+ir::TypeRelation DenseRel(const ir::OpRegistry& registry);            // qnn.dense
+ir::TypeRelation Conv2DRel(const ir::OpRegistry& registry);           // qnn.conv2d
+ir::TypeRelation Conv2DTransposeRel(const ir::OpRegistry& registry);  // qnn.conv2d_transpose
+ir::TypeRelation BatchMatmulRel(const ir::OpRegistry& registry);      // qnn.batch_matmul
+ir::TypeRelation ConcatenateRel(const ir::OpRegistry& registry);      // qnn.concatenate
+ir::TypeRelation UnaryRel();                                          // qnn.tanh, qnn.exp, ...
 
 }  // namespace relaypass::qnn

@@ -8,6 +8,7 @@
 // Making an operand uint8 adds 128 to it and its zero point, int8 subtracts 128.
 #include <set>
 
+#include "canonicalize.h"
 #include "legalize_hooks.h"
 #include "lowering.h"
 #include "relaypass/ir/op_registry.h"
@@ -192,6 +193,8 @@ void RegisterTargetLegalizations(
     const std::function<void(const std::string&, passes::LegalizeFunc)>& add) {
   add("qnn.conv2d", LegalizeConv2D);
   add("qnn.dense", LegalizeDense);
+  // TVM's generic legalization, for every target (and none): the int16 lowering.
+  add("qnn.conv2d_transpose", LowerConv2DTranspose);
 }
 
 }  // namespace relaypass::qnn

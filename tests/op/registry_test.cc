@@ -180,6 +180,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "qnn.batch_matmul",
       "qnn.concatenate",
       "qnn.conv2d",
+      "qnn.conv2d_transpose",
       "qnn.dense",
       "qnn.dequantize",
       "qnn.erf",

@@ -241,14 +241,6 @@ def test_not_torchscript():
         relay.frontend.from_pytorch(torch.nn.ReLU(), [("data", (2, 3))])
 
 
-def test_quantized_module_is_refused():
-    model = torch.nn.Sequential(torch.nn.Linear(4, 4))
-    quantized = torch.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
-    traced = torch.jit.trace(quantized, [_seeded_input(2, 4)])
-    with pytest.raises(NotImplementedError, match="quantized PyTorch modules are not supported"):
-        relay.frontend.from_pytorch(traced, [("data", (2, 4))])
-
-
 class SelfAttention(torch.nn.Module):
     """torch.nn.MultiheadAttention in eval mode traces to aten::_native_multi_head_attention."""
 

@@ -224,6 +224,35 @@ def test_conv2d_matches_numpy_reference():
     np.testing.assert_array_equal(_run(expr, data), want)
 
 
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_conv2d_transpose_matches_numpy_reference(per_channel):
+    """TVM's lowering (int16 operands minus zero points, nn.conv2d_transpose), against a NumPy
+    scatter of each shifted input value times the shifted kernel (IOHW), stride 2, padding 1;
+    the same through relay.build, and relay.qnn.transform.Legalize lowers it without a target."""
+    rng = np.random.default_rng(3)
+    data = rng.integers(0, 255, size=(1, 2, 3, 3)).astype("uint8")
+    weight = rng.integers(-128, 127, size=(2, 3, 3, 3)).astype("int8")
+    kernel_scale = _f(0.5) if not per_channel else relay.const(np.array([0.5, 1, 2], "float32"))
+    d_var = relay.var("d", shape=(1, 2, 3, 3), dtype="uint8")
+    expr = relay.qnn.op.conv2d_transpose(d_var, relay.const(weight), _i(100), _i(3), _f(1.0),
+                                         kernel_scale, strides=(2, 2), padding=(1, 1),
+                                         kernel_size=(3, 3), channels=3)
+    d = data.astype(np.int64) - 100
+    w = weight.astype(np.int64) - 3
+    full = np.zeros((1, 3, 7, 7), np.int64)  # (3 - 1) * 2 + 3 before the padding is cut
+    for c in range(2):
+        for y in range(3):
+            for x in range(3):
+                full[0, :, 2 * y:2 * y + 3, 2 * x:2 * x + 3] += d[0, c, y, x] * w[c]
+    want = full[:, :, 1:6, 1:6]
+    np.testing.assert_array_equal(_run(expr, data), want)
+    np.testing.assert_array_equal(_built(expr, data), want)
+    mod = tvm.IRModule.from_expr(relay.Function([d_var], expr))
+    legalized = relay.qnn.transform.Legalize()(relay.transform.InferType()(mod))
+    assert "qnn.conv2d_transpose" not in legalized.astext()
+    assert "nn.conv2d_transpose" in legalized.astext()
+
+
 def test_batch_matmul():
     x = np.arange(12, dtype="int8").reshape(1, 3, 4)
     y = np.arange(8, dtype="int8").reshape(1, 2, 4)

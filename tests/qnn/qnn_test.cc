@@ -186,5 +186,39 @@ TEST(QnnTest, DenseAndConv2DSubtractZeroPoints) {
   EXPECT_EQ(Values<int32_t>(RunOne(d, dense, data)[0]), (std::vector<int32_t>{-16}));
 }
 
+TEST(QnnTest, Conv2DTransposeSubtractsZeroPointsAndChecksTypes) {
+  // TVM's lowering: (data - 10) and (kernel - 1) in int16, then nn.conv2d_transpose.
+  ir::Var d = relay::var("d", {1, 1, 1, 2}, "uint8");
+  ir::Expr w = relay::const_(Array<int8_t>({3, -1}, DataType::Int(8)));
+  ir::Expr weight = relay::reshape(w, {1, 1, 1, 2});  // IOHW
+  auto conv = [&](ir::Expr kernel_scale) {
+    return relay::call("qnn.conv2d_transpose", {d, weight, I32(10), I32(1), F32(1), kernel_scale},
+                       {{"channels", ir::AttrValue::Int(1)},
+                        {"kernel_layout", ir::AttrValue::Str("IOHW")},
+                        {"out_dtype", ir::AttrValue::Str("int32")}});
+  };
+  NDArray data = NDArray::Empty({1, 1, 1, 2}, DataType::UInt(8));
+  data.mutable_data<uint8_t>()[0] = 12;
+  data.mutable_data<uint8_t>()[1] = 20;
+  // Shifted data [2, 10], kernel [2, -2]; out[j] = sum_i data[i] * kernel[j - i]:
+  // 2*2 = 4, 2*(-2) + 10*2 = 16, 10*(-2) = -20.
+  EXPECT_EQ(Values<int32_t>(RunOne(d, conv(F32(1)), data)[0]), (std::vector<int32_t>{4, 16, -20}));
+  ir::IRModule mod = ir::InferTypes(ir::IRModule::FromExpr(relay::function({d}, conv(F32(1)))));
+  ir::IRModule lowered = CanonicalizeOps()(mod);
+  const std::string text = text::AsText(lowered);
+  EXPECT_EQ(text.find("qnn."), std::string::npos) << text;
+  EXPECT_NE(text.find("nn.conv2d_transpose"), std::string::npos) << text;
+  EXPECT_EQ(Values<int32_t>(eval::RunMain(lowered, {data})[0]), (std::vector<int32_t>{4, 16, -20}));
+  // Three kernel scales for one output channel, and a float input, fail type inference.
+  ir::Expr three = relay::const_(Array<float>({1, 2, 3}, DataType::Float32()));
+  EXPECT_THROW(ir::InferTypes(ir::IRModule::FromExpr(relay::function({d}, conv(three)))),
+               TypeError);
+  ir::Var f = relay::var("f", {1, 1, 1, 2}, "float32");
+  ir::Expr float_conv =
+      relay::call("qnn.conv2d_transpose", {f, weight, I32(0), I32(0), F32(1), F32(1)},
+                  {{"kernel_layout", ir::AttrValue::Str("IOHW")}});
+  EXPECT_THROW(ir::InferTypes(ir::IRModule::FromExpr(relay::function({f}, float_conv))), TypeError);
+}
+
 }  // namespace
 }  // namespace relaypass::qnn

@@ -1,5 +1,6 @@
 // Direct N-d convolution kernels on channel-first layouts: nn.conv1d, nn.conv3d,
-// nn.conv{1,2,3}d_transpose (float types, half by widening) and 1-D / 3-D max and average pooling.
+// nn.conv{1,2,3}d_transpose (float types, half by widening; integer operands summed in float64) and
+// 1-D / 3-D max and average pooling.
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -206,6 +207,20 @@ Arrays RunConv(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
                const char* op, bool transposed) {
   CheckInputs(in, 2, op);
   const ConvGeometry g = ReadGeometry(AttrsOf(attrs, op), s, op, transposed);
+  if (in[0].dtype().is_int() || in[0].dtype().is_uint()) {
+    // Integer operands (qnn.conv2d_transpose lowers to int16 operands, int32 out_dtype): summed
+    // in float64, exact while the sums stay below 2^53, then cast to out_dtype (TVM's topi
+    // casts each operand to out_dtype and sums in it).
+    if (in[0].dtype() != in[1].dtype()) Fail(std::string(op) + ": operand dtypes differ");
+    const DataType out_dtype = DTypeAttr(AttrsOf(attrs, op), "out_dtype", in[0].dtype());
+    const NDArray x = CastArray(in[0], DataType::Float(64));
+    const NDArray w = CastArray(in[1], DataType::Float(64));
+    if (x.ndim() != s + 2 || w.ndim() != s + 2) {
+      Fail(std::string(op) + ": data and weight must have rank " + std::to_string(s + 2));
+    }
+    NDArray y = transposed ? ConvTransposed<double>(x, w, g, op) : ConvForward<double>(x, w, g, op);
+    return {CastArray(y, out_dtype)};
+  }
   return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
     if (v[0].ndim() != s + 2 || v[1].ndim() != s + 2) {
       Fail(std::string(op) + ": data and weight must have rank " + std::to_string(s + 2));

@@ -1,11 +1,15 @@
 """Activation functions, as TVM's converters compose them from Relay operators."""
 from ... import expr as _expr
 from ... import op as _op
+from . import qnn_ops
 from .registry import converter
 
 
 @converter("aten::relu")
 def relu(ctx, inputs, input_types):
+    if qnn_ops.is_quantized_tensor(ctx, inputs[0]):
+        assert len(inputs) == 3, "Input quant param not found in op inputs"
+        return qnn_ops.quantized_relu(inputs[0], _expr.const(inputs[2], dtype="int32"))
     return _op.nn.relu(inputs[0])
 
 
@@ -84,11 +88,19 @@ def log_sigmoid(ctx, inputs, input_types):
 
 @converter("aten::sigmoid")
 def sigmoid(ctx, inputs, input_types):
+    if qnn_ops.is_quantized_tensor(ctx, inputs[0]):
+        assert len(inputs) == 3, "Input quant param not found in op inputs"
+        return qnn_ops.quantized_sigmoid(inputs)
     return _op.sigmoid(inputs[0])
 
 
 @converter("aten::hardtanh")
 def hardtanh(ctx, inputs, input_types):
+    if qnn_ops.is_quantized_tensor(ctx, inputs[0]) and len(inputs) == 5:
+        scale, zero_point = inputs[3], inputs[4]
+        low = qnn_ops.quantize_scalar(float(inputs[1]), scale, zero_point)
+        high = qnn_ops.quantize_scalar(float(inputs[2]), scale, zero_point)
+        return _op.clip(inputs[0], low, high)
     return _op.clip(inputs[0], float(inputs[1]), float(inputs[2]))
 
 
@@ -98,6 +110,12 @@ def _hard_sigmoid(data):
 
 @converter("aten::hardsigmoid")
 def hardsigmoid(ctx, inputs, input_types):
+    if qnn_ops.is_quantized_tensor(ctx, inputs[0]):
+        # TVM keeps the input's parameters for the output (PyTorch's 1/256, -128 broke its
+        # accuracy, its comment says)
+        scale, zero_point = _expr.const(inputs[1]), _expr.const(inputs[2])
+        data = qnn_ops.dequantize_with(inputs[0], scale, zero_point)
+        return qnn_ops.quantize_with(_hard_sigmoid(data), scale, zero_point)
     return _hard_sigmoid(inputs[0])
 
 

@@ -18,6 +18,7 @@ class ConversionContext:
     def __init__(self, default_dtype="float32"):
         self.default_dtype = default_dtype
         self.current_kind = None  # the op kind being converted, for error messages
+        self.quantized = False  # a quantized graph (its uint8 tensors are quantized tensors)
         self._types = {}
         self._ops = available_ops()
 

@@ -41,8 +41,3 @@ def missing_relay_op(op_kind, relay_op):
 def unsupported(op_kind, what):
     """A case of an op TVM converts that relaypass cannot represent (yet)."""
     return NotImplementedError("{}: {} is not supported by relaypass".format(op_kind, what))
-
-
-QUANTIZED_MESSAGE = (
-    "quantized PyTorch modules are not supported: relaypass has no QNN dialect yet "
-    "(quantized operators in this graph: {})")

@@ -7,16 +7,13 @@ from ... import analysis
 from ... import expr as _expr
 from ...function import Function
 from ....ir import IRModule
-from . import errors
+from . import errors, qnn_graph
 from .context import ConversionContext
 from .convert import NodeConverter, _to_tuple
 from .graph import (SourceNames, all_op_names, input_names, run_jit_passes)
 from .inputs import input_vars
 from .params import convert_params
 from .table import build_convert_map
-
-_QUANTIZED_MARKERS = ("aten::quantize_per_tensor", "quantized::linear_dynamic")
-
 
 def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dtype="float32",
                  use_parser_friendly_name=False, keep_quantized_weight=False,
@@ -28,7 +25,8 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
     takes the inputs under these names. custom_convert_map: {op kind: fn(inputs, input_types)}
     over the built-in converters. default_dtype: the dtype of values whose type TorchScript does
     not give. use_parser_friendly_name: '_' instead of '.' in parameter names.
-    keep_quantized_weight: accepted for TVM's signature; quantized modules are not supported.
+    keep_quantized_weight: for a quantized module, the weights as int8 parameters (and the biases
+    as int32) quantized at import time, instead of float parameters quantized in the graph.
     export_renamed_c_graph_path: a folder to write the renamed TorchScript graph to.
 
     Returns (mod, params): main's parameters are the inputs, then the module's weights, whose
@@ -36,7 +34,6 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
     """
     import torch
 
-    del keep_quantized_weight  # only meaningful for quantized modules, refused below
     if not isinstance(script_module, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
         raise TypeError(
             "from_pytorch takes a TorchScript module or function (torch.jit.trace or "
@@ -49,9 +46,6 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
     ctx = ConversionContext(default_dtype)
     convert_map = build_convert_map(ctx, custom_convert_map)
     op_names = all_op_names(graph)
-    quantized = sorted(n for n in op_names if n.startswith("quantized::") or n in _QUANTIZED_MARKERS)
-    if quantized:
-        raise NotImplementedError(errors.QUANTIZED_MESSAGE.format(quantized))
     errors.report_missing_conversion(op_names, convert_map)
 
     is_module = isinstance(script_module, torch.jit.ScriptModule)
@@ -60,9 +54,13 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
         state_dict = {key.replace(".", "_"): value for key, value in state_dict.items()}
     outputs = input_vars(graph, input_infos, is_module, default_dtype)
     source_names = SourceNames(graph, use_parser_friendly_name)
-    param_vars, tensors, _ = convert_params(
+    param_vars, tensors, packed_param_map = convert_params(
         graph, state_dict, source_names, use_parser_friendly_name)
     outputs.update(param_vars)
+    if qnn_graph.is_quantized_graph(op_names):
+        ctx.quantized = True
+        _prepare_quantized(script_module, graph, outputs, tensors, packed_param_map,
+                           keep_quantized_weight)
 
     converter = NodeConverter(ctx, convert_map)
     results = converter.convert_nodes(graph.nodes(), outputs, input_names(graph.return_node()))
@@ -74,6 +72,20 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
     if export_renamed_c_graph_path:
         _export_graph(export_renamed_c_graph_path, graph)
     return mod, tensors
+
+
+def _prepare_quantized(script_module, graph, outputs, tensors, packed_param_map,
+                       keep_quantized_weight):
+    """TVM's steps for a quantized module: unpack the packed weights, append each quantized
+    op's input scale and zero point to its inputs, bind the packed-param values to the
+    (quantized) weights and add the weights to the params."""
+    weight_quant_params = qnn_graph.get_weight_quant_params(
+        script_module, packed_param_map.values())
+    qnn_graph.inline_input_quant_params_for_fx(graph, script_module.state_dict())
+    input_scales_for_bias = qnn_graph.add_input_quant_params_to_op_inputs(graph)
+    qnn_graph.add_quant_params_to_outputs(outputs, packed_param_map, weight_quant_params,
+                                          input_scales_for_bias, keep_quantized_weight)
+    qnn_graph.add_quant_params(tensors, weight_quant_params)
 
 
 def _main_params(body, input_infos, tensors):

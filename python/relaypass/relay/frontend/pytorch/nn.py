@@ -6,6 +6,7 @@ import numpy as np
 from ... import expr as _expr
 from ... import op as _op
 from .dtypes import typed_const
+from . import qnn_ops
 from .registry import converter
 
 
@@ -104,9 +105,16 @@ def _avg_pool(rank):
     def convert(ctx, inputs, input_types):
         pool_size, strides = _pool_sizes(ctx, inputs)
         pool = getattr(_op.nn, "avg_pool{}d".format(rank))
-        return pool(
-            inputs[0], pool_size=pool_size, strides=strides, padding=inputs[3],
-            dilation=(1,) * rank, ceil_mode=int(inputs[4]), count_include_pad=int(inputs[5]))
+
+        def func(data):
+            return pool(
+                data, pool_size=pool_size, strides=strides, padding=inputs[3],
+                dilation=(1,) * rank, ceil_mode=int(inputs[4]),
+                count_include_pad=int(inputs[5]))
+
+        if qnn_ops.is_quantized_tensor(ctx, inputs[0]):
+            return qnn_ops.apply_with_upcast(inputs[0], func)
+        return func(inputs[0])
 
     return converter("aten::avg_pool{}d".format(rank), needs=(op_name,))(convert)
 
@@ -120,8 +128,13 @@ def _adaptive_pool(kind, rank):
 
     def convert(ctx, inputs, input_types):
         output_size = ctx.int_list(inputs[1])
-        out = getattr(_op.nn, op_name)(inputs[0], output_size=output_size)
-        return (out, None) if kind == "max" else out  # max: TVM returns no indices
+        pool = getattr(_op.nn, op_name)
+        if kind == "max":
+            return pool(inputs[0], output_size=output_size), None  # TVM returns no indices
+        if qnn_ops.is_quantized_tensor(ctx, inputs[0]):
+            return qnn_ops.apply_with_upcast(
+                inputs[0], lambda data: pool(data, output_size=output_size))
+        return pool(inputs[0], output_size=output_size)
 
     return converter("aten::" + op_name, needs=("nn." + op_name,))(convert)
 
@@ -238,9 +251,17 @@ def _upsample2d(method):
     def convert(ctx, inputs, input_types):
         size = _upsample_size(ctx, inputs, method)
         align = inputs[2] if len(inputs) > 2 and method != "nearest_neighbor" else False
-        return _op.image.resize2d(
-            inputs[0], size, None, "NCHW", method, _coordinate_mode(method, align),
-            cubic_alpha=-0.75)
+
+        def func(data):
+            return _op.image.resize2d(
+                data, size, None, "NCHW", method, _coordinate_mode(method, align),
+                cubic_alpha=-0.75)
+
+        if qnn_ops.is_quantized_tensor(ctx, inputs[0]):
+            # the input's parameters were appended by the quantized graph's preparation
+            return qnn_ops.apply_with_fp32_fallback(
+                inputs[0], _expr.const(inputs[-2]), _expr.const(inputs[-1]), func)
+        return func(inputs[0])
 
     return convert
 

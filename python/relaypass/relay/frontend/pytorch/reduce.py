@@ -5,6 +5,7 @@ import numpy as np
 from ... import expr as _expr
 from ... import op as _op
 from .dtypes import convert_dtype_value
+from . import qnn_ops
 from .registry import converter
 
 
@@ -36,7 +37,16 @@ def mean(ctx, inputs, input_types):
     axis = inputs[1] if inputs[1] else None
     keepdims = int(inputs[2]) if len(inputs) > 2 and inputs[2] else False
     exclude = int(inputs[3]) if len(inputs) > 3 and inputs[3] else False
-    return _op.mean(inputs[0], axis, keepdims, exclude)
+
+    def func(data):
+        return _op.mean(data, axis, keepdims, exclude)
+
+    if qnn_ops.is_quantized_tensor(ctx, inputs[0]):
+        assert len(inputs) == 6, "Input quant param not found in op inputs"
+        # as PyTorch's qreduction: through float, back to the input's parameters
+        return qnn_ops.apply_with_fp32_fallback(
+            inputs[0], _expr.const(inputs[4]), _expr.const(inputs[5]), func)
+    return func(inputs[0])
 
 
 def _min_max(elementwise, reduction):

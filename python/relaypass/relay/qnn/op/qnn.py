@@ -7,7 +7,7 @@ from ...op._make import call, get_pad_tuple2d
 
 __all__ = [
     "RequantizeConfig", "requantize_config", "requantize", "quantize", "dequantize",
-    "concatenate", "conv2d", "add", "subtract", "mul", "dense", "batch_matmul",
+    "concatenate", "conv2d", "conv2d_transpose", "add", "subtract", "mul", "dense", "batch_matmul",
     "tanh", "exp", "sqrt", "rsqrt", "erf", "sigmoid", "hardswish", "log", "abs",
 ]
 
@@ -97,6 +97,21 @@ def conv2d(data, kernel, input_zero_point, kernel_zero_point, input_scale, kerne
                 groups=groups, channels=channels, kernel_size=kernel_size,
                 data_layout=data_layout, kernel_layout=kernel_layout, out_layout=out_layout,
                 out_dtype=out_dtype)
+
+
+def conv2d_transpose(data, weight, input_zero_point, kernel_zero_point, input_scale,
+                     kernel_scale, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups=1,
+                     channels=None, kernel_size=None, data_layout="NCHW", kernel_layout="IOHW",
+                     out_layout="", output_padding=(0, 0), out_dtype="int32"):
+    """Quantized transposed 2D convolution: int32 (out_dtype) sums of (data - zp) * (kernel -
+    zp); the output's scale is input_scale * kernel_scale, its zero point 0."""
+    return call("qnn.conv2d_transpose", [data, weight, _zero_point(input_zero_point),
+                                         _zero_point(kernel_zero_point), _scale(input_scale),
+                                         _scale(kernel_scale)],
+                strides=strides, padding=get_pad_tuple2d(padding), dilation=dilation,
+                groups=groups, channels=channels, kernel_size=kernel_size,
+                data_layout=data_layout, kernel_layout=kernel_layout, out_layout=out_layout,
+                output_padding=output_padding, out_dtype=out_dtype)
 
 
 def _binary(name, lhs, rhs, lhs_scale, lhs_zero_point, rhs_scale, rhs_zero_point, output_scale,
