@@ -23,6 +23,7 @@ void RegisterUniqueOps(OpRegistry& registry);      // unique.cc: argwhere, uniqu
 void RegisterAdvIndexOp(OpRegistry& registry);     // adv_index.cc: adv_index
 void RegisterSignalOps(OpRegistry& registry);      // signal.cc: stft
 void RegisterVisionOps(OpRegistry& registry);      // vision.cc: vision.roi_align
+void RegisterNMSOps(OpRegistry& registry);         // vision_nms.cc: get_valid_counts, NMS
 void RegisterDeformableConvOp(OpRegistry& registry);  // deformable_conv.cc
 void RegisterDynOps(OpRegistry& registry);  // dyn/transform.cc: dyn.* (after the static ops)
 

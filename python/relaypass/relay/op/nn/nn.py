@@ -7,7 +7,8 @@ __all__ = [
     "conv2d", "dense", "bias_add", "batch_norm", "relu", "leaky_relu", "softmax",
     "log_softmax", "dropout", "dropout_raw", "max_pool2d", "avg_pool2d", "global_avg_pool2d",
     "global_max_pool2d", "batch_flatten", "pad", "prelu", "batch_matmul", "lrn",
-    "instance_norm", "layer_norm", "depth_to_space", "space_to_depth", "upsampling", "conv3d",
+    "instance_norm", "layer_norm", "depth_to_space", "space_to_depth", "upsampling",
+    "upsampling3d", "mirror_pad", "dilate", "conv2d_backward_weight", "conv3d",
     "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
     "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
@@ -25,6 +26,19 @@ def conv2d(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups
                 padding=get_pad_tuple2d(padding), dilation=pair(dilation), groups=groups,
                 channels=channels, kernel_size=kernel_size, data_layout=data_layout,
                 kernel_layout=kernel_layout, out_layout=out_layout, out_dtype=out_dtype)
+
+
+def conv2d_backward_weight(grad, data, strides=(1, 1), padding=(0, 0), dilation=(1, 1),
+                           groups=1, channels=None, kernel_size=None, grad_layout="NCHW",
+                           data_layout="NCHW", kernel_layout="OIHW", out_dtype=""):
+    """The gradient of conv2d with respect to its weight (TVM's Conv2DAttrs: data_layout holds
+    grad_layout, kernel_layout data_layout and out_layout kernel_layout)."""
+    if isinstance(kernel_size, int):
+        kernel_size = (kernel_size, kernel_size)
+    return call("nn.conv2d_backward_weight", [grad, data], strides=pair(strides),
+                padding=get_pad_tuple2d(padding), dilation=pair(dilation), groups=groups,
+                channels=channels, kernel_size=kernel_size, data_layout=grad_layout,
+                kernel_layout=data_layout, out_layout=kernel_layout, out_dtype=out_dtype)
 
 
 def deformable_conv2d(data, offset, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1),
@@ -192,6 +206,30 @@ def upsampling(data, scale_h=1, scale_w=1, layout="NCHW", method="nearest_neighb
         return _dyn_nn_make.upsampling(data, scale_h, scale_w, layout, method, align_corners)
     return call("nn.upsampling", [data], scale_h=scale_h, scale_w=scale_w, layout=layout,
                 method=method, align_corners=align_corners)
+
+
+def mirror_pad(data, pad_width, mode="SYMMETRIC"):
+    return call("nn.mirror_pad", [data], mode=mode, pad_width=[list(p) for p in pad_width])
+
+
+def dilate(data, strides, dilation_value=0.0):
+    return call("nn.dilate", [data], strides=list(strides), dilation_value=dilation_value)
+
+
+def upsampling3d(data, scale_d=1, scale_h=1, scale_w=1, layout="NCDHW",
+                 method="nearest_neighbor", coordinate_transformation_mode="half_pixel"):
+    from ...expr import Constant
+    from ..dyn.nn import _make as _dyn_nn_make
+
+    scales = [scale_d, scale_h, scale_w]
+    scales = [s.data.numpy().item() if isinstance(s, Constant) else s for s in scales]
+    if any(isinstance(s, RelayExpr) for s in scales):
+        scales = [s if isinstance(s, RelayExpr) else const(s, "float64") for s in scales]
+        return _dyn_nn_make.upsampling3d(data, *scales, layout, method,
+                                         coordinate_transformation_mode)
+    return call("nn.upsampling3d", [data], scale_d=scales[0], scale_h=scales[1],
+                scale_w=scales[2], layout=layout, method=method,
+                coordinate_transformation_mode=coordinate_transformation_mode)
 
 
 def conv3d(data, weight, strides=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), groups=1,
