@@ -12,7 +12,7 @@ __all__ = [
     "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
     "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
-    "group_norm", "l2_normalize", "nll_loss", "matmul",
+    "group_norm", "l2_normalize", "nll_loss", "matmul", "global_max_pool1d", "global_avg_pool1d",
 ]
 
 
@@ -366,6 +366,17 @@ adaptive_avg_pool3d = _adaptive("nn.adaptive_avg_pool3d", "NCDHW")
 adaptive_max_pool1d = _adaptive("nn.adaptive_max_pool1d", "NCW")
 adaptive_max_pool2d = _adaptive("nn.adaptive_max_pool2d", "NCHW")
 adaptive_max_pool3d = _adaptive("nn.adaptive_max_pool3d", "NCDHW")
+
+
+def global_max_pool1d(data, layout="NCW", out_layout=""):
+    """TVM's relay.nn.global_max_pool1d: adaptive max pooling to one element."""
+    return adaptive_max_pool1d(data, [1], layout, out_layout)
+
+
+def global_avg_pool1d(data, layout="NCW", out_layout=""):
+    """TVM's relay.nn.global_avg_pool1d: adaptive average pooling to one element."""
+    return adaptive_avg_pool1d(data, [1], layout, out_layout)
+
 
 
 def group_norm(data, gamma, beta, num_groups, axis=1, epsilon=1e-5, center=True, scale=True):
