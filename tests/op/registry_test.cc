@@ -232,6 +232,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "squeeze",
       "stack",
       "stft",
+      "strided_set",
       "strided_slice",
       "subtract",
       "sum",
