@@ -173,6 +173,7 @@ void RegisterNNOps(OpRegistry& registry) {
   RegisterGroupNormOps(registry);
   RegisterLossOps(registry);
   RegisterPadLikeOps(registry);
+  RegisterCorrelationOp(registry);
   OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
                             "Fully connected layer: data [.., in] x weight [units, in]^T.");
   dense.attrs_schema = DenseAttrs();

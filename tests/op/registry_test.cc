@@ -146,6 +146,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "nn.conv2d_transpose",
       "nn.conv3d",
       "nn.conv3d_transpose",
+      "nn.correlation",
       "nn.cross_entropy",
       "nn.cross_entropy_with_logits",
       "nn.deformable_conv2d",

@@ -8,7 +8,7 @@ __all__ = [
     "log_softmax", "dropout", "dropout_raw", "max_pool2d", "avg_pool2d", "global_avg_pool2d",
     "global_max_pool2d", "batch_flatten", "pad", "prelu", "batch_matmul", "lrn",
     "instance_norm", "layer_norm", "depth_to_space", "space_to_depth", "upsampling",
-    "upsampling3d", "mirror_pad", "dilate", "conv2d_backward_weight", "conv3d",
+    "upsampling3d", "mirror_pad", "dilate", "conv2d_backward_weight", "correlation", "conv3d",
     "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
     "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
@@ -206,6 +206,16 @@ def upsampling(data, scale_h=1, scale_w=1, layout="NCHW", method="nearest_neighb
         return _dyn_nn_make.upsampling(data, scale_h, scale_w, layout, method, align_corners)
     return call("nn.upsampling", [data], scale_h=scale_h, scale_w=scale_w, layout=layout,
                 method=method, align_corners=align_corners)
+
+
+def correlation(data1, data2, kernel_size, max_displacement, stride1, stride2, padding,
+                is_multiply, layout):
+    """TVM's relay.nn.correlation (FlowNet): an int padding is used for both sides."""
+    if isinstance(padding, int):
+        padding = (padding, padding)
+    return call("nn.correlation", [data1, data2], kernel_size=kernel_size,
+                max_displacement=max_displacement, stride1=stride1, stride2=stride2,
+                padding=list(padding), is_multiply=is_multiply, layout=layout)
 
 
 def mirror_pad(data, pad_width, mode="SYMMETRIC"):
