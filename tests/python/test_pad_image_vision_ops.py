@@ -177,3 +177,12 @@ def test_nms_fields_must_fit_the_rows():
         run_infer_type(relay.vision.non_max_suppression(x, vc, idx).astuple())
     with pytest.raises(tvm.TVMError, match="score_index"):
         run_infer_type(relay.vision.get_valid_counts(x, 0.5, score_index=5).astuple())
+
+
+def test_affine_grid_one_point_axis_is_nan():
+    # TVM computes y = -1 + 0 * 2 / (1 - 1): 0 / 0, NaN, on a one-row grid; every output takes
+    # theta[k, 1] * y (0 * NaN is NaN too).
+    theta = np.array([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]], "float32")
+    x = relay.var("x", shape=(1, 2, 3))
+    out = run(relay.Function([x], relay.image.affine_grid(x, (1, 2))), theta)
+    assert out.shape == (1, 2, 1, 2) and np.isnan(out).all()

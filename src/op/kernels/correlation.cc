@@ -3,6 +3,7 @@
 // coordinates) times (or the absolute difference with) data2's patch displaced by
 // (q / grid - r, q % grid - r) * stride2, r = max_displacement / stride2; zero outside the data.
 #include <cmath>
+#include <limits>
 
 #include "correlation.h"
 #include "kernel_util.h"
@@ -58,8 +59,11 @@ Arrays Correlation(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
     x -= padding[1];
     return y < 0 || y >= h || x < 0 || x >= w ? 0.0 : p[((n * channels + c) * h + y) * w + x];
   };
+  // TVM divides by kernel_size^2 * channels; with no channels that is its 0 / 0, NaN.
   const double scale =
-      1.0 / (static_cast<double>(k) * static_cast<double>(k) * static_cast<double>(channels));
+      channels == 0
+          ? std::numeric_limits<double>::quiet_NaN()
+          : 1.0 / (static_cast<double>(k) * static_cast<double>(k) * static_cast<double>(channels));
   double* po = out.mutable_data<double>();
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t q = 0; q < planes; ++q) {

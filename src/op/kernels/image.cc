@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "kernel_util.h"
 #include "kernels.h"
@@ -395,6 +396,14 @@ Arrays CropAndResize(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) 
   return {nhwc ? Permute(out, {0, 2, 3, 1}) : out};
 }
 
+namespace {
+// -1 + 2 i / (n - 1); TVM's 0 / 0 for a one-point axis is NaN, given here without the division.
+double GridCoordinate(int64_t i, int64_t n) {
+  if (n == 1) return std::numeric_limits<double>::quiet_NaN();
+  return -1.0 + static_cast<double>(i) * 2.0 / static_cast<double>(n - 1);
+}
+}  // namespace
+
 // TVM's topi.image.affine_grid: out[n, k, i, j] = data[n, k, 0] * x_j + data[n, k, 1] * y_i +
 // data[n, k, 2], x_j = -1 + 2 j / (W - 1) and y_i = -1 + 2 i / (H - 1).
 Arrays AffineGrid(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
@@ -419,9 +428,9 @@ Arrays AffineGrid(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
     for (int64_t k = 0; k < 2; ++k) {
       const double* row = pt + (n * 2 + k) * 3;
       for (int64_t i = 0; i < h; ++i) {
-        const double y = -1.0 + static_cast<double>(i) * 2.0 / static_cast<double>(h - 1);
+        const double y = GridCoordinate(i, h);
         for (int64_t j = 0; j < w; ++j) {
-          const double x = -1.0 + static_cast<double>(j) * 2.0 / static_cast<double>(w - 1);
+          const double x = GridCoordinate(j, w);
           *po++ = row[0] * x + row[1] * y + row[2];
         }
       }
