@@ -33,6 +33,9 @@ std::optional<DataType> DataType::Parse(std::string_view text) {
   for (Prefix p : {Prefix{"bfloat", Code::kBFloat}, Prefix{"float", Code::kFloat},
                    Prefix{"uint", Code::kUInt}, Prefix{"int", Code::kInt}}) {
     if (text.substr(0, p.name.size()) != p.name) continue;
+    // TVM's String2DLDataType: a name without bits takes the default width ("float" is float32)
+    if (text.size() == p.name.size())
+      return DataType(p.code, p.code == Code::kBFloat ? 16 : 32, lanes);
     auto bits = ParseNumber(text.substr(p.name.size()));
     if (!bits || *bits > 64) return std::nullopt;
     return DataType(p.code, *bits, lanes);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/kernels.h"
+#include "kernels/layout_permutation.h"
 #include "layout_rules/layout_rules.h"
 #include "nn_family.h"
 #include "op_common.h"
@@ -140,18 +141,39 @@ void CheckLayouts(const TypeRelationCall& call, const ir::AttrsNode& attrs, cons
   }
 }
 
-// nn.conv1d / nn.conv3d (TVM's Conv1DRel / Conv3DRel on NCW / OIW and NCDHW / OIDHW).
+// The permutations from the call's data and kernel layouts to the canonical ones (any ordering
+// of their axes; the output in the data's layout).
+struct LayoutPerms {
+  std::vector<int> data, kernel;
+};
+LayoutPerms ConvLayouts(const TypeRelationCall& call, const ir::AttrsNode& attrs,
+                        const std::string& data, const std::string& kernel) {
+  const std::string& data_layout = attrs.get_string("data_layout");
+  const std::string& kernel_layout = attrs.get_string("kernel_layout");
+  const std::string& out = attrs.get_string("out_layout");
+  LayoutPerms perms{LayoutPermutation(data_layout, data), LayoutPermutation(kernel_layout, kernel)};
+  if (perms.data.empty() || perms.kernel.empty() || (!out.empty() && out != data_layout)) {
+    call.Fail(call.op_name() + ": data_layout " + data_layout + ", kernel_layout " + kernel_layout +
+              " and out_layout " + out + " are not orderings of " + data + " and " + kernel +
+              " (out_layout empty or the data's)");
+  }
+  return perms;
+}
+
+// nn.conv1d / nn.conv3d (TVM's Conv1DRel / Conv3DRel): any ordering of NCW / OIW and NCDHW /
+// OIDHW (NWC, NDHWC / DHWIO, ...), computed on the canonical order.
 template <int S>
 bool ConvRel(TypeRelationCall& call) {
-  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef data_type = TensorOf(call, 0);
   TensorTypeRef weight = TensorOf(call, 1);
-  if (!data) return false;
+  if (!data_type) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
-  CheckLayouts(call, attrs, "data_layout", DataLayout(S), "kernel_layout", KernelLayout(S));
-  if (data->ndim() != S + 2) {
+  if (data_type->ndim() != S + 2) {
     call.Fail(call.op_name() + ": data must be " + std::to_string(S + 2) + "-D, got " +
-              TypeString(data));
+              TypeString(data_type));
   }
+  const LayoutPerms perms = ConvLayouts(call, attrs, DataLayout(S), KernelLayout(S));
+  const Shape dshape = Permuted(data_type->shape, perms.data);
   const Geometry g = GeometryOf(call, attrs, S);
   const int64_t groups = attrs.get_int("groups");
   if (groups < 1) call.Fail(call.op_name() + ": groups must be positive");
@@ -165,27 +187,29 @@ bool ConvRel(TypeRelationCall& call) {
     }
     ksize.assign(k.begin(), k.end());
     channels = attrs.get_int("channels");
-    Shape w = {channels, DimFloorDiv(data->shape[1], groups)};
+    Shape w = {channels, DimFloorDiv(dshape[1], groups)};
     w.insert(w.end(), ksize.begin(), ksize.end());
-    call.Assign(1, ir::TensorType(w, weight ? weight->dtype : data->dtype));
+    call.Assign(1, ir::TensorType(Permuted(w, InversePermutation(perms.kernel)),
+                                  weight ? weight->dtype : data_type->dtype));
   } else {
     if (!weight) return false;
     if (weight->ndim() != S + 2) {
       call.Fail(call.op_name() + ": weight must be " + std::to_string(S + 2) + "-D, got " +
                 TypeString(weight));
     }
-    channels = weight->shape[0];
-    ksize.assign(weight->shape.begin() + 2, weight->shape.end());
-    const Dim in_c = data->shape[1];
-    if (!IsAny(in_c) && !IsAny(weight->shape[1]) && in_c != CheckedMul(weight->shape[1], groups)) {
-      call.Fail(call.op_name() + ": data " + TypeString(data) + " and weight " +
+    const Shape wshape = Permuted(weight->shape, perms.kernel);
+    channels = wshape[0];
+    ksize.assign(wshape.begin() + 2, wshape.end());
+    const Dim in_c = dshape[1];
+    if (!IsAny(in_c) && !IsAny(wshape[1]) && in_c != CheckedMul(wshape[1], groups)) {
+      call.Fail(call.op_name() + ": data " + TypeString(data_type) + " and weight " +
                 TypeString(weight) +
                 " disagree on input channels for groups=" + std::to_string(groups));
     }
   }
-  Shape out = {data->shape[0], channels};
+  Shape out = {dshape[0], channels};
   for (int i = 0; i < S; ++i) {
-    const Dim in = data->shape[2 + i];
+    const Dim in = dshape[2 + i];
     if (IsAny(in) || IsAny(ksize[i])) {
       out.push_back(kAnyDim);
       continue;
@@ -196,7 +220,8 @@ bool ConvRel(TypeRelationCall& call) {
     if (span < 0) call.Fail(call.op_name() + ": the kernel is larger than the padded input");
     out.push_back(span / g.strides[i] + 1);
   }
-  call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  call.AssignResult(ir::TensorType(Permuted(out, InversePermutation(perms.data)),
+                                   DTypeOr(attrs.get("out_dtype"), data_type->dtype)));
   return true;
 }
 
@@ -205,10 +230,17 @@ bool ConvRel(TypeRelationCall& call) {
 // output_padding.
 template <int S>
 bool ConvTransposeRel(TypeRelationCall& call) {
-  TensorTypeRef data = TensorOf(call, 0);
+  TensorTypeRef data_type = TensorOf(call, 0);
   TensorTypeRef weight = TensorOf(call, 1);
-  if (!data) return false;
+  if (!data_type) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
+  if (data_type->ndim() != S + 2) {
+    call.Fail(call.op_name() + ": data must have rank " + std::to_string(S + 2) + ", got " +
+              TypeString(data_type));
+  }
+  const LayoutPerms perms = ConvLayouts(call, attrs, DataLayout(S), TransposeKernelLayout(S));
+  const Shape dshape = Permuted(data_type->shape, perms.data);
+  Shape wshape;
   if (!weight) {
     // TVM's relation types the weight from kernel_size and channels when both are given:
     // [in channels, channels / groups, k...].
@@ -216,22 +248,21 @@ bool ConvTransposeRel(TypeRelationCall& call) {
     const std::vector<int64_t> k = PerAxis(attrs.get_ints("kernel_size"), S);
     const int64_t groups = attrs.get_int("groups");
     if (k.empty() || std::any_of(k.begin(), k.end(), [](int64_t v) { return v < 1; }) ||
-        groups < 1 || data->ndim() != S + 2) {
+        groups < 1) {
       call.Fail(call.op_name() + ": cannot type the weight from kernel_size " +
                 attrs.get("kernel_size").ToString() + " and groups " + std::to_string(groups) +
-                " for data " + TypeString(data));
+                " for data " + TypeString(data_type));
     }
-    Shape w = {data->shape[1], DimFloorDiv(attrs.get_int("channels"), groups)};
-    w.insert(w.end(), k.begin(), k.end());
-    const ir::Type weight_type = ir::TensorType(w, data->dtype);
-    call.Assign(1, weight_type);
-    weight = weight_type.downcast<ir::TensorTypeNode>();
-  }
-  CheckLayouts(call, attrs, "data_layout", DataLayout(S), "kernel_layout",
-               TransposeKernelLayout(S));
-  if (data->ndim() != S + 2 || weight->ndim() != S + 2) {
-    call.Fail(call.op_name() + ": data and weight must have rank " + std::to_string(S + 2) +
-              ", got " + TypeString(data) + " and " + TypeString(weight));
+    wshape = {dshape[1], DimFloorDiv(attrs.get_int("channels"), groups)};
+    wshape.insert(wshape.end(), k.begin(), k.end());
+    call.Assign(
+        1, ir::TensorType(Permuted(wshape, InversePermutation(perms.kernel)), data_type->dtype));
+  } else {
+    if (weight->ndim() != S + 2) {
+      call.Fail(call.op_name() + ": data and weight must have rank " + std::to_string(S + 2) +
+                ", got " + TypeString(data_type) + " and " + TypeString(weight));
+    }
+    wshape = Permuted(weight->shape, perms.kernel);
   }
   const Geometry g = GeometryOf(call, attrs, S);
   // TVM reads output_padding's first S values (conv1d_transpose's tests pass two).
@@ -241,16 +272,16 @@ bool ConvTransposeRel(TypeRelationCall& call) {
   if (output_padding.empty()) call.Fail(call.op_name() + ": output_padding has the wrong length");
   const int64_t groups = attrs.get_int("groups");
   if (groups < 1) call.Fail(call.op_name() + ": groups must be positive");
-  if (!IsAny(data->shape[1]) && !IsAny(weight->shape[0]) && data->shape[1] != weight->shape[0]) {
-    call.Fail(call.op_name() + ": data " + TypeString(data) + " and weight " + TypeString(weight) +
+  if (!IsAny(dshape[1]) && !IsAny(wshape[0]) && dshape[1] != wshape[0]) {
+    call.Fail(call.op_name() + ": data " + TypeString(data_type) + " and weight " +
+              (weight ? TypeString(weight) : ShapeToString(wshape)) +
               " disagree on input channels");
   }
   const ir::AttrValue& channels_attr = attrs.get("channels");
-  const Dim channels =
-      channels_attr.is_null() ? DimMul(weight->shape[1], groups) : channels_attr.as_int();
-  Shape out = {data->shape[0], channels};
+  const Dim channels = channels_attr.is_null() ? DimMul(wshape[1], groups) : channels_attr.as_int();
+  Shape out = {dshape[0], channels};
   for (int i = 0; i < S; ++i) {
-    const Dim in = data->shape[2 + i], k = weight->shape[2 + i];
+    const Dim in = dshape[2 + i], k = wshape[2 + i];
     if (IsAny(in) || IsAny(k)) {
       out.push_back(kAnyDim);
       continue;
@@ -262,7 +293,8 @@ bool ConvTransposeRel(TypeRelationCall& call) {
     if (d < 0) call.Fail(call.op_name() + ": the output would be empty");
     out.push_back(d);
   }
-  call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  call.AssignResult(ir::TensorType(Permuted(out, InversePermutation(perms.data)),
+                                   DTypeOr(attrs.get("out_dtype"), data_type->dtype)));
   return true;
 }
 

@@ -21,8 +21,10 @@ void RegisterSparseOps(OpRegistry& registry);      // sparse.cc: sparse_to_dense
 void RegisterRangeOps(OpRegistry& registry);       // range.cc: arange, meshgrid
 void RegisterUniqueOps(OpRegistry& registry);      // unique.cc: argwhere, unique
 void RegisterAdvIndexOp(OpRegistry& registry);     // adv_index.cc: adv_index
+void RegisterStridedSetOp(OpRegistry& registry);   // strided_set.cc: strided_set
 void RegisterSignalOps(OpRegistry& registry);      // signal.cc: stft
 void RegisterVisionOps(OpRegistry& registry);      // vision.cc: vision.roi_align
+void RegisterNMSOps(OpRegistry& registry);         // vision_nms.cc: get_valid_counts, NMS
 void RegisterDeformableConvOp(OpRegistry& registry);  // deformable_conv.cc
 void RegisterDynOps(OpRegistry& registry);  // dyn/transform.cc: dyn.* (after the static ops)
 

@@ -1,4 +1,5 @@
-// The image family: image.resize2d, image.resize3d, image.grid_sample, nn.upsampling,
+// The image family: image.resize2d, image.resize3d, image.grid_sample, image.crop_and_resize,
+// image.affine_grid, nn.upsampling(3d),
 // nn.depth_to_space and nn.space_to_depth (TVM's attrs; NCHW data, NCDHW for resize3d).
 #include <cmath>
 #include <string>
@@ -43,6 +44,28 @@ const AttrsSchema* UpSamplingAttrs() {
       {AttrsSchema::Double("scale_h", 1), AttrsSchema::Double("scale_w", 1),
        AttrsSchema::String("layout", "NCHW"), AttrsSchema::String("method", "nearest_neighbor"),
        AttrsSchema::Bool("align_corners", false)});
+  return &schema;
+}
+const AttrsSchema* UpSampling3DAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.UpSampling3DAttrs",
+      {AttrsSchema::Double("scale_d", 1), AttrsSchema::Double("scale_h", 1),
+       AttrsSchema::Double("scale_w", 1), AttrsSchema::String("layout", "NCDHW"),
+       AttrsSchema::String("method", "nearest_neighbor"),
+       AttrsSchema::String("coordinate_transformation_mode", "half_pixel")});
+  return &schema;
+}
+const AttrsSchema* CropAndResizeAttrs() {
+  static const AttrsSchema schema(
+      "relay.attrs.CropAndResizeAttrs",
+      {AttrsSchema::NullableIntArray("crop_size"), AttrsSchema::String("layout", "NCHW"),
+       AttrsSchema::String("method", "bilinear"), AttrsSchema::Double("extrapolation_value", 0.0),
+       AttrsSchema::DType("out_dtype", "")});
+  return &schema;
+}
+const AttrsSchema* AffineGridAttrs() {
+  static const AttrsSchema schema("relay.attrs.AffineGridAttrs",
+                                  {AttrsSchema::NullableIntArray("target_shape")});
   return &schema;
 }
 const AttrsSchema* SubPixelAttrs() {
@@ -156,6 +179,104 @@ bool UpSamplingRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's UpSampling3DRel: D, H and W scaled and rounded (NCDHW or NDHWC). The method and the
+// coordinate mode are checked here, as topi.nn.upsampling3d would reject them when compiling.
+bool UpSampling3DRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  const std::string& layout = attrs.get_string("layout");
+  if (layout != "NCDHW" && layout != "NDHWC") {
+    call.Fail("nn.upsampling3d: only the NCDHW and NDHWC layouts are supported, got " + layout);
+  }
+  if (data->ndim() != 5) call.Fail("nn.upsampling3d: data must be 5-D, got " + TypeString(data));
+  const std::string& method = attrs.get_string("method");
+  if (method != "nearest_neighbor" && method != "trilinear") {
+    call.Fail("nn.upsampling3d: method must be nearest_neighbor or trilinear, got \"" + method +
+              "\"");
+  }
+  const std::string& coord = attrs.get_string("coordinate_transformation_mode");
+  if (coord != "half_pixel" && coord != "align_corners" && coord != "asymmetric") {
+    call.Fail(
+        "nn.upsampling3d: coordinate_transformation_mode must be half_pixel, align_corners or "
+        "asymmetric, got \"" +
+        coord + "\"");
+  }
+  Shape out = data->shape;
+  const size_t first = layout == "NDHWC" ? 1 : 2;
+  const char* scales[3] = {"scale_d", "scale_h", "scale_w"};
+  for (size_t k = 0; k < 3; ++k) {
+    const Dim d = out[first + k];
+    if (IsAny(d)) continue;
+    const double v = std::round(static_cast<double>(d) * attrs.get_double(scales[k]));
+    if (!(v >= 0 && v <= 9.2e18)) {
+      call.Fail("nn.upsampling3d: dimension " + std::to_string(d) + " scaled by " +
+                std::to_string(attrs.get_double(scales[k])) + " is not a valid extent");
+    }
+    out[first + k] = static_cast<Dim>(v);
+  }
+  call.AssignResult(ir::TensorType(out, data->dtype));
+  return true;
+}
+
+// TVM's CropAndResizeRel: data [N, C, H, W] (or NHWC), boxes [B, 4], box_indices [B] give
+// [B, C, crop_h, crop_w] (or NHWC) of out_dtype (data's when unset).
+bool CropAndResizeRel(TypeRelationCall& call) {
+  TensorTypeRef data = NCHWData(call, "layout", true);
+  TensorTypeRef boxes = TensorOf(call, 1);
+  TensorTypeRef box_indices = TensorOf(call, 2);
+  if (!data || !boxes || !box_indices) return false;
+  const ir::AttrsNode& attrs = AttrsOf(call);
+  if (boxes->ndim() != 2 || (!IsAny(boxes->shape[1]) && boxes->shape[1] != 4)) {
+    call.Fail("image.crop_and_resize: boxes must be [num_boxes, 4], got " + TypeString(boxes));
+  }
+  if (box_indices->ndim() != 1) {
+    call.Fail("image.crop_and_resize: box_indices must be 1-D, got " + TypeString(box_indices));
+  }
+  if (!box_indices->dtype.is_int() && !box_indices->dtype.is_uint()) {
+    call.Fail("image.crop_and_resize: box_indices must be an integer tensor, got " +
+              TypeString(box_indices));
+  }
+  const std::string& method = attrs.get_string("method");
+  if (method != "bilinear" && method != "nearest_neighbor") {
+    call.Fail("image.crop_and_resize: method must be bilinear or nearest_neighbor, got \"" +
+              method + "\"");
+  }
+  std::vector<int64_t> size = IntsAttr(call, "crop_size");
+  if (size.size() != 2 || size[0] < 0 || size[1] < 0) {
+    call.Fail("image.crop_and_resize: crop_size must be 2 non-negative values, got " +
+              attrs.get("crop_size").ToString());
+  }
+  const std::string& layout = attrs.get_string("layout");
+  Shape out = WithHeightWidth(data, layout, size[0], size[1]);
+  out[0] = boxes->shape[0];
+  call.AssignResult(ir::TensorType(out, DTypeOr(attrs.get("out_dtype"), data->dtype)));
+  return true;
+}
+
+// TVM's AffineGridRel: data [batch, 2, 3] gives [batch, 2, target_h, target_w].
+bool AffineGridRel(TypeRelationCall& call) {
+  TensorTypeRef data = TensorOf(call, 0);
+  if (!data) return false;
+  if (data->ndim() != 3 || (!IsAny(data->shape[1]) && data->shape[1] != 2) ||
+      (!IsAny(data->shape[2]) && data->shape[2] != 3)) {
+    call.Fail(
+        "image.affine_grid: data should be an affine matrix with shape [batch_size, 2, 3], "
+        "got " +
+        TypeString(data));
+  }
+  if (!data->dtype.is_float()) {
+    call.Fail("image.affine_grid: data must be floating point, got " + TypeString(data));
+  }
+  std::vector<int64_t> target = IntsAttr(call, "target_shape");
+  if (target.size() != 2 || target[0] < 0 || target[1] < 0) {
+    call.Fail("image.affine_grid: target_shape should be 2 non-negative values, got " +
+              AttrsOf(call).get("target_shape").ToString());
+  }
+  call.AssignResult(ir::TensorType({data->shape[0], 2, target[0], target[1]}, data->dtype));
+  return true;
+}
+
 bool SubPixelRel(TypeRelationCall& call, bool to_space) {
   TensorTypeRef data = NCHWData(call, "layout");
   if (!data) return false;
@@ -238,6 +359,19 @@ void RegisterImageOps(OpRegistry& registry) {
                                  "Scales H and W by scale_h and scale_w.");
   upsampling.attrs_schema = UpSamplingAttrs();
   upsampling.kernel = kernels::UpSampling;
+  OpDef& upsampling3d =
+      RegisterOp(registry, "nn.upsampling3d", 1, OpPattern::kInjective, UpSampling3DRel,
+                 "Scales D, H and W by scale_d, scale_h and scale_w.");
+  upsampling3d.attrs_schema = UpSampling3DAttrs();
+  upsampling3d.kernel = kernels::UpSampling3D;
+  OpDef& crop = RegisterOp(registry, "image.crop_and_resize", 3, OpPattern::kInjective,
+                           CropAndResizeRel, "Crops boxes of the images and resizes them.");
+  crop.attrs_schema = CropAndResizeAttrs();
+  crop.kernel = kernels::CropAndResize;
+  OpDef& affine = RegisterOp(registry, "image.affine_grid", 1, OpPattern::kInjective, AffineGridRel,
+                             "A [-1, 1] sampling grid moved by affine matrices.");
+  affine.attrs_schema = AffineGridAttrs();
+  affine.kernel = kernels::AffineGrid;
   OpDef& d2s = RegisterOp(
       registry, "nn.depth_to_space", 1, OpPattern::kInjective,
       [](TypeRelationCall& call) { return SubPixelRel(call, true); },

@@ -164,6 +164,7 @@ bool PadRel(TypeRelationCall& call) {
 
 void RegisterNNOps(OpRegistry& registry) {
   RegisterConvOps(registry);
+  RegisterConv2DBackwardWeightOp(registry);  // after nn.conv2d: it shares its attrs
   RegisterPoolingOps(registry);
   RegisterNormalizationOps(registry);
   RegisterMatmulOp(registry);
@@ -171,6 +172,8 @@ void RegisterNNOps(OpRegistry& registry) {
   RegisterAdaptivePoolOps(registry);
   RegisterGroupNormOps(registry);
   RegisterLossOps(registry);
+  RegisterPadLikeOps(registry);
+  RegisterCorrelationOp(registry);
   OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
                             "Fully connected layer: data [.., in] x weight [units, in]^T.");
   dense.attrs_schema = DenseAttrs();

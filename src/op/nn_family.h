@@ -13,5 +13,8 @@ void RegisterAdaptivePoolOps(OpRegistry& registry);   // adaptive_pool.cc
 void RegisterGroupNormOps(OpRegistry& registry);      // group_norm.cc: group_norm, l2_normalize
 void RegisterLossOps(OpRegistry& registry);           // loss.cc: nll_loss
 void RegisterMatmulOp(OpRegistry& registry);          // matmul.cc: nn.matmul
+void RegisterConv2DBackwardWeightOp(OpRegistry& registry);  // conv_backward_weight.cc
+void RegisterCorrelationOp(OpRegistry& registry);           // correlation.cc: nn.correlation
+void RegisterPadLikeOps(OpRegistry& registry);              // pad_like.cc: nn.mirror_pad, nn.dilate
 
 }  // namespace relaypass::op

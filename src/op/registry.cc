@@ -21,6 +21,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterRangeOps(r);
   op::RegisterUniqueOps(r);
   op::RegisterAdvIndexOp(r);
+  op::RegisterStridedSetOp(r);
   op::RegisterSignalOps(r);
   op::RegisterVisionOps(r);
   op::RegisterDeformableConvOp(r);

@@ -55,6 +55,7 @@ void RegisterVisionOps(OpRegistry& registry) {
                                 ROIAlignRel, "ROI Align operator.");
   roi_align.attrs_schema = ROIAlignAttrs();
   roi_align.kernel = kernels::ROIAlign;
+  RegisterNMSOps(registry);
 }
 
 }  // namespace relaypass::op

@@ -372,3 +372,26 @@ def test_user_rule_meets_the_builtin_ones_first():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env=env).stdout.split()
     assert out == ["clash", "7"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", [relay.nn.cross_entropy, relay.nn.cross_entropy_with_logits])
+def test_cross_entropy_against_finite_differences(op, dtype):
+    # TVM's cross_entropy(_with_logits)_grad, checked against two-sided finite differences.
+    x = relay.var("x", shape=(2, 5), dtype=dtype)
+    y = relay.var("y", shape=(2, 5), dtype=dtype)
+    check_grad(relay.Function([x, y], op(x, y)), eps=0.01, scale=0.1, mean=1)
+
+
+def test_cross_entropy_gradient_by_hand():
+    # loss = -sum(t * log(x)) / batch: d/dx = -t / (x * batch), d/dt = -log(x) / batch.
+    xv = np.array([[0.5, 0.25], [0.2, 0.8]], "float64")
+    tv = np.array([[1.0, 0.0], [0.0, 1.0]], "float64")
+    x = relay.var("x", shape=(2, 2), dtype="float64")
+    t = relay.var("t", shape=(2, 2), dtype="float64")
+    back = run_infer_type(gradient(run_infer_type(
+        relay.Function([x, t], relay.nn.cross_entropy(x, t)))))
+    mod = IRModule.from_expr(back)
+    _, (dx, dt) = relay.create_executor("debug", mod=mod).evaluate()(xv, tv)
+    np.testing.assert_allclose(dx.numpy(), -tv / (xv * 2))
+    np.testing.assert_allclose(dt.numpy(), -np.log(xv) / 2)

@@ -175,6 +175,21 @@ StaticForm UpSamplingForm(const Values& in, const ir::Attrs& attrs) {
            {"align_corners", a.get("align_corners")}}};
 }
 
+StaticForm UpSampling3DForm(const Values& in, const ir::Attrs& attrs) {
+  const std::string op = "dyn.nn.upsampling3d";
+  CheckCount(in, 4, op);
+  const ir::AttrsNode& a = AttrsOf(attrs, op);
+  const ir::DataType f64 = ir::DataType::Float(64);
+  return {"nn.upsampling3d",
+          {0},
+          {{"scale_d", AttrValue::Double(DoubleScalar(in[1], op, "scale_d"), f64)},
+           {"scale_h", AttrValue::Double(DoubleScalar(in[2], op, "scale_h"), f64)},
+           {"scale_w", AttrValue::Double(DoubleScalar(in[3], op, "scale_w"), f64)},
+           {"layout", a.get("layout")},
+           {"method", a.get("method")},
+           {"coordinate_transformation_mode", a.get("coordinate_transformation_mode")}}};
+}
+
 StaticForm Resize2DForm(const Values& in, const ir::Attrs& attrs) {
   const std::string op = "dyn.image.resize2d";
   CheckCount(in, 3, op);

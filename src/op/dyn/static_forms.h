@@ -21,9 +21,10 @@ StaticForm StridedSliceForm(const std::vector<ir::NDArray>& values, const ir::At
 StaticForm OneHotForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs);
 StaticForm TopKForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs);
 StaticForm SparseToDenseForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs);
-// dyn.nn.pad, dyn.nn.upsampling, dyn.image.resize2d.
+// dyn.nn.pad, dyn.nn.upsampling, dyn.nn.upsampling3d, dyn.image.resize2d.
 StaticForm PadForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs);
 StaticForm UpSamplingForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs);
+StaticForm UpSampling3DForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs);
 StaticForm Resize2DForm(const std::vector<ir::NDArray>& values, const ir::Attrs& attrs);
 
 }  // namespace relaypass::op::dyn

@@ -1,9 +1,8 @@
 // The dyn.* operators (TVM's src/relay/op/dyn): reshape, broadcast_to, zeros, ones, full, tile,
-// expand_dims, squeeze, strided_slice, one_hot, topk, sparse_to_dense, nn.pad, nn.upsampling and
-// image.resize2d.
-// Each takes as tensor arguments what its static operator takes as attributes; the type
-// relations give `?` for every extent those values decide (as TVM's), and the kernels
-// run the static operator their static form (static_forms.cc) makes of the values.
+// expand_dims, squeeze, strided_slice, one_hot, topk, sparse_to_dense, nn.pad, nn.upsampling(3d)
+// and image.resize2d. Each takes as tensor arguments what its static operator takes as attributes;
+// the type relations give `?` for every extent those values decide (as TVM's), and the kernels run
+// the static operator their static form (static_forms.cc) makes of the values.
 #include <optional>
 #include <string>
 
@@ -252,7 +251,8 @@ bool PadRel(TypeRelationCall& call) {
   return true;
 }
 
-// dyn.nn.upsampling and dyn.image.resize2d: the data with its H and W extents `?`.
+// dyn.nn.upsampling, dyn.nn.upsampling3d and dyn.image.resize2d: the data with its H and W (and
+// D) extents `?`.
 bool SpatialAnyRel(TypeRelationCall& call, size_t num_scalars, const ir::AttrValue& out_dtype) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -269,12 +269,18 @@ bool SpatialAnyRel(TypeRelationCall& call, size_t num_scalars, const ir::AttrVal
   Shape out = data->shape;
   out[static_cast<size_t>(h)] = kAnyDim;
   out[static_cast<size_t>(w)] = kAnyDim;
+  if (const int d = layout.IndexOf('D'); d >= 0) out[static_cast<size_t>(d)] = kAnyDim;
   call.AssignResult(ir::TensorType(std::move(out), DTypeOr(out_dtype, data->dtype)));
   return true;
 }
 
 bool UpSamplingRel(TypeRelationCall& call) {
   return SpatialAnyRel(call, 2, ir::AttrValue::Str(""));
+}
+
+// dyn.nn.upsampling3d: [data, scale_d, scale_h, scale_w] (TVM's DynUpSampling3DRel).
+bool UpSampling3DRel(TypeRelationCall& call) {
+  return SpatialAnyRel(call, 3, ir::AttrValue::Str(""));
 }
 
 // dyn.image.resize2d: [data, size (2,), roi (4,)].
@@ -421,6 +427,14 @@ void RegisterDynOps(OpRegistry& registry) {
        dyn::UpSamplingForm,
        {1, 2},
        "Scales H and W by the scale_h and scale_w tensors."},
+      {"dyn.nn.upsampling3d",
+       4,
+       OpPattern::kInjective,
+       UpSampling3DRel,
+       SchemaOf(registry, "nn.upsampling3d"),
+       dyn::UpSampling3DForm,
+       {1, 2, 3},
+       "Scales D, H and W by the scale_d, scale_h and scale_w tensors."},
       {"dyn.image.resize2d",
        3,
        OpPattern::kInjective,

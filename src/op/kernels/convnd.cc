@@ -3,10 +3,12 @@
 // 1-D / 3-D max and average pooling.
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_util.h"
 #include "kernels.h"
+#include "layout_permutation.h"
 #include "relaypass/support/parallel.h"
 
 namespace relaypass::op::kernels {
@@ -203,34 +205,52 @@ NDArray ConvTransposed(const NDArray& x, const NDArray& w, const ConvGeometry& g
   return y;
 }
 
+// The canonical layouts the loops run on: NC + spatial data, OI (IO transposed) + spatial kernels.
+std::string CanonicalData(int s) {
+  return s == 1 ? "NCW" : (s == 2 ? "NCHW" : "NCDHW");
+}
+std::string CanonicalKernel(int s, bool transposed) {
+  const std::string spatial = s == 1 ? "W" : (s == 2 ? "HW" : "DHW");
+  return (transposed ? "IO" : "OI") + spatial;
+}
+
+// Any ordering of the canonical layouts' axes (NWC, NDHWC / DHWIO, NHWC / HWOI, ...) is moved to
+// the canonical order, run, and the result moved back. Integer tensors (int8 data with an int32
+// out_dtype) are computed in double, exact for their products' sums, then cast to out_dtype.
 Arrays RunConv(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, int s,
                const char* op, bool transposed) {
   CheckInputs(in, 2, op);
-  const ConvGeometry g = ReadGeometry(AttrsOf(attrs, op), s, op, transposed);
-  if (in[0].dtype().is_int() || in[0].dtype().is_uint()) {
-    // Integer operands (qnn.conv2d_transpose lowers to int16 operands, int32 out_dtype): summed
-    // in float64, exact while the sums stay below 2^53, then cast to out_dtype (TVM's topi
-    // casts each operand to out_dtype and sums in it).
-    if (in[0].dtype() != in[1].dtype()) Fail(std::string(op) + ": operand dtypes differ");
-    const DataType out_dtype = DTypeAttr(AttrsOf(attrs, op), "out_dtype", in[0].dtype());
-    const NDArray x = CastArray(in[0], DataType::Float(64));
-    const NDArray w = CastArray(in[1], DataType::Float(64));
-    if (x.ndim() != s + 2 || w.ndim() != s + 2) {
-      Fail(std::string(op) + ": data and weight must have rank " + std::to_string(s + 2));
-    }
-    NDArray y = transposed ? ConvTransposed<double>(x, w, g, op) : ConvForward<double>(x, w, g, op);
-    return {CastArray(y, out_dtype)};
+  const ir::AttrsNode& a = AttrsOf(attrs, op);
+  const ConvGeometry g = ReadGeometry(a, s, op, transposed);
+  if (in[0].ndim() != s + 2 || in[1].ndim() != s + 2) {
+    Fail(std::string(op) + ": data and weight must have rank " + std::to_string(s + 2));
   }
-  return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
-    if (v[0].ndim() != s + 2 || v[1].ndim() != s + 2) {
-      Fail(std::string(op) + ": data and weight must have rank " + std::to_string(s + 2));
-    }
+  const std::vector<int> data_perm =
+      LayoutPermutation(a.get_string("data_layout"), CanonicalData(s));
+  const std::vector<int> kernel_perm =
+      LayoutPermutation(a.get_string("kernel_layout"), CanonicalKernel(s, transposed));
+  if (data_perm.empty() || kernel_perm.empty()) {
+    Fail(std::string(op) + ": unsupported layouts " + a.get_string("data_layout") + " / " +
+         a.get_string("kernel_layout"));
+  }
+  const Arrays canonical = {Permute(in[0], data_perm), Permute(in[1], kernel_perm)};
+  auto run = [&](const Arrays& v) -> Arrays {
     if (v[0].dtype() != v[1].dtype()) Fail(std::string(op) + ": operand dtypes differ");
     return {DispatchFloat(v[0].dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
       return transposed ? ConvTransposed<T>(v[0], v[1], g, op) : ConvForward<T>(v[0], v[1], g, op);
     })};
-  });
+  };
+  const DataType dtype = in[0].dtype();
+  NDArray out;
+  if ((dtype.is_int() || dtype.is_uint()) && (in[1].dtype().is_int() || in[1].dtype().is_uint())) {
+    const DataType f64 = DataType::Float(64);
+    out = CastArray(run({CastArray(canonical[0], f64), CastArray(canonical[1], f64)})[0],
+                    DTypeAttr(a, "out_dtype", dtype));
+  } else {
+    out = PromoteHalf(canonical, out_type, run)[0];
+  }
+  return {Permute(out, InversePermutation(data_perm))};
 }
 
 // `s`-d pooling (1 or 3) on channel-first data, run as 3-D pooling: a 1-D pool is a 3-D pool whose
@@ -276,8 +296,13 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
     Shape out_shape = {xs[0], xs[1]};
     out_shape.insert(out_shape.end(), out.begin() + (3 - s), out.end());
     const Shape out_3d = {xs[0], xs[1], out[0], out[1], out[2]};
-    return {DispatchFloat(x.dtype(), op, [&](auto tag) {
+    // TVM pools integer tensors too: max in the dtype, avg as the integer sum over the count
+    // (truncated); floats accumulate in double.
+    if (x.dtype().is_bool()) Fail(std::string(op) + ": unsupported dtype bool");
+    return {DispatchNumeric(x.dtype(), op, [&](auto tag) {
       using T = typename decltype(tag)::type;
+      constexpr bool kFloat = std::is_floating_point_v<T>;
+      using Acc = std::conditional_t<kFloat, double, __int128>;
       NDArray y = NDArray::Uninitialized(out_3d, x.dtype());
       const T* px = x.data<T>();
       T* py = y.mutable_data<T>();
@@ -291,7 +316,8 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
             for (int64_t w = 0; w < out[2]; ++w, ++o) {
               // TVM starts a max pool at the dtype's lowest value (a window all in padding gives
               // it).
-              double acc = is_max ? static_cast<double>(std::numeric_limits<T>::lowest()) : 0.0;
+              T best = std::numeric_limits<T>::lowest();
+              Acc acc = 0;
               int64_t count = 0;
               const int64_t pos[3] = {d, h, w};
               int64_t start[3], end[3];
@@ -311,9 +337,9 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
                   if (a1 < 0 || a1 >= ins[1]) continue;
                   for (int64_t a2 = start[2]; a2 < end[2]; a2 = NextTap(a2, end[2], dilation[2])) {
                     if (a2 < 0 || a2 >= ins[2]) continue;
-                    const double val = src[(a0 * ins[1] + a1) * ins[2] + a2];
+                    const T val = src[(a0 * ins[1] + a1) * ins[2] + a2];
                     if (is_max) {
-                      acc = std::max(acc, val);
+                      best = std::max(best, val);
                     } else {
                       acc += val;
                       if (!include_pad) ++count;
@@ -321,7 +347,11 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
                   }
                 }
               }
-              py[o] = static_cast<T>(is_max ? acc : (count > 0 ? acc / count : 0.0));
+              if (is_max) {
+                py[o] = best;
+              } else {
+                py[o] = count > 0 ? static_cast<T>(acc / static_cast<Acc>(count)) : T{0};
+              }
             }
           }
         }

@@ -62,9 +62,14 @@ KernelFn ROIAlign;
 // deformable_conv.cc: nn.deformable_conv2d (NCHW / OIHW).
 KernelFn DeformableConv2D;
 
-// image.cc: image.resize2d, image.resize3d, nn.upsampling, nn.depth_to_space,
-// nn.space_to_depth; grid_sample.cc: image.grid_sample (NCHW and NCDHW).
-KernelFn Resize2D, Resize3D, UpSampling, DepthToSpace, SpaceToDepth, GridSample;
+// pad_like.cc: nn.mirror_pad, nn.dilate.
+KernelFn MirrorPad, Dilate;
+
+// image.cc: image.resize2d, image.resize3d, nn.upsampling, nn.upsampling3d, nn.depth_to_space,
+// nn.space_to_depth, image.crop_and_resize, image.affine_grid; grid_sample.cc: image.grid_sample
+// (NCHW and NCDHW).
+KernelFn Resize2D, Resize3D, UpSampling, UpSampling3D, DepthToSpace, SpaceToDepth, GridSample,
+    CropAndResize, AffineGrid;
 
 // convnd.cc: direct N-d convolution and transposed convolution (NC... / OI... layouts), 3-D
 // pooling.

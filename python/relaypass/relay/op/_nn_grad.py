@@ -1,5 +1,5 @@
 """Gradient rules of the neural-network operators (softmax, dense, batch_matmul, bias_add,
-pooling, conv2d), written from the derivatives as TVM's _tensor_grad.py defines them."""
+pooling, conv2d, cross_entropy), written from the derivatives as TVM's _tensor_grad.py defines them."""
 from ..._errors import OpNotImplemented
 from ..expr import const
 from . import tensor as _t
@@ -92,3 +92,25 @@ def _leaky_relu_grad(orig, grad):
     x = orig.args[0]
     alpha = _c(float(orig.attrs.alpha), x)
     return [_t.where(_t.less(x, _t.zeros_like(x)), grad * alpha, grad)]
+
+
+def _over_batch_size(grad, x):
+    # TVM's rules divide the adjoint by x's first extent, read at run time (shape_of, take).
+    batch_size = _tr.take(_t.shape_of(x), const(0, dtype="int32"), axis=0)
+    return grad / _t.cast(batch_size, x.checked_type.dtype)
+
+
+@register_gradient("nn.cross_entropy")
+def _cross_entropy_grad(orig, grad):
+    # y = -sum(t * log(x)) / batch: dx = -g t / x, dt = -g log(x) (TVM's cross_entropy_grad)
+    x, y = orig.args
+    grad = _over_batch_size(grad, x)
+    return [-grad * y / x, -grad * _t.log(x)]
+
+
+@register_gradient("nn.cross_entropy_with_logits")
+def _cross_entropy_with_logits_grad(orig, grad):
+    # y = -sum(t * x) / batch: dx = -g t, dt = -g x (TVM's cross_entropy_with_logits_grad)
+    x, y = orig.args
+    grad = _over_batch_size(grad, x)
+    return [-grad * y, -grad * x]

@@ -49,3 +49,18 @@ def resize3d(data, size, roi=None, layout="NCDHW", method="linear",
                 rounding_method=rounding_method, cubic_alpha=cubic_alpha,
                 cubic_exclude=cubic_exclude, extrapolation_value=extrapolation_value,
                 out_dtype=out_dtype or "")
+
+
+def crop_and_resize(data, boxes, box_indices, crop_size, layout, method="bilinear",
+                    extrapolation_value=0, out_dtype=None):
+    """Crops the normalised [y1, x1, y2, x2] boxes of images box_indices and resizes them to
+    crop_size (TVM's image.crop_and_resize)."""
+    return call("image.crop_and_resize", [data, boxes, box_indices],
+                crop_size=[int(s) for s in crop_size], layout=layout, method=method,
+                extrapolation_value=float(extrapolation_value), out_dtype=out_dtype or "")
+
+
+def affine_grid(data, target_shape=None):
+    """A [-1, 1] sampling grid of target_shape moved by the [batch, 2, 3] affine matrices."""
+    return call("image.affine_grid", [data],
+                target_shape=None if target_shape is None else [int(s) for s in target_shape])

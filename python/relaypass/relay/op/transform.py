@@ -353,3 +353,13 @@ def stft(data, n_fft, hop_length=None, win_length=None, window=None, normalized=
         window = ones([n_fft], "int32")
     return call("stft", [data, window], n_fft=int(n_fft), hop_length=int(hop_length),
                 win_length=int(win_length), normalized=bool(normalized), onesided=bool(onesided))
+
+
+def strided_set(data, v, begin, end, strides=None):
+    """TVM's relay.strided_set: ``data`` with the strided slice begin:end:strides (1-D integer
+    tensors; strides defaults to const([1])) set to ``v``."""
+    from ..expr import const as _const
+
+    if strides is None:
+        strides = _const([1], dtype="int32")
+    return call("strided_set", [data, v, begin, end, strides])

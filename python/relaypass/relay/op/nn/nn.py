@@ -7,11 +7,12 @@ __all__ = [
     "conv2d", "dense", "bias_add", "batch_norm", "relu", "leaky_relu", "softmax",
     "log_softmax", "dropout", "dropout_raw", "max_pool2d", "avg_pool2d", "global_avg_pool2d",
     "global_max_pool2d", "batch_flatten", "pad", "prelu", "batch_matmul", "lrn",
-    "instance_norm", "layer_norm", "depth_to_space", "space_to_depth", "upsampling", "conv3d",
+    "instance_norm", "layer_norm", "depth_to_space", "space_to_depth", "upsampling",
+    "upsampling3d", "mirror_pad", "dilate", "conv2d_backward_weight", "correlation", "conv3d",
     "conv1d_transpose", "conv2d_transpose", "conv3d_transpose", "max_pool3d", "avg_pool3d",
     "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
-    "group_norm", "l2_normalize", "nll_loss", "matmul",
+    "group_norm", "l2_normalize", "nll_loss", "matmul", "global_max_pool1d", "global_avg_pool1d",
 ]
 
 
@@ -25,6 +26,19 @@ def conv2d(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups
                 padding=get_pad_tuple2d(padding), dilation=pair(dilation), groups=groups,
                 channels=channels, kernel_size=kernel_size, data_layout=data_layout,
                 kernel_layout=kernel_layout, out_layout=out_layout, out_dtype=out_dtype)
+
+
+def conv2d_backward_weight(grad, data, strides=(1, 1), padding=(0, 0), dilation=(1, 1),
+                           groups=1, channels=None, kernel_size=None, grad_layout="NCHW",
+                           data_layout="NCHW", kernel_layout="OIHW", out_dtype=""):
+    """The gradient of conv2d with respect to its weight (TVM's Conv2DAttrs: data_layout holds
+    grad_layout, kernel_layout data_layout and out_layout kernel_layout)."""
+    if isinstance(kernel_size, int):
+        kernel_size = (kernel_size, kernel_size)
+    return call("nn.conv2d_backward_weight", [grad, data], strides=pair(strides),
+                padding=get_pad_tuple2d(padding), dilation=pair(dilation), groups=groups,
+                channels=channels, kernel_size=kernel_size, data_layout=grad_layout,
+                kernel_layout=data_layout, out_layout=kernel_layout, out_dtype=out_dtype)
 
 
 def deformable_conv2d(data, offset, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1),
@@ -194,6 +208,40 @@ def upsampling(data, scale_h=1, scale_w=1, layout="NCHW", method="nearest_neighb
                 method=method, align_corners=align_corners)
 
 
+def correlation(data1, data2, kernel_size, max_displacement, stride1, stride2, padding,
+                is_multiply, layout):
+    """TVM's relay.nn.correlation (FlowNet): an int padding is used for both sides."""
+    if isinstance(padding, int):
+        padding = (padding, padding)
+    return call("nn.correlation", [data1, data2], kernel_size=kernel_size,
+                max_displacement=max_displacement, stride1=stride1, stride2=stride2,
+                padding=list(padding), is_multiply=is_multiply, layout=layout)
+
+
+def mirror_pad(data, pad_width, mode="SYMMETRIC"):
+    return call("nn.mirror_pad", [data], mode=mode, pad_width=[list(p) for p in pad_width])
+
+
+def dilate(data, strides, dilation_value=0.0):
+    return call("nn.dilate", [data], strides=list(strides), dilation_value=dilation_value)
+
+
+def upsampling3d(data, scale_d=1, scale_h=1, scale_w=1, layout="NCDHW",
+                 method="nearest_neighbor", coordinate_transformation_mode="half_pixel"):
+    from ...expr import Constant
+    from ..dyn.nn import _make as _dyn_nn_make
+
+    scales = [scale_d, scale_h, scale_w]
+    scales = [s.data.numpy().item() if isinstance(s, Constant) else s for s in scales]
+    if any(isinstance(s, RelayExpr) for s in scales):
+        scales = [s if isinstance(s, RelayExpr) else const(s, "float64") for s in scales]
+        return _dyn_nn_make.upsampling3d(data, *scales, layout, method,
+                                         coordinate_transformation_mode)
+    return call("nn.upsampling3d", [data], scale_d=scales[0], scale_h=scales[1],
+                scale_w=scales[2], layout=layout, method=method,
+                coordinate_transformation_mode=coordinate_transformation_mode)
+
+
 def conv3d(data, weight, strides=(1, 1, 1), padding=(0, 0, 0), dilation=(1, 1, 1), groups=1,
            channels=None, kernel_size=None, data_layout="NCDHW", kernel_layout="OIDHW",
            out_layout="", out_dtype=""):
@@ -328,6 +376,17 @@ adaptive_avg_pool3d = _adaptive("nn.adaptive_avg_pool3d", "NCDHW")
 adaptive_max_pool1d = _adaptive("nn.adaptive_max_pool1d", "NCW")
 adaptive_max_pool2d = _adaptive("nn.adaptive_max_pool2d", "NCHW")
 adaptive_max_pool3d = _adaptive("nn.adaptive_max_pool3d", "NCDHW")
+
+
+def global_max_pool1d(data, layout="NCW", out_layout=""):
+    """TVM's relay.nn.global_max_pool1d: adaptive max pooling to one element."""
+    return adaptive_max_pool1d(data, [1], layout, out_layout)
+
+
+def global_avg_pool1d(data, layout="NCW", out_layout=""):
+    """TVM's relay.nn.global_avg_pool1d: adaptive average pooling to one element."""
+    return adaptive_avg_pool1d(data, [1], layout, out_layout)
+
 
 
 def group_norm(data, gamma, beta, num_groups, axis=1, epsilon=1e-5, center=True, scale=True):
