@@ -147,7 +147,10 @@ class Filler {
       case ExprKind::kVar:
       case ExprKind::kGlobalVar:
       case ExprKind::kOp:
+      case ExprKind::kConstructor:  // atomic, as in TVM's ANF
         return Atomic(f);
+      case ExprKind::kMatch:
+        throw Error("ToANormalForm: match expressions are not supported yet");
       case ExprKind::kConstant:
         return Compound(f, Expr(f.node));
       case ExprKind::kCall: {
