@@ -23,8 +23,15 @@ ir::Type Parser::ParseType() {
     Consume();
     return ir::IncompleteType();
   }
-  // A bare dtype is a rank-0 tensor.
-  auto dtype = ir::DataType::Parse(token.text);
+  // A bare dtype is a rank-0 tensor. As TVM's String2DLDataType, `int`, `uint` and `float`
+  // without bits are 32-bit.
+  std::string_view name = token.text;
+  std::string with_bits;
+  if (name == "int" || name == "uint" || name == "float") {
+    with_bits = std::string(name) + "32";
+    name = with_bits;
+  }
+  auto dtype = ir::DataType::Parse(name);
   if (!dtype || dtype->is_void()) {
     if (IsDtypeName(token.text)) Fail(token.loc, "unknown type '" + std::string(token.text) + "'");
     return ParseNamedType();

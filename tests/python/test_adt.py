@@ -169,3 +169,18 @@ def test_prelude_runs_on_the_interpreter():
     p.mod.import_from_std("nat.rly")
     three = relay.testing.make_nat_expr(p, 3)
     assert relay.testing.count(p, run(p.mod.get_global_var("nat_double")(three))) == 6
+
+
+def test_well_formed_match_and_bare_int_types():
+    # TVM's WellFormedChecker: each clause is a scope binding its pattern's variables; a variable
+    # bound by two clauses is bound twice (test_ir_well_formed.py::test_adt).
+    mod, lst, cons, nil = _list_module()
+    x = relay.Var("x")
+    default = relay.Clause(relay.PatternVar(x), x)
+    cons_case = relay.Clause(relay.PatternConstructor(cons, [relay.PatternVar(x),
+                                                             relay.PatternWildcard()]), x)
+    assert relay.analysis.well_formed(relay.Match(nil(), [default]))
+    assert not relay.analysis.well_formed(relay.Match(nil(), [cons_case, default]))
+    # TVM's parser reads `int` (and `uint`, `float`) without bits as 32-bit.
+    parsed = tvm.relay.parse('#[version = "0.0.5"]\ndef @main(%x: int) -> int { %x }')
+    assert str(parsed["main"].ret_type) == "int32"

@@ -306,6 +306,18 @@ def detect_feature(a, b=None):
     return out
 
 
+def _pattern_vars(pattern):
+    """The variables a match pattern binds, left to right."""
+    out, stack = [], [pattern]
+    while stack:
+        p = stack.pop()
+        if isinstance(p, _core.PatternVar):
+            out.append(p.var)
+        elif isinstance(p, (_core.PatternConstructor, _core.PatternTuple)):
+            stack.extend(reversed(list(p.patterns)))
+    return out
+
+
 def well_formed(expr):
     """Whether every variable is bound at most once, and used only inside the scope of its
     binding when bound (TVM's WellFormedChecker: a variable used free and also bound, bound
@@ -363,6 +375,13 @@ def well_formed(expr):
                 todo.append(("push", None))
                 todo += [("bound", p) for p in node.params]
                 todo += [("check", node.body), ("pop", None)]
+            elif isinstance(node, _core.Match):
+                # Each clause is a scope binding its pattern's variables (TVM's VisitClause).
+                todo.append(("check", node.data))
+                for clause in node.clauses:
+                    todo.append(("push", None))
+                    todo += [("bound", v) for v in _pattern_vars(clause.lhs)]
+                    todo += [("check", clause.rhs), ("pop", None)]
             else:
                 todo = [("visit", c) for c in _children(node)]
             stack.extend(reversed(todo))
