@@ -184,3 +184,26 @@ def test_well_formed_match_and_bare_int_types():
     # TVM's parser reads `int` (and `uint`, `float`) without bits as 32-bit.
     parsed = tvm.relay.parse('#[version = "0.0.5"]\ndef @main(%x: int) -> int { %x }')
     assert str(parsed["main"].ret_type) == "int32"
+
+
+def test_a_normal_form_of_a_match():
+    # TVM's Fill for a match: the data is bound in the enclosing scope, each clause's right side
+    # gets its own scope of lets; the value is unchanged ((3 + 3) * (3 + 1) = 24, by hand).
+    import numpy as np
+
+    p = relay.prelude.Prelude(tvm.IRModule())
+    _, cons, nil = p.mod.get_type("List")
+    x = relay.Var("x", relay.scalar_type("int32"))
+    h, t = relay.Var("h"), relay.Var("t")
+    body = relay.Match(cons(x + x, nil()), [
+        relay.Clause(relay.PatternConstructor(cons, [relay.PatternVar(h), relay.PatternVar(t)]),
+                     h * (x + relay.const(1))),
+        relay.Clause(relay.PatternWildcard(), x + x),
+    ])
+    p.mod["main"] = relay.Function([x], body)
+    anf = relay.transform.ToANormalForm()(p.mod)
+    text = anf["main"].astext(show_meta_data=False)
+    assert "Cons(%h, %t) => {\n      let " in text
+    assert relay.analysis.well_formed(anf["main"])
+    run = relay.create_executor(mod=anf).evaluate()
+    assert run(tvm.nd.array(np.array(3, "int32"))).numpy() == 24
