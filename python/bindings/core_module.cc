@@ -4,6 +4,7 @@
 
 namespace relaypass::python {
 void BindQnn(py::module_& m);  // qnn.cc (declared here: common.h is the precompiled header)
+void BindAdt(py::module_& m);  // adt.cc
 }  // namespace relaypass::python
 
 PYBIND11_MODULE(_core, m) {
@@ -14,6 +15,7 @@ PYBIND11_MODULE(_core, m) {
   BindNDArray(m);
   BindAttrs(m);
   BindExprs(m);
+  BindAdt(m);
   BindModule(m);
   BindOps(m);
   BindTransform(m);

@@ -138,9 +138,12 @@ void BindExprs(py::module_& m) {
 
   NodeClass<ir::FunctionNode>(m, "Function")
       .def(py::init([](const std::vector<ir::Var>& params, const Expr& body,
-                       const std::optional<ir::Type>& ret, const py::object&,
+                       const std::optional<ir::Type>& ret, const py::object& type_params,
                        const py::object& attrs, const py::object&) {
-             return ir::MakeFunction(params, body, ret.value_or(nullptr), DictAttrsFromPy(attrs));
+             std::vector<ir::Type> tps;
+             if (!type_params.is_none()) tps = type_params.cast<std::vector<ir::Type>>();
+             return ir::MakeFunction(params, body, ret.value_or(nullptr), DictAttrsFromPy(attrs),
+                                     std::move(tps));
            }),
            py::arg("params"), py::arg("body"), py::arg("ret_type") = py::none(),
            py::arg("type_params") = py::none(), py::arg("attrs") = py::none(),
@@ -148,7 +151,7 @@ void BindExprs(py::module_& m) {
       .def_property_readonly("params", [](const ir::FunctionNode& f) { return f.params; })
       .def_property_readonly("body", [](const ir::FunctionNode& f) { return f.body; })
       .def_property_readonly("ret_type", [](const ir::FunctionNode& f) { return f.ret_type; })
-      .def_property_readonly("type_params", [](const ir::FunctionNode&) { return py::list(); })
+      .def_property_readonly("type_params", [](const ir::FunctionNode& f) { return f.type_params; })
       .def_property_readonly("attrs",
                              [](const ir::FunctionNode& f) { return DictAttrsToPy(f.attrs); })
       .def(

@@ -80,7 +80,14 @@ py::object ValueToPy(const eval::Value& value) {
     }
     throw relaypass::InternalError("the evaluator returned a closure, which Python cannot hold");
   };
-  if (!value.is_tuple()) return leaf(value);
+  // Tuples become Python tuples; ADT values TVM's ConstructorValue (tag, fields, constructor).
+  auto nested = [](const eval::Value& v) { return v.is_tuple() || v.is_adt(); };
+  auto fields_of = [](const eval::Value& v) -> const std::vector<eval::Value>& {
+    return v.is_tuple() ? v.fields() : v.adt().fields;
+  };
+  if (!nested(value)) return leaf(value);
+  py::object constructor_value =
+      py::module_::import("relaypass.relay.backend.interpreter").attr("ConstructorValue");
   std::vector<Frame> stack;
   stack.push_back({&value, 0, py::list()});
   py::object done;
@@ -90,14 +97,19 @@ py::object ValueToPy(const eval::Value& value) {
       top.fields.append(std::move(done));
       done = py::object();
     }
-    const std::vector<eval::Value>& fields = top.value->fields();
+    const std::vector<eval::Value>& fields = fields_of(*top.value);
     if (top.next == fields.size()) {
-      done = py::tuple(top.fields);
+      if (top.value->is_tuple()) {
+        done = py::tuple(top.fields);
+      } else {
+        const eval::AdtValue& adt = top.value->adt();
+        done = constructor_value(adt.tag, top.fields, adt.constructor);
+      }
       stack.pop_back();
       continue;
     }
     const eval::Value& field = fields[top.next++];
-    if (field.is_tuple()) {
+    if (nested(field)) {
       stack.push_back({&field, 0, py::list()});
     } else {
       top.fields.append(leaf(field));
@@ -106,14 +118,57 @@ py::object ValueToPy(const eval::Value& value) {
   return done;
 }
 
+namespace {
+
+// A ConstructorValue (TVM's interpreter value of an ADT) as an evaluator value. Nested
+// ConstructorValues (a list, a nat) are walked with an explicit stack; other fields convert
+// through ValueFromPy.
+eval::Value AdtFromPy(py::handle root, const py::object& constructor_value) {
+  struct Frame {
+    py::object obj;
+    py::list fields;
+    size_t next = 0;
+    std::vector<eval::Value> done;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({py::reinterpret_borrow<py::object>(root), py::list(root.attr("fields")), 0, {}});
+  eval::Value result;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next < top.fields.size()) {
+      py::object field = top.fields[top.next++];
+      if (py::isinstance(field, constructor_value)) {
+        if (stack.size() > 1000000) throw py::value_error("ADT value nested too deeply");
+        stack.push_back({field, py::list(field.attr("fields")), 0, {}});
+      } else {
+        top.done.push_back(ValueFromPy(field));
+      }
+      continue;
+    }
+    eval::Value built = eval::Value::MakeAdt(top.obj.attr("constructor").cast<ir::Constructor>(),
+                                             std::move(top.done));
+    stack.pop_back();
+    if (stack.empty()) {
+      result = std::move(built);
+    } else {
+      stack.back().done.push_back(std::move(built));
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
 eval::Value ValueFromPy(py::handle value) {
   auto is_sequence = [](py::handle v) {
     return py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v);
   };
   auto leaf = [](py::handle v) -> eval::Value {
     if (py::isinstance<ir::NDArray>(v)) return v.cast<ir::NDArray>();
-    py::object ref_value =
-        py::module_::import("relaypass.relay.backend.interpreter").attr("RefValue");
+    py::module_ interpreter = py::module_::import("relaypass.relay.backend.interpreter");
+    py::object ref_value = interpreter.attr("RefValue");
+    py::object constructor_value = interpreter.attr("ConstructorValue");
+    if (py::isinstance(v, constructor_value)) return AdtFromPy(v, constructor_value);
     if (py::isinstance(v, ref_value)) return eval::Value::MakeRef(ValueFromPy(v.attr("value")));
     throw py::type_error("evaluator arguments are NDArrays, RefValues or tuples of them, not " +
                          PyTypeName(v));

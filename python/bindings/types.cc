@@ -12,6 +12,10 @@
 #include "relaypass/support/error.h"
 
 namespace relaypass::python {
+
+// module.cc: TVM's structural equality of types.
+bool TypesStructurallyEqual(const ir::Type& a, const ir::Type& b, bool map_free_vars);
+
 namespace {
 
 ir::DataType ParseDType(const std::string& text) {
@@ -100,9 +104,11 @@ void BindTypes(py::module_& m) {
   py::class_<ir::TypeNode, ir::Type>(m, "Type")
       .def("__str__", [](const ir::Type& t) { return ir::TypeToString(t); })
       .def("__repr__", [](const ir::Type& t) { return ir::TypeToString(t); })
+      // TVM's Type.__eq__ is structural equality (a function type's parameters are bound).
       .def("__eq__",
            [](const ir::Type& a, const py::object& b) {
-             return py::isinstance<ir::TypeNode>(b) && ir::TypeEqual(a, b.cast<ir::Type>());
+             return py::isinstance<ir::TypeNode>(b) &&
+                    TypesStructurallyEqual(a, b.cast<ir::Type>(), false);
            })
       .def("__hash__", [](const ir::Type& t) { return ir::TypeHash(t); })
       .def("same_as", [](const ir::Type& a, const py::object& b) {
@@ -130,14 +136,19 @@ void BindTypes(py::module_& m) {
       .def_property_readonly("fields", [](const ir::TupleTypeNode& t) { return t.fields; });
 
   py::class_<ir::FuncTypeNode, ir::TypeNode, ir::Ref<ir::FuncTypeNode>>(m, "FuncType")
-      .def(py::init([](const std::vector<ir::Type>& args, const ir::Type& ret, const py::object&,
-                       const py::object&) {
-             return ir::FuncType(args, ret).downcast<ir::FuncTypeNode>();
+      .def(py::init([](const std::vector<ir::Type>& args, const ir::Type& ret,
+                       const py::object& type_params, const py::object&) {
+             std::vector<ir::Type> tps;
+             if (!type_params.is_none()) tps = type_params.cast<std::vector<ir::Type>>();
+             return ir::FuncType(args, ret, std::move(tps)).downcast<ir::FuncTypeNode>();
            }),
            py::arg("arg_types"), py::arg("ret_type"), py::arg("type_params") = py::none(),
            py::arg("type_constraints") = py::none())
       .def_property_readonly("arg_types", [](const ir::FuncTypeNode& t) { return t.arg_types; })
-      .def_property_readonly("ret_type", [](const ir::FuncTypeNode& t) { return t.ret_type; });
+      .def_property_readonly("ret_type", [](const ir::FuncTypeNode& t) { return t.ret_type; })
+      .def_property_readonly("type_params", [](const ir::FuncTypeNode& t) { return t.type_params; })
+      .def_property_readonly("type_constraints",
+                             [](const ir::FuncTypeNode&) { return py::list(); });
 
   py::class_<ir::RefTypeNode, ir::TypeNode, ir::Ref<ir::RefTypeNode>>(m, "RefType")
       .def(py::init([](const ir::Type& value) {

@@ -177,6 +177,11 @@ class Planner {
         throw Error(Where(e) +
                     "graph executor: references are not supported (they need the "
                     "interpreter: create_executor(\"debug\"))");
+      case ir::ExprKind::kMatch:
+      case ir::ExprKind::kConstructor:
+        throw Error(Where(e) +
+                    "graph executor: algebraic data types are not supported (they need the "
+                    "VM or the interpreter)");
       case ir::ExprKind::kFunction:
       case ir::ExprKind::kOp:
       case ir::ExprKind::kGlobalVar:

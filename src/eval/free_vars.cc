@@ -73,8 +73,15 @@ void FreeVarCache::Compute(const ir::FunctionNode* fn) {
       case ir::ExprKind::kFunction:
         for (const ir::VarNode* v : entries_.find(e)->vars) uses.push_back(v);
         break;
+      case ir::ExprKind::kMatch:
+        for (const ir::Clause& c : static_cast<const ir::MatchNode*>(e)->clauses) {
+          for (const ir::Var& v : ir::PatternVars(c->lhs)) bound.insert(v.get());
+        }
+        [[fallthrough]];
       case ir::ExprKind::kLet:
-        bound.insert(static_cast<const ir::LetNode*>(e)->var.get());
+        if (e->kind == ir::ExprKind::kLet) {
+          bound.insert(static_cast<const ir::LetNode*>(e)->var.get());
+        }
         [[fallthrough]];
       default: {
         // Children pushed in reverse, so the walk meets them in evaluation order.

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "fused_conv.h"
 #include "plan.h"
@@ -292,6 +293,35 @@ struct Interpreter::Impl {
       case ir::ExprKind::kRefRead:
       case ir::ExprKind::kRefWrite:
         return StepReference(f, i);
+      case ir::ExprKind::kConstructor:
+        // A constructor as a value (`@foldr(Cons, ...)`): a function calling it.
+        f.Set(i, Value::MakeClosure(Closure{ConstructorFunction(e), {}}));
+        f.work.pop_back();
+        return;
+      case ir::ExprKind::kMatch: {
+        const auto* match = static_cast<const ir::MatchNode*>(e);
+        if (w.state == 0) {
+          w.state = 1;
+          if (!f.done[deps[0]]) f.work.push_back({deps[0], 0});
+        } else if (w.state == 1) {
+          // The first clause whose pattern matches binds its variables and is evaluated.
+          Value data = f.Take(deps[0]);
+          size_t k = 0;
+          while (k < match->clauses.size() && !MatchPattern(f, match->clauses[k]->lhs, data)) ++k;
+          if (k == match->clauses.size()) {
+            throw Error("evaluator: no clause of the match matches the value", e->span);
+          }
+          // The state remembers the clause taken (a frame per call: recursion is fine).
+          if (k > 253) throw Error("evaluator: a match takes at most 254 clauses", e->span);
+          w.state = static_cast<uint8_t>(2 + k);
+          f.work.push_back({deps[1 + k], 0});
+        } else {
+          const size_t k = w.state - 2;
+          f.Set(i, f.Take(deps[1 + k]));
+          f.work.pop_back();
+        }
+        return;
+      }
       case ir::ExprKind::kLet: {
         const auto* let = static_cast<const ir::LetNode*>(e);
         if (w.state == 0) {
@@ -326,6 +356,64 @@ struct Interpreter::Impl {
         return;
       }
     }
+  }
+
+  // `fn (%c0, ..., %cn) { C(%c0, ..., %cn) }` for constructor `e`, made once.
+  ir::Function ConstructorFunction(const ir::ExprNode* e) {
+    auto it = constructor_functions_.find(e);
+    if (it != constructor_functions_.end()) return it->second;
+    const auto* ctor = static_cast<const ir::ConstructorNode*>(e);
+    std::vector<ir::Var> params;
+    std::vector<ir::Expr> args;
+    for (size_t k = 0; k < ctor->inputs.size(); ++k) {
+      params.push_back(ir::MakeVar("c" + std::to_string(k), ctor->inputs[k]));
+      args.push_back(params.back());
+    }
+    ir::Function fn = ir::MakeFunction(params, ir::MakeCall(ir::Expr(e), std::move(args)));
+    constructor_functions_.emplace(e, fn);
+    return fn;
+  }
+  std::unordered_map<const ir::ExprNode*, ir::Function> constructor_functions_;
+
+  // Whether `value` matches `pattern`; binds the pattern's variables in `f` when it does
+  // (iterative: patterns and values nest deeply).
+  static bool MatchPattern(Frame& f, const ir::Pattern& pattern, const Value& value) {
+    std::vector<std::pair<const ir::PatternNode*, const Value*>> stack = {{pattern.get(), &value}};
+    std::vector<std::pair<const ir::VarNode*, Value>> binds;
+    while (!stack.empty()) {
+      auto [p, v] = stack.back();
+      stack.pop_back();
+      switch (p->kind) {
+        case ir::PatternKind::kWildcard:
+          break;
+        case ir::PatternKind::kVar:
+          binds.emplace_back(static_cast<const ir::PatternVarNode*>(p)->var.get(), *v);
+          break;
+        case ir::PatternKind::kConstructor: {
+          const auto* pc = static_cast<const ir::PatternConstructorNode*>(p);
+          if (!v->is_adt()) return false;
+          const AdtValue& adt = v->adt();
+          const ir::ConstructorNode* want = pc->constructor.get();
+          // As TVM's interpreter: the tags decide (the same constructor if untagged).
+          if (want->tag >= 0 ? adt.tag != want->tag : adt.constructor.get() != want) return false;
+          if (adt.fields.size() != pc->patterns.size()) return false;
+          for (size_t k = pc->patterns.size(); k-- > 0;) {
+            stack.emplace_back(pc->patterns[k].get(), &adt.fields[k]);
+          }
+          break;
+        }
+        case ir::PatternKind::kTuple: {
+          const auto* pt = static_cast<const ir::PatternTupleNode*>(p);
+          if (!v->is_tuple() || v->fields().size() != pt->patterns.size()) return false;
+          for (size_t k = pt->patterns.size(); k-- > 0;) {
+            stack.emplace_back(pt->patterns[k].get(), &v->fields()[k]);
+          }
+          break;
+        }
+      }
+    }
+    for (auto& [var, bound] : binds) f.Bind(var, std::move(bound));
+    return true;
   }
 
   // A reference operation, once its operands (evaluated left to right) are known. Each
@@ -368,9 +456,18 @@ struct Interpreter::Impl {
     const int32_t* deps = plan.DepsBegin(i);
     const int32_t num_deps = plan.NumDeps(i);
     const bool is_op = call->op->kind == ir::ExprKind::kOp;
+    const bool is_constructor = call->op->kind == ir::ExprKind::kConstructor;
     std::vector<Value> args;
     args.reserve(call->args.size());
-    for (int32_t k = is_op ? 0 : 1; k < num_deps; ++k) args.push_back(f.Take(deps[k]));
+    for (int32_t k = is_op || is_constructor ? 0 : 1; k < num_deps; ++k) {
+      args.push_back(f.Take(deps[k]));
+    }
+    if (is_constructor) {
+      f.Set(i,
+            Value::MakeAdt(ir::Constructor(call->op.as<ir::ConstructorNode>()), std::move(args)));
+      f.work.pop_back();
+      return;
+    }
     if (is_op) {
       ++stats.op_calls;
       f.Set(i, EvaluateOpCall(call, args));

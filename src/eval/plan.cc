@@ -16,7 +16,9 @@ void ForEachDep(const ir::ExprNode* e, FreeVarsOf&& free_vars, F&& fn) {
   switch (e->kind) {
     case ir::ExprKind::kCall: {
       const auto* call = static_cast<const ir::CallNode*>(e);
-      if (call->op->kind != ir::ExprKind::kOp) fn(call->op.get());
+      if (call->op->kind != ir::ExprKind::kOp && call->op->kind != ir::ExprKind::kConstructor) {
+        fn(call->op.get());
+      }
       for (const ir::Expr& a : call->args) fn(a.get());
       break;
     }

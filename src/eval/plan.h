@@ -17,7 +17,9 @@ struct Plan {
   support::PointerMap<int32_t> index;  // node -> position in `nodes`
   // Dependencies of node i: deps[dep_begin[i] .. dep_begin[i + 1]), in evaluation order:
   //   Call: callee (unless an operator), then args; Tuple: fields; TupleGetItem: tuple;
-  //   Function: its free variables (captured); Let: value, body; If: cond, then, else.
+  //   Function: its free variables (captured); Let: value, body; If: cond, then, else;
+  //   Match: data, then each clause's right-hand side. A constructor callee is no dependency
+  //   (as an operator: the call builds the ADT value).
   std::vector<int32_t> dep_begin;
   std::vector<int32_t> deps;
   // Reads of each node's value: one per dependency edge (+1 for the root, read as the result).

@@ -16,7 +16,7 @@ struct RefCell {
 }  // namespace
 
 struct Value::Payload {
-  std::variant<ir::NDArray, std::vector<Value>, Closure, RefCell> data;
+  std::variant<ir::NDArray, std::vector<Value>, Closure, RefCell, AdtValue> data;
 };
 
 Value::Value(ir::NDArray tensor)
@@ -43,6 +43,15 @@ Value Value::MakeRef(Value content) {
   return v;
 }
 
+Value Value::MakeAdt(ir::Constructor constructor, std::vector<Value> fields) {
+  Value v;
+  v.kind_ = Kind::kAdt;
+  const int32_t tag = constructor->tag;
+  v.payload_ = std::make_shared<const Payload>(
+      Payload{AdtValue{std::move(constructor), tag, std::move(fields)}});
+  return v;
+}
+
 namespace {
 
 const char* KindName(Value::Kind kind) {
@@ -57,6 +66,8 @@ const char* KindName(Value::Kind kind) {
       return "a closure";
     case Value::Kind::kRef:
       return "a reference";
+    case Value::Kind::kAdt:
+      return "an ADT value";
   }
   return "?";
 }
@@ -87,6 +98,12 @@ const Closure& Value::closure() const {
   if (kind_ != Kind::kClosure) WrongKind(Kind::kClosure, kind_);
   if (!payload_) MovedFrom();
   return std::get<Closure>(payload_->data);
+}
+
+const AdtValue& Value::adt() const {
+  if (kind_ != Kind::kAdt) WrongKind(Kind::kAdt, kind_);
+  if (!payload_) MovedFrom();
+  return std::get<AdtValue>(payload_->data);
 }
 
 const Value& Value::ref_content() const {

@@ -1,5 +1,7 @@
 #include "relaypass/ir/module.h"
 
+#include <functional>
+
 #include "relaypass/ir/visitor.h"
 
 namespace relaypass::ir {
@@ -71,6 +73,80 @@ void IRModule::Remove(const std::string& name) {
   impl_->functions.erase(name);
   // A caller of the removed function is no longer well typed.
   for (auto& [n, entry] : impl_->functions) entry.type_inferred = false;
+}
+
+std::vector<std::pair<Type, TypeData>> IRModule::type_definitions() const {
+  std::vector<std::pair<Type, TypeData>> out;
+  for (const auto& [name, entry] : impl_->type_defs) out.emplace_back(entry.var, entry.data);
+  return out;
+}
+
+bool IRModule::ContainGlobalTypeVar(const std::string& name) const {
+  return impl_->type_defs.count(name) != 0;
+}
+
+Type IRModule::GetGlobalTypeVar(const std::string& name) const {
+  auto it = impl_->type_defs.find(name);
+  if (it == impl_->type_defs.end()) {
+    throw InternalError("Cannot find global type var " + name + " in the Module");
+  }
+  return it->second.var;
+}
+
+namespace {
+const std::string& GlobalTypeVarName(const Type& var) {
+  auto* gtv = var.as<GlobalTypeVarNode>();
+  if (!gtv) throw InternalError("a type definition's name must be a GlobalTypeVar");
+  return gtv->name_hint;
+}
+}  // namespace
+
+void IRModule::AddTypeDef(const Type& var, const TypeData& type, bool update) {
+  const std::string& name = GlobalTypeVarName(var);
+  if (!type) throw InternalError("AddTypeDef: null TypeData");
+  if (!update && impl_->type_defs.count(name)) {
+    throw InternalError("Duplicate global type definition name " + name);
+  }
+  Detach();
+  impl_->type_defs[name] = TypeDefEntry{var, type};
+  // TVM's tags: the name's hash in the most significant byte, the constructor's index below.
+  int32_t prefix = static_cast<int32_t>((std::hash<std::string>()(name) & 0xff) << 24);
+  for (size_t i = 0; i < type->constructors.size(); ++i) {
+    const Constructor& c = type->constructors[i];
+    int32_t tag = prefix | static_cast<int32_t>(i);
+    // Tags are the module's numbering of a constructor it was given (as TVM's, which sets it on
+    // the shared node).
+    const_cast<ConstructorNode*>(c.get())->tag = tag;
+    impl_->tags[tag] = c;
+  }
+}
+
+TypeData IRModule::LookupTypeDef(const Type& var) const {
+  return LookupTypeDef(GlobalTypeVarName(var));
+}
+
+TypeData IRModule::LookupTypeDef(const std::string& name) const {
+  auto it = impl_->type_defs.find(name);
+  if (it == impl_->type_defs.end()) {
+    throw InternalError("There is no definition of " + name);
+  }
+  return it->second.data;
+}
+
+Constructor IRModule::GetConstructor(const std::string& adt, const std::string& cons) const {
+  TypeData data = LookupTypeDef(adt);
+  for (const Constructor& c : data->constructors) {
+    if (c->name_hint == cons) return c;
+  }
+  throw InternalError(adt + " does not contain constructor " + cons);
+}
+
+Constructor IRModule::LookupTag(int32_t tag) const {
+  auto it = impl_->tags.find(tag);
+  if (it == impl_->tags.end()) {
+    throw InternalError("There is no constructor with the tag " + std::to_string(tag));
+  }
+  return it->second;
 }
 
 bool IRModule::AllTypeInferred() const {

@@ -113,7 +113,8 @@ bool AnyChildChanged(const Expr& pre, std::span<const PostOrderIndex::Id> childr
 
 Expr RebuildOnChildren(const Expr& pre, std::span<const PostOrderIndex::Id> children,
                        const std::vector<Expr>& results) {
-  if (!AnyChildChanged(pre, children, results)) return pre;
+  // A match's bound variables are spread between its children: its rebuild below decides.
+  if (pre->kind != ExprKind::kMatch && !AnyChildChanged(pre, children, results)) return pre;
   size_t next = 0;
   bool changed = false;
   // The rewritten form of the next child, whose original is `c`.
@@ -214,6 +215,26 @@ Expr RebuildOnChildren(const Expr& pre, std::span<const PostOrderIndex::Id> chil
       return CopyWith(n, [&](RefWriteNode* r) {
         r->ref = std::move(ref);
         r->value = std::move(value);
+      });
+    }
+    case ExprKind::kMatch: {
+      auto* n = pre.as<MatchNode>();
+      Expr data = take(n->data);
+      std::vector<Clause> clauses;
+      clauses.reserve(n->clauses.size());
+      for (const Clause& c : n->clauses) {
+        std::vector<Var> vars = PatternVars(c->lhs);
+        for (Var& v : vars) v = take_var(v);
+        Pattern lhs = ReplacePatternVars(c->lhs, vars);
+        Expr rhs = take(c->rhs);
+        clauses.push_back(lhs.same_as(c->lhs) && rhs.same_as(c->rhs)
+                              ? c
+                              : MakeClause(std::move(lhs), std::move(rhs)));
+      }
+      if (!changed) return pre;
+      return CopyWith(n, [&](MatchNode* m) {
+        m->data = std::move(data);
+        m->clauses = std::move(clauses);
       });
     }
     default:

@@ -53,16 +53,80 @@ class EqualChecker {
 
   void Push(const Expr& a, const Expr& b) { stack_.push_back({a.get(), b.get()}); }
 
+  // Types compare as TypeEqual, except that type variables bound by functions are paired at
+  // their binding site (as TVM's structural equality does), so a reparsed `fn [A](%x: A)`
+  // equals the original.
+  bool TypesEqual(const Type& a, const Type& b) {
+    if (a ? b && TypeEqual(a, b) : !b) return true;
+    if (!a || !b) return false;
+    std::vector<std::pair<const TypeNode*, const TypeNode*>> stack = {{a.get(), b.get()}};
+    auto push_list = [&](const std::vector<Type>& x, const std::vector<Type>& y) {
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i) stack.emplace_back(x[i].get(), y[i].get());
+      return true;
+    };
+    while (!stack.empty()) {
+      auto [x, y] = stack.back();
+      stack.pop_back();
+      if (x == y) continue;
+      if (!x || !y || x->kind != y->kind) return false;
+      switch (x->kind) {
+        case TypeKind::kTypeVar: {
+          const TypeNode** mapped = type_forward_.find(x);
+          if (!mapped || *mapped != y) return false;
+          break;
+        }
+        case TypeKind::kTuple:
+          if (!push_list(static_cast<const TupleTypeNode*>(x)->fields,
+                         static_cast<const TupleTypeNode*>(y)->fields)) {
+            return false;
+          }
+          break;
+        case TypeKind::kFunc: {
+          // A polymorphic function type binds its type parameters (TVM: DefEqual).
+          auto* fx = static_cast<const FuncTypeNode*>(x);
+          auto* fy = static_cast<const FuncTypeNode*>(y);
+          if (!BindTypeParams(fx->type_params, fy->type_params)) return false;
+          if (!push_list(fx->arg_types, fy->arg_types)) return false;
+          stack.emplace_back(fx->ret_type.get(), fy->ret_type.get());
+          break;
+        }
+        case TypeKind::kRef:
+          stack.emplace_back(static_cast<const RefTypeNode*>(x)->value.get(),
+                             static_cast<const RefTypeNode*>(y)->value.get());
+          break;
+        case TypeKind::kTypeCall: {
+          auto* cx = static_cast<const TypeCallNode*>(x);
+          auto* cy = static_cast<const TypeCallNode*>(y);
+          if (!push_list(cx->args, cy->args)) return false;
+          stack.emplace_back(cx->func.get(), cy->func.get());
+          break;
+        }
+        default:
+          if (!TypeEqual(Type(x), Type(y))) return false;
+      }
+    }
+    return true;
+  }
+
+  bool BindTypeParams(const std::vector<Type>& a, const std::vector<Type>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      auto* x = a[i].as<TypeVarNode>();
+      auto* y = b[i].as<TypeVarNode>();
+      if (!x || !y) return false;
+      if (x->var_kind != y->var_kind) return false;
+      type_forward_[x] = y;
+    }
+    return true;
+  }
+
   // Pairs two binders; their annotations must agree.
   bool Bind(const Var& a, const Var& b) {
     if (forward_.contains(a.get()) || backward_.contains(b.get())) {
       return forward_[a.get()] == b.get() && backward_[b.get()] == a.get();
     }
-    if (!(a->type_annotation
-              ? b->type_annotation && TypeEqual(a->type_annotation, b->type_annotation)
-              : !b->type_annotation)) {
-      return false;
-    }
+    if (!TypesEqual(a->type_annotation, b->type_annotation)) return false;
     forward_[a.get()] = b.get();
     backward_[b.get()] = a.get();
     return true;
@@ -106,9 +170,8 @@ class EqualChecker {
         auto* a = static_cast<const FunctionNode*>(x);
         auto* b = static_cast<const FunctionNode*>(y);
         if (a->params.size() != b->params.size() || !(a->attrs == b->attrs)) return false;
-        if (a->ret_type ? !b->ret_type || !TypeEqual(a->ret_type, b->ret_type) : !!b->ret_type) {
-          return false;
-        }
+        if (!BindTypeParams(a->type_params, b->type_params)) return false;
+        if (!TypesEqual(a->ret_type, b->ret_type)) return false;
         for (size_t i = 0; i < a->params.size(); ++i) {
           if (!Bind(a->params[i], b->params[i])) return false;
         }
@@ -145,13 +208,75 @@ class EqualChecker {
         Push(a->ref, b->ref);
         return true;
       }
+      case ExprKind::kConstructor: {
+        auto* a = static_cast<const ConstructorNode*>(x);
+        auto* b = static_cast<const ConstructorNode*>(y);
+        return a->name_hint == b->name_hint && TypeEqual(a->belong_to, b->belong_to);
+      }
+      case ExprKind::kMatch: {
+        auto* a = static_cast<const MatchNode*>(x);
+        auto* b = static_cast<const MatchNode*>(y);
+        if (a->complete != b->complete || a->clauses.size() != b->clauses.size()) return false;
+        for (size_t i = 0; i < a->clauses.size(); ++i) {
+          if (!PatternsEqual(a->clauses[i]->lhs, b->clauses[i]->lhs)) return false;
+        }
+        for (size_t i = a->clauses.size(); i-- > 0;) {
+          Push(a->clauses[i]->rhs, b->clauses[i]->rhs);
+        }
+        Push(a->data, b->data);
+        return true;
+      }
     }
     return false;
+  }
+
+  // Same shape, same constructors; pattern variables are paired as binders.
+  bool PatternsEqual(const Pattern& a, const Pattern& b) {
+    std::vector<std::pair<const PatternNode*, const PatternNode*>> stack = {{a.get(), b.get()}};
+    while (!stack.empty()) {
+      auto [x, y] = stack.back();
+      stack.pop_back();
+      if (!x || !y) {
+        if (x != y) return false;
+        continue;
+      }
+      if (x->kind != y->kind) return false;
+      const std::vector<Pattern>* xs = nullptr;
+      const std::vector<Pattern>* ys = nullptr;
+      switch (x->kind) {
+        case PatternKind::kWildcard:
+          break;
+        case PatternKind::kVar:
+          if (!Bind(static_cast<const PatternVarNode*>(x)->var,
+                    static_cast<const PatternVarNode*>(y)->var)) {
+            return false;
+          }
+          break;
+        case PatternKind::kConstructor: {
+          auto* cx = static_cast<const PatternConstructorNode*>(x);
+          auto* cy = static_cast<const PatternConstructorNode*>(y);
+          if (!Step(cx->constructor.get(), cy->constructor.get())) return false;
+          xs = &cx->patterns;
+          ys = &cy->patterns;
+          break;
+        }
+        case PatternKind::kTuple:
+          xs = &static_cast<const PatternTupleNode*>(x)->patterns;
+          ys = &static_cast<const PatternTupleNode*>(y)->patterns;
+          break;
+      }
+      if (xs) {
+        if (xs->size() != ys->size()) return false;
+        for (size_t i = xs->size(); i-- > 0;) stack.emplace_back((*xs)[i].get(), (*ys)[i].get());
+      }
+    }
+    return true;
   }
 
   std::vector<std::pair<const ExprNode*, const ExprNode*>> stack_;
   support::PointerMap<const ExprNode*> forward_;
   support::PointerMap<const ExprNode*> backward_;
+  support::PointerMap<const TypeNode*> type_forward_;
 };
 
 size_t HashConstant(const ConstantNode* c) {
@@ -168,6 +293,23 @@ bool StructuralEqual(const Expr& a, const Expr& b) {
 }
 
 bool StructuralEqual(const IRModule& a, const IRModule& b) {
+  auto ta = a.type_definitions();
+  auto tb = b.type_definitions();
+  if (ta.size() != tb.size()) return false;
+  for (size_t i = 0; i < ta.size(); ++i) {
+    const TypeData& x = ta[i].second;
+    const TypeData& y = tb[i].second;
+    if (!TypeEqual(x->header, y->header) || x->type_vars.size() != y->type_vars.size() ||
+        x->constructors.size() != y->constructors.size()) {
+      return false;
+    }
+    for (size_t j = 0; j < x->constructors.size(); ++j) {
+      if (x->constructors[j]->name_hint != y->constructors[j]->name_hint ||
+          x->constructors[j]->inputs.size() != y->constructors[j]->inputs.size()) {
+        return false;
+      }
+    }
+  }
   auto fa = a.functions();
   auto fb = b.functions();
   if (fa.size() != fb.size()) return false;
@@ -252,6 +394,19 @@ size_t StructuralHash(const Expr& root) {
         child(e.as<RefWriteNode>()->ref);
         child(e.as<RefWriteNode>()->value);
         break;
+      case ExprKind::kConstructor:
+        h = Combine(h, std::hash<std::string>()(e.as<ConstructorNode>()->name_hint));
+        break;
+      case ExprKind::kMatch: {
+        auto* m = e.as<MatchNode>();
+        child(m->data);
+        h = Combine(h, m->complete ? 1 : 2);
+        for (const Clause& c : m->clauses) {
+          for (const Var& v : PatternVars(c->lhs)) child(v);
+          child(c->rhs);
+        }
+        break;
+      }
     }
     memo[e.get()] = h;
     result = h;

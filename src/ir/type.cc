@@ -42,8 +42,8 @@ TupleTypeNode::TupleTypeNode(std::vector<Type> f) : TypeNode(kKind), fields(std:
   }
 }
 
-FuncTypeNode::FuncTypeNode(std::vector<Type> a, Type r)
-    : TypeNode(kKind), arg_types(std::move(a)), ret_type(std::move(r)) {
+FuncTypeNode::FuncTypeNode(std::vector<Type> a, Type r, std::vector<Type> tp)
+    : TypeNode(kKind), arg_types(std::move(a)), ret_type(std::move(r)), type_params(std::move(tp)) {
   complete = ChildComplete(ret_type);
   hash = static_cast<size_t>(kind) + 1;
   for (const Type& arg : arg_types) {
@@ -51,6 +51,50 @@ FuncTypeNode::FuncTypeNode(std::vector<Type> a, Type r)
     hash = Combine(hash, ChildHash(arg));
   }
   hash = Combine(hash, ChildHash(ret_type));
+  for (const Type& p : type_params) hash = Combine(hash, ChildHash(p));
+}
+
+const char* TypeVarKindName(TypeVarKind kind) {
+  switch (kind) {
+    case TypeVarKind::kType:
+      return "Type";
+    case TypeVarKind::kShapeVar:
+      return "ShapeVar";
+    case TypeVarKind::kBaseType:
+      return "BaseType";
+    case TypeVarKind::kConstraint:
+      return "Constraint";
+    case TypeVarKind::kAdtHandle:
+      return "AdtHandle";
+    case TypeVarKind::kTypeData:
+      return "TypeData";
+  }
+  return "?";
+}
+
+// Type variables are equal only to themselves: their hash is their identity.
+TypeVarNode::TypeVarNode(std::string name, TypeVarKind k)
+    : TypeNode(kKind), name_hint(std::move(name)), var_kind(k) {
+  complete = true;
+  hash = Combine(static_cast<size_t>(kind) + 1, std::hash<const void*>()(this));
+}
+
+// Global type variables name a module's ADT: two with one name are the same ADT (a parsed
+// module and the Python one built by name agree), so the name is the hash.
+GlobalTypeVarNode::GlobalTypeVarNode(std::string name, TypeVarKind k)
+    : TypeNode(kKind), name_hint(std::move(name)), var_kind(k) {
+  complete = true;
+  hash = Combine(static_cast<size_t>(kind) + 1, std::hash<std::string>()(name_hint));
+}
+
+TypeCallNode::TypeCallNode(Type f, std::vector<Type> a)
+    : TypeNode(kKind), func(std::move(f)), args(std::move(a)) {
+  complete = ChildComplete(func);
+  hash = Combine(static_cast<size_t>(kind) + 1, ChildHash(func));
+  for (const Type& arg : args) {
+    complete = complete && ChildComplete(arg);
+    hash = Combine(hash, ChildHash(arg));
+  }
 }
 
 RefTypeNode::RefTypeNode(Type v) : TypeNode(kKind), value(std::move(v)) {
@@ -78,8 +122,17 @@ Type ScalarType(DataType dtype) {
 Type TupleType(std::vector<Type> fields) {
   return make_ref<TupleTypeNode>(std::move(fields));
 }
-Type FuncType(std::vector<Type> arg_types, Type ret_type) {
-  return make_ref<FuncTypeNode>(std::move(arg_types), std::move(ret_type));
+Type FuncType(std::vector<Type> arg_types, Type ret_type, std::vector<Type> type_params) {
+  return make_ref<FuncTypeNode>(std::move(arg_types), std::move(ret_type), std::move(type_params));
+}
+Type TypeVar(std::string name, TypeVarKind kind) {
+  return make_ref<TypeVarNode>(std::move(name), kind);
+}
+Type GlobalTypeVar(std::string name, TypeVarKind kind) {
+  return make_ref<GlobalTypeVarNode>(std::move(name), kind);
+}
+Type TypeCall(Type func, std::vector<Type> args) {
+  return make_ref<TypeCallNode>(std::move(func), std::move(args));
 }
 Type IncompleteType() {
   return make_ref<IncompleteTypeNode>();
@@ -113,10 +166,16 @@ bool HeadsEqual(const TypeNode* x, const TypeNode* y, bool* descend) {
     case TypeKind::kTuple:
     case TypeKind::kFunc:
     case TypeKind::kRef:
+    case TypeKind::kTypeCall:
       *descend = true;
       return true;
     case TypeKind::kIncomplete:
-      return false;  // distinct unknowns
+    case TypeKind::kTypeVar:
+    case TypeKind::kTypeData:
+      return false;  // distinct unknowns / variables / definitions: only the same node
+    case TypeKind::kGlobalTypeVar:
+      return static_cast<const GlobalTypeVarNode*>(x)->name_hint ==
+             static_cast<const GlobalTypeVarNode*>(y)->name_hint;
   }
   return false;
 }
@@ -148,10 +207,16 @@ bool TypeEqual(const Type& a, const Type& b) {
     } else if (x->kind == TypeKind::kRef) {
       stack.emplace_back(static_cast<const RefTypeNode*>(x)->value.get(),
                          static_cast<const RefTypeNode*>(y)->value.get());
+    } else if (x->kind == TypeKind::kTypeCall) {
+      auto* cx = static_cast<const TypeCallNode*>(x);
+      auto* cy = static_cast<const TypeCallNode*>(y);
+      if (!push_list(cx->args, cy->args)) return false;
+      stack.emplace_back(cx->func.get(), cy->func.get());
     } else {
       auto* fx = static_cast<const FuncTypeNode*>(x);
       auto* fy = static_cast<const FuncTypeNode*>(y);
       if (!push_list(fx->arg_types, fy->arg_types)) return false;
+      if (!push_list(fx->type_params, fy->type_params)) return false;
       stack.emplace_back(fx->ret_type.get(), fy->ret_type.get());
     }
   }
@@ -232,7 +297,17 @@ void AppendTypeText(const Type& t, std::string& out) {
       }
       case TypeKind::kFunc: {
         auto* f = static_cast<const FuncTypeNode*>(node);
-        out += "fn (";
+        out += "fn ";
+        if (!f->type_params.empty()) {
+          // TVM: `fn [A, B](A) -> B`; the arguments' parenthesis follows the bracket directly.
+          out += "[";
+          for (size_t i = 0; i < f->type_params.size(); ++i) {
+            if (i) out += ", ";
+            AppendTypeText(f->type_params[i], out);
+          }
+          out += "]";
+        }
+        out += "(";
         stack.push_back({f->ret_type.get(), nullptr});
         stack.push_back({nullptr, ") -> "});
         push_list(f->arg_types);
@@ -245,6 +320,25 @@ void AppendTypeText(const Type& t, std::string& out) {
         break;
       case TypeKind::kIncomplete:
         out += "_";
+        break;
+      case TypeKind::kTypeVar:
+        out += static_cast<const TypeVarNode*>(node)->name_hint;
+        break;
+      case TypeKind::kGlobalTypeVar:
+        out += static_cast<const GlobalTypeVarNode*>(node)->name_hint;
+        break;
+      case TypeKind::kTypeCall: {
+        auto* call = static_cast<const TypeCallNode*>(node);
+        stack.push_back({nullptr, "]"});
+        push_list(call->args);
+        stack.push_back({nullptr, "["});
+        stack.push_back({call->func.get(), nullptr});
+        break;
+      }
+      case TypeKind::kTypeData:
+        // In a type position a definition stands for its ADT (the definition itself is printed
+        // by the module printer).
+        out += "TypeData";
         break;
     }
   }

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "relaypass/ir/match_exhaustion.h"
 #include "relaypass/ir/op_registry.h"
 #include "relaypass/ir/post_order_index.h"
 #include "relaypass/ir/visitor.h"
@@ -162,7 +163,16 @@ class ModuleInferencer {
     if (f->checked_type) return f->checked_type;
     std::vector<Type> args;
     for (const Var& p : f->params) args.push_back(p->type_annotation);
-    return FuncType(std::move(args), f->ret_type);
+    return FuncType(std::move(args), f->ret_type, f->type_params);
+  }
+
+  // The definition of ADT `var` (a GlobalTypeVar), or a TypeError at `at`.
+  TypeData TypeDefinition(const Type& var, const ExprNode* at) {
+    auto* gtv = var.as<GlobalTypeVarNode>();
+    if (!gtv || !mod_.ContainGlobalTypeVar(gtv->name_hint)) {
+      throw TypeError("the module has no type definition of " + TypeToString(var), at->span);
+    }
+    return mod_.LookupTypeDef(gtv->name_hint);
   }
 
   // The global function a FunctionInferencer is inferring, and the hole of its return type
@@ -271,8 +281,17 @@ class ModuleInferencer::FunctionInferencer {
         for (size_t i = 0; i < fn->params.size(); ++i) params.push_back(ValueTerm(kids[i], fn));
         Type body = ValueTerm(kids[fn->params.size()], fn);
         if (fn->ret_type) Unify(fn->ret_type, body, fn, "function return type");
-        return FuncType(std::move(params), body);
+        return FuncType(std::move(params), body, fn->type_params);
       }
+      // As TVM's: a constructor is a polymorphic function over its ADT's type variables,
+      // from its inputs to the ADT applied to them.
+      case ExprKind::kConstructor: {
+        auto* ctor = e.as<ConstructorNode>();
+        TypeData data = module_.TypeDefinition(ctor->belong_to, ctor);
+        return FuncType(ctor->inputs, TypeCall(ctor->belong_to, data->type_vars), data->type_vars);
+      }
+      case ExprKind::kMatch:
+        return GenerateMatch(e.as<MatchNode>(), kids);
       case ExprKind::kLet: {
         auto* let = e.as<LetNode>();
         Unify(ValueTerm(kids[1], let), ValueTerm(kids[0], let), let, "let %" + let->var->name_hint);
@@ -347,6 +366,15 @@ class ModuleInferencer::FunctionInferencer {
     std::vector<Type> args;
     for (size_t i = 1; i < kids.size(); ++i) args.push_back(ValueTerm(kids[i], call));
     Type resolved = solver_.Resolve(callee);
+    if (auto* poly = resolved.as<FuncTypeNode>(); poly && !poly->type_params.empty()) {
+      // A polymorphic callee is instantiated at each call: fresh unknowns for its type
+      // parameters (TVM's InstantiateFuncType).
+      std::unordered_map<const TypeNode*, Type> fresh;
+      for (const Type& p : poly->type_params) fresh[p.get()] = solver_.NewHole();
+      std::vector<Type> arg_types;
+      for (const Type& a : poly->arg_types) arg_types.push_back(SubstituteTypeVars(a, fresh));
+      resolved = FuncType(std::move(arg_types), SubstituteTypeVars(poly->ret_type, fresh));
+    }
     if (auto* fn = resolved.as<FuncTypeNode>()) {
       if (fn->arg_types.size() != args.size()) {
         Fail("function expects " + std::to_string(fn->arg_types.size()) + " arguments but got " +
@@ -361,6 +389,81 @@ class ModuleInferencer::FunctionInferencer {
     Type result = solver_.NewHole();
     Unify(callee, FuncType(args, result), call, "callee");
     return result;
+  }
+
+  // A match's type: the data's type must fit each clause's pattern, whose variables take the
+  // types of what they match; every clause's right-hand side has the match's type. `kids`:
+  // the data, then per clause its pattern's variables and its right-hand side.
+  Type GenerateMatch(const MatchNode* match, Children kids) {
+    Type data = ValueTerm(kids[0], match);
+    Type result = solver_.NewHole();
+    size_t k = 1;
+    for (const Clause& clause : match->clauses) {
+      std::unordered_map<const VarNode*, Type> var_terms;
+      for (const Var& v : PatternVars(clause->lhs))
+        var_terms[v.get()] = ValueTerm(kids[k++], match);
+      UnifyPattern(clause->lhs, data, var_terms, match);
+      Unify(result, ValueTerm(kids[k++], match), match, "match clause");
+    }
+    if (match->complete) {
+      // As TVM's: a complete match must cover every value of the data's type.
+      std::vector<Pattern> missing = UnmatchedCases(Match(match), module_.mod_);
+      if (!missing.empty()) {
+        std::string cases;
+        for (const Pattern& p : missing) cases += (cases.empty() ? "" : ", ") + PatternToString(p);
+        Fail("match expression does not handle the following cases: " + cases, match);
+      }
+    }
+    return result;
+  }
+
+  void UnifyPattern(const Pattern& root, const Type& root_type,
+                    const std::unordered_map<const VarNode*, Type>& var_terms,
+                    const MatchNode* match) {
+    std::vector<std::pair<const PatternNode*, Type>> stack = {{root.get(), root_type}};
+    while (!stack.empty()) {
+      auto [p, expected] = std::move(stack.back());
+      stack.pop_back();
+      switch (p->kind) {
+        case PatternKind::kWildcard:
+          break;
+        case PatternKind::kVar: {
+          auto* var = static_cast<const PatternVarNode*>(p)->var.get();
+          Unify(var_terms.at(var), expected, match, "pattern variable %" + var->name_hint);
+          break;
+        }
+        case PatternKind::kConstructor: {
+          auto* pc = static_cast<const PatternConstructorNode*>(p);
+          const Constructor& ctor = pc->constructor;
+          TypeData data = module_.TypeDefinition(ctor->belong_to, match);
+          std::unordered_map<const TypeNode*, Type> fresh;
+          std::vector<Type> args;
+          for (const Type& tv : data->type_vars) {
+            args.push_back(solver_.NewHole());
+            fresh[tv.get()] = args.back();
+          }
+          Unify(expected, TypeCall(ctor->belong_to, std::move(args)), match,
+                "pattern " + ctor->name_hint);
+          if (pc->patterns.size() != ctor->inputs.size()) {
+            Fail("the pattern " + ctor->name_hint + " has " + std::to_string(pc->patterns.size()) +
+                     " fields but the constructor takes " + std::to_string(ctor->inputs.size()),
+                 match);
+          }
+          for (size_t i = pc->patterns.size(); i-- > 0;) {
+            stack.emplace_back(pc->patterns[i].get(), SubstituteTypeVars(ctor->inputs[i], fresh));
+          }
+          break;
+        }
+        case PatternKind::kTuple: {
+          auto& fields = static_cast<const PatternTupleNode*>(p)->patterns;
+          std::vector<Type> holes;
+          for (size_t i = 0; i < fields.size(); ++i) holes.push_back(solver_.NewHole());
+          Unify(expected, TupleType(holes), match, "tuple pattern");
+          for (size_t i = fields.size(); i-- > 0;) stack.emplace_back(fields[i].get(), holes[i]);
+          break;
+        }
+      }
+    }
   }
 
   struct ItemRecord {
@@ -456,10 +559,49 @@ class ModuleInferencer::FunctionInferencer {
     }
   }
 
+  // True if every unknown in `t` is an argument of an ADT (`List[_]`, the type of `Nil()` whose
+  // element type nothing decides): TVM accepts those, as it only requires the top of a type to
+  // be known.
+  static bool UnknownsOnlyInAdtArguments(const Type& t) {
+    std::vector<std::pair<const TypeNode*, bool>> stack = {{t.get(), false}};
+    while (!stack.empty()) {
+      auto [n, in_adt] = stack.back();
+      stack.pop_back();
+      if (!n || n->complete) continue;
+      switch (n->kind) {
+        case TypeKind::kIncomplete:
+          if (!in_adt) return false;
+          break;
+        case TypeKind::kTypeCall:
+          for (const Type& a : static_cast<const TypeCallNode*>(n)->args) {
+            stack.emplace_back(a.get(), true);
+          }
+          break;
+        case TypeKind::kTuple:
+          for (const Type& f : static_cast<const TupleTypeNode*>(n)->fields) {
+            stack.emplace_back(f.get(), in_adt);
+          }
+          break;
+        case TypeKind::kFunc: {
+          auto* f = static_cast<const FuncTypeNode*>(n);
+          for (const Type& a : f->arg_types) stack.emplace_back(a.get(), in_adt);
+          stack.emplace_back(f->ret_type.get(), in_adt);
+          break;
+        }
+        case TypeKind::kRef:
+          stack.emplace_back(static_cast<const RefTypeNode*>(n)->value.get(), in_adt);
+          break;
+        default:
+          break;
+      }
+    }
+    return true;
+  }
+
   // The final type of node `id`; an error if anything is still unknown.
   Type FinalType(PostOrderIndex::Id id) {
     Type t = solver_.Resolve(terms_[id]);
-    if (!IsComplete(t)) {
+    if (!IsComplete(t) && !UnknownsOnlyInAdtArguments(t)) {
       const ExprNode* e = index_.node(id);
       std::string what = "expression";
       if (e->kind == ExprKind::kVar)
@@ -481,7 +623,12 @@ class ModuleInferencer::FunctionInferencer {
 
   // `post` (pre rebuilt on typed children) with its checked type.
   Expr Typed(const Expr& pre, const Expr& post, PostOrderIndex::Id id) {
-    if (pre->kind == ExprKind::kOp || pre->kind == ExprKind::kGlobalVar) return post;
+    // Constructors stay the module's nodes (patterns and tags refer to them): not copied to
+    // carry a type.
+    if (pre->kind == ExprKind::kOp || pre->kind == ExprKind::kGlobalVar ||
+        pre->kind == ExprKind::kConstructor) {
+      return post;
+    }
     Type t = FinalType(id);
     if (auto* var = post.as<VarNode>()) {
       if (var->type_annotation && TypeEqual(var->checked_type, t) &&
@@ -498,8 +645,8 @@ class ModuleInferencer::FunctionInferencer {
     }
     if (auto* fn = post.as<FunctionNode>()) {
       if (!fn->ret_type || !IsComplete(fn->ret_type)) {
-        Function fresh =
-            MakeFunction(fn->params, fn->body, t.as<FuncTypeNode>()->ret_type, fn->attrs);
+        Function fresh = MakeFunction(fn->params, fn->body, t.as<FuncTypeNode>()->ret_type,
+                                      fn->attrs, fn->type_params);
         auto* node = const_cast<FunctionNode*>(fresh.get());
         node->checked_type = t;
         node->span = fn->span;

@@ -42,12 +42,14 @@ size_t NumParts(const Type& t) {
   if (auto* tuple = t.as<TupleTypeNode>()) return tuple->fields.size();
   if (auto* fn = t.as<FuncTypeNode>()) return fn->arg_types.size() + 1;
   if (t.as<RefTypeNode>()) return 1;
+  if (auto* call = t.as<TypeCallNode>()) return call->args.size();
   return 0;
 }
 
 const Type& Part(const Type& t, size_t i) {
   if (auto* tuple = t.as<TupleTypeNode>()) return tuple->fields[i];
   if (auto* ref = t.as<RefTypeNode>()) return ref->value;
+  if (auto* call = t.as<TypeCallNode>()) return call->args[i];
   auto* fn = t.as<FuncTypeNode>();
   return i < fn->arg_types.size() ? fn->arg_types[i] : fn->ret_type;
 }
@@ -59,12 +61,95 @@ Type Rebuild(const Type& t, std::vector<Type>&& parts) {
   if (!changed) return t;
   if (t->kind == TypeKind::kTuple) return TupleType(std::move(parts));
   if (t->kind == TypeKind::kRef) return RefType(std::move(parts[0]));
+  if (t->kind == TypeKind::kTypeCall) return TypeCall(t.as<TypeCallNode>()->func, std::move(parts));
   Type ret = std::move(parts.back());
   parts.pop_back();
-  return FuncType(std::move(parts), ret);
+  return FuncType(std::move(parts), ret, t.as<FuncTypeNode>()->type_params);
 }
 
 }  // namespace
+
+// Iterative: types nest as deep as the program.
+Type SubstituteTypeVars(const Type& t, const std::unordered_map<const TypeNode*, Type>& map) {
+  if (map.empty() || !t) return t;
+  auto parts_of = [](const TypeNode* n) -> std::vector<const Type*> {
+    std::vector<const Type*> parts;
+    switch (n->kind) {
+      case TypeKind::kTuple:
+        for (const Type& f : static_cast<const TupleTypeNode*>(n)->fields) parts.push_back(&f);
+        break;
+      case TypeKind::kFunc: {
+        auto* fn = static_cast<const FuncTypeNode*>(n);
+        for (const Type& a : fn->arg_types) parts.push_back(&a);
+        parts.push_back(&fn->ret_type);
+        break;
+      }
+      case TypeKind::kRef:
+        parts.push_back(&static_cast<const RefTypeNode*>(n)->value);
+        break;
+      case TypeKind::kTypeCall:
+        for (const Type& a : static_cast<const TypeCallNode*>(n)->args) parts.push_back(&a);
+        break;
+      default:
+        break;
+    }
+    return parts;
+  };
+  struct Frame {
+    const TypeNode* node;
+    std::vector<const Type*> parts;
+    std::vector<Type> done;
+  };
+  std::vector<Frame> stack;
+  Type result;
+  auto enter = [&](const Type& x) -> bool {  // true if x was finished at once
+    if (!x) {
+      result = x;
+      return true;
+    }
+    if (x->kind == TypeKind::kTypeVar) {
+      auto it = map.find(x.get());
+      result = it == map.end() ? x : it->second;
+      return true;
+    }
+    std::vector<const Type*> parts = parts_of(x.get());
+    if (parts.empty()) {
+      result = x;
+      return true;
+    }
+    stack.push_back({x.get(), std::move(parts), {}});
+    return false;
+  };
+  if (enter(t)) return result;
+  while (true) {
+    Frame& top = stack.back();
+    if (top.done.size() < top.parts.size()) {
+      if (enter(*top.parts[top.done.size()])) stack.back().done.push_back(result);
+      continue;
+    }
+    bool changed = false;
+    for (size_t i = 0; i < top.parts.size(); ++i) changed |= !top.done[i].same_as(*top.parts[i]);
+    const TypeNode* n = top.node;
+    Type built;
+    if (!changed) {
+      built = Type(n);
+    } else if (n->kind == TypeKind::kTuple) {
+      built = TupleType(std::move(top.done));
+    } else if (n->kind == TypeKind::kRef) {
+      built = RefType(std::move(top.done[0]));
+    } else if (n->kind == TypeKind::kTypeCall) {
+      built = TypeCall(static_cast<const TypeCallNode*>(n)->func, std::move(top.done));
+    } else {
+      Type ret = std::move(top.done.back());
+      top.done.pop_back();
+      built = FuncType(std::move(top.done), std::move(ret),
+                       static_cast<const FuncTypeNode*>(n)->type_params);
+    }
+    stack.pop_back();
+    if (stack.empty()) return built;
+    stack.back().done.push_back(std::move(built));
+  }
+}
 
 // An explicit stack, not recursion: a type still holding unknowns can nest as deep as the graph,
 // and a chain of holes bound to holes is as long as the program makes it.
@@ -252,6 +337,22 @@ bool TypeSolver::Unify(const Type& a0, const Type& b0, std::string* why) {
         auto* x = a.as<FuncTypeNode>();
         auto* y = b.as<FuncTypeNode>();
         if (x->arg_types.size() != y->arg_types.size()) return mismatch();
+        if (!x->type_params.empty() || !y->type_params.empty()) {
+          // As TVM's unifier: the type parameters they share are paired, the extra ones of the
+          // more polymorphic side become unknowns (a polymorphic function passed where a
+          // monomorphic one is expected is instantiated).
+          if (x->type_params.size() < y->type_params.size()) std::swap(x, y);
+          std::unordered_map<const TypeNode*, Type> subst;
+          for (size_t i = 0; i < x->type_params.size(); ++i) {
+            subst[x->type_params[i].get()] =
+                i < y->type_params.size() ? y->type_params[i] : NewHole();
+          }
+          work.emplace_back(SubstituteTypeVars(x->ret_type, subst), y->ret_type);
+          for (size_t i = x->arg_types.size(); i-- > 0;) {
+            work.emplace_back(SubstituteTypeVars(x->arg_types[i], subst), y->arg_types[i]);
+          }
+          break;
+        }
         work.emplace_back(x->ret_type, y->ret_type);
         for (size_t i = x->arg_types.size(); i-- > 0;) {
           work.emplace_back(x->arg_types[i], y->arg_types[i]);
@@ -261,6 +362,19 @@ bool TypeSolver::Unify(const Type& a0, const Type& b0, std::string* why) {
       case TypeKind::kRef:
         work.emplace_back(a.as<RefTypeNode>()->value, b.as<RefTypeNode>()->value);
         break;
+      case TypeKind::kTypeCall: {
+        auto* x = a.as<TypeCallNode>();
+        auto* y = b.as<TypeCallNode>();
+        if (x->args.size() != y->args.size() || !TypeEqual(x->func, y->func)) return mismatch();
+        for (size_t i = x->args.size(); i-- > 0;) work.emplace_back(x->args[i], y->args[i]);
+        break;
+      }
+      case TypeKind::kGlobalTypeVar:
+        if (!TypeEqual(a, b)) return mismatch();
+        break;
+      case TypeKind::kTypeVar:   // distinct type variables (the same one was same_as above)
+      case TypeKind::kTypeData:  // definitions are not value types
+        return mismatch();
       case TypeKind::kIncomplete:
         break;
     }

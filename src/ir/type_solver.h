@@ -11,6 +11,9 @@
 
 namespace relaypass::ir {
 
+// `t` with the type variables that are keys of `map` replaced by their values.
+Type SubstituteTypeVars(const Type& t, const std::unordered_map<const TypeNode*, Type>& map);
+
 // Union-find over holes; each class may be bound to a (possibly partial) type.
 class TypeSolver {
  public:

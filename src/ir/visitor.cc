@@ -94,6 +94,10 @@ std::vector<Var> FreeVars(const Expr& expr) {
       for (const Var& p : static_cast<const FunctionNode*>(n)->params) bound.insert(p.get());
     } else if (n->kind == ExprKind::kLet) {
       bound.insert(static_cast<const LetNode*>(n)->var.get());
+    } else if (n->kind == ExprKind::kMatch) {
+      for (const Clause& c : static_cast<const MatchNode*>(n)->clauses) {
+        for (const Var& v : PatternVars(c->lhs)) bound.insert(v.get());
+      }
     }
   });
   std::vector<Var> out;
@@ -157,6 +161,10 @@ Expr ExprMutator::Rewrite(const Expr& pre, const Expr& post) {
       return RewriteRefRead(pre.as<RefReadNode>(), post);
     case ExprKind::kRefWrite:
       return RewriteRefWrite(pre.as<RefWriteNode>(), post);
+    case ExprKind::kConstructor:
+      return RewriteConstructor(pre.as<ConstructorNode>(), post);
+    case ExprKind::kMatch:
+      return RewriteMatch(pre.as<MatchNode>(), post);
   }
   return post;
 }
@@ -203,6 +211,12 @@ void ExprVisitor::Visit(const Expr& expr) {
         break;
       case ExprKind::kRefWrite:
         VisitRefWrite(static_cast<const RefWriteNode*>(n));
+        break;
+      case ExprKind::kConstructor:
+        VisitConstructor(static_cast<const ConstructorNode*>(n));
+        break;
+      case ExprKind::kMatch:
+        VisitMatch(static_cast<const MatchNode*>(n));
         break;
     }
   });

@@ -94,7 +94,11 @@ class PurityVisitor {
     }
     switch (f.node->kind) {
       case ExprKind::kConstant:
+      case ExprKind::kConstructor:  // building an ADT value has no effect
         return Finish({true, true});
+      // Not analysed yet: taken as impure, so nothing around a match is removed.
+      case ExprKind::kMatch:
+        return Finish({false, false});
       case ExprKind::kOp: {
         const ir::OpDef* def = static_cast<const ir::OpNode*>(f.node)->def;
         return Finish({true, !(def && def->stateful)});

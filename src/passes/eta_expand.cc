@@ -50,7 +50,7 @@ void RegisterEtaExpand(transform::PassRegistry& registry) {
   registry.Register(
       {"EtaExpand",
        {{"expand_constructor", transform::OptionType::kBool, transform::OptionValue::Bool(false),
-         "expand constructors (relaypass has none: no effect)"},
+         "expand constructors (not implemented yet: no effect)"},
         {"expand_global_var", transform::OptionType::kBool, transform::OptionValue::Bool(false),
          "expand references to global functions into closures calling them"}},
        [](const transform::PassOptions& o) {

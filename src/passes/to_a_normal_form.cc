@@ -110,7 +110,8 @@ class Filler {
     ir::Var var;  // the variable to bind the result to, or null
     uint32_t id;
     uint32_t stage;
-    Expr pending;  // an if's finished true branch
+    Expr pending;                     // an if's finished true branch
+    std::vector<ir::Clause> clauses;  // a match's finished clauses
   };
 
   // TVM's VisitExpr(e, var) for node `id`: true if it was visited before (then `var`, if any,
@@ -120,7 +121,7 @@ class Filler {
       if (var) lets_.Push(scopes_.scope[id], var, memo_[id]);
       return true;
     }
-    stack_.push_back({index_.node(id), var, id, 0, nullptr});
+    stack_.push_back({index_.node(id), var, id, 0, nullptr, {}});
     return false;
   }
   // The number and the result of the frame's k-th child (in PostOrderIndex's child order).
@@ -147,7 +148,10 @@ class Filler {
       case ExprKind::kVar:
       case ExprKind::kGlobalVar:
       case ExprKind::kOp:
+      case ExprKind::kConstructor:  // atomic, as in TVM's ANF
         return Atomic(f);
+      case ExprKind::kMatch:
+        return StepMatch(f);
       case ExprKind::kConstant:
         return Compound(f, Expr(f.node));
       case ExprKind::kCall: {
@@ -226,6 +230,33 @@ class Filler {
         return Compound(f, ir::MakeIf(Result(f, 0), f.pending, false_branch));
       }
     }
+  }
+
+  // As TVM's Fill for a match: the data, then each clause's right side in the clause's own
+  // scope (its bindings wrapped around it). Stage 0 requests the data; stage 1 + 2k requests
+  // clause k's right side, stage 2 + 2k wraps it.
+  std::optional<Expr> StepMatch(Frame& f) {
+    auto* match = static_cast<const ir::MatchNode*>(f.node);
+    if (f.stage == 0) {
+      ++f.stage;
+      if (!Request(Child(f, 0), nullptr)) return std::nullopt;
+    }
+    while (true) {
+      const size_t k = (f.stage - 1) / 2;
+      if (k >= match->clauses.size()) break;
+      size_t position = 1;  // the children: data, then per clause its variables and right side
+      for (size_t j = 0; j < k; ++j) position += ir::PatternVars(match->clauses[j]->lhs).size() + 1;
+      position += ir::PatternVars(match->clauses[k]->lhs).size();
+      const uint32_t rhs = Child(f, position);
+      if ((f.stage - 1) % 2 == 0) {
+        ++f.stage;
+        if (!Request(rhs, nullptr)) return std::nullopt;
+      }
+      Expr body = lets_.Wrap(scopes_.match_scopes.at(f.id)[k], memo_[rhs]);
+      f.clauses.push_back(ir::MakeClause(match->clauses[k]->lhs, std::move(body)));
+      ++f.stage;
+    }
+    return Compound(f, ir::MakeMatch(Result(f, 0), std::move(f.clauses), match->complete));
   }
 
   std::optional<Expr> StepFunction(Frame& f) {

@@ -83,6 +83,21 @@ ScopeAnalysis ScopeAnalysis::Run(const ir::Expr& root, bool find_lifted) {
         push(children[1], a.body_scope[id]);
         push(children[2], a.else_scope[id]);
         break;
+      case ExprKind::kMatch: {
+        // The data in the match's scope; each clause (its pattern's variables, then its right
+        // side: ForEachVisitChild's order) in a scope of its own, as an if's branches.
+        const auto* match = static_cast<const ir::MatchNode*>(a.index.node(id));
+        push(children[0], s);
+        std::vector<uint32_t>& clause_scopes = a.match_scopes[id];
+        size_t k = 1;
+        for (const ir::Clause& clause : match->clauses) {
+          const uint32_t scope = a.tree.AddChild(s);
+          clause_scopes.push_back(scope);
+          const size_t end = k + ir::PatternVars(clause->lhs).size() + 1;
+          for (; k < end; ++k) push(children[k], scope);
+        }
+        break;
+      }
       default:
         for (uint32_t c : children) push(c, s);
     }

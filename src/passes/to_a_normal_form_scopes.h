@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "relaypass/ir/expr.h"
@@ -51,6 +52,8 @@ struct ScopeAnalysis {
   std::vector<uint32_t> body_scope;
   // By id: the scope of an if's false branch.
   std::vector<uint32_t> else_scope;
+  // By the id of a match: the scope of each clause (its pattern's variables and right side).
+  std::unordered_map<uint32_t, std::vector<uint32_t>> match_scopes;
   // By id: 1 if the node's scope is not the scope its first user (in the order TVM's recursive
   // DependencyGraph creator reaches the edges) gives it: TVM's lifted expressions, the only
   // ones ToBasicBlockNormalForm binds. Ops are never lifted. Empty unless Run found them.

@@ -166,6 +166,9 @@ ir::Expr Parser::ParsePostfix() {
       expr =
           WithSpan(ir::MakeTupleGetItem(std::move(expr), static_cast<int>(index.int_value)), dot);
     } else {
+      // As TVM's parser: a constructor without inputs stands for its application (`Nil`).
+      auto* ctor = expr.as<ir::ConstructorNode>();
+      if (ctor && ctor->inputs.empty()) return WithSpan(ir::MakeCall(expr, {}), start);
       return expr;
     }
   }
@@ -198,10 +201,12 @@ ir::Expr Parser::ParsePrimary() {
       if (token.IsIdent("ref") || token.IsIdent("ref_read") || token.IsIdent("ref_write")) {
         return ParseReference();
       }
-      if (token.IsIdent("match")) {
-        Fail(token.loc, "'" + std::string(token.text) + "' expressions are not supported");
-      }
+      if (token.IsIdent("match")) return ParseMatch();
       if (IsReservedWord(token.text)) Unexpected(token, "an expression");
+      if (auto it = constructors_.find(token.text); it != constructors_.end()) {
+        Consume();
+        return it->second;
+      }
       return ParseOperator();
     default:
       Unexpected(token, "an expression");
@@ -263,6 +268,73 @@ ir::Expr Parser::ParseReference() {
   }
   Expect(TokenKind::kRParen);
   return WithSpan(std::move(result), keyword.loc);
+}
+
+// `match (data) { pattern => { body }, ... }`; `match?` for a match that need not be complete.
+ir::Expr Parser::ParseMatch() {
+  Location start = Consume().loc;  // match
+  bool complete = !Accept(TokenKind::kQuestion);
+  ir::Expr data = ParsePostfix();
+  Expect(TokenKind::kLBrace);
+  std::vector<ir::Clause> clauses;
+  while (Peek().kind != TokenKind::kRBrace) {
+    size_t scope = OpenScope();
+    ir::Pattern lhs = ParsePattern();
+    Expect(TokenKind::kEqual);
+    Expect(TokenKind::kGreater);
+    ir::Expr rhs;
+    if (Accept(TokenKind::kLBrace)) {
+      rhs = ParseBlock(TokenKind::kRBrace);
+      Expect(TokenKind::kRBrace);
+    } else {
+      rhs = ParseExpr();
+    }
+    CloseScope(scope);
+    clauses.push_back(ir::MakeClause(std::move(lhs), std::move(rhs)));
+    if (!Accept(TokenKind::kComma)) break;
+  }
+  Expect(TokenKind::kRBrace);
+  return WithSpan(ir::MakeMatch(std::move(data), std::move(clauses), complete), start);
+}
+
+// `_`, `%x` (optionally `%x: T`), `Ctor`, `Ctor(p, ...)` or `(p, ...)` (TVM's ParsePattern).
+ir::Pattern Parser::ParsePattern() {
+  const Token& token = Peek();
+  NestingGuard guard(*this, token.loc);
+  auto parse_list = [&] {
+    Expect(TokenKind::kLParen);
+    std::vector<ir::Pattern> patterns;
+    while (Peek().kind != TokenKind::kRParen) {
+      patterns.push_back(ParsePattern());
+      if (!Accept(TokenKind::kComma)) break;
+    }
+    Expect(TokenKind::kRParen);
+    return patterns;
+  };
+  if (token.IsIdent("_")) {
+    Consume();
+    return ir::MakePatternWildcard();
+  }
+  if (token.kind == TokenKind::kLocal) {
+    Token name = Consume();
+    ir::Type annotation = ParseOptionalAnnotation().value_or(nullptr);
+    return ir::MakePatternVar(DeclareLocal(name, std::move(annotation)));
+  }
+  if (token.kind == TokenKind::kIdent) {
+    Token name = Consume();
+    auto it = constructors_.find(name.text);
+    if (it == constructors_.end()) {
+      Fail(name.loc, "undefined constructor name `" + std::string(name.text) +
+                         "`, perhaps you intended to write a pattern variable, considering "
+                         "changing this to `%" +
+                         std::string(name.text) + "`");
+    }
+    std::vector<ir::Pattern> fields;
+    if (Peek().kind == TokenKind::kLParen) fields = parse_list();
+    return ir::MakePatternConstructor(it->second, std::move(fields));
+  }
+  if (token.kind != TokenKind::kLParen) Unexpected(token, "a pattern");
+  return ir::MakePatternTuple(parse_list());
 }
 
 // An operator name: identifiers joined by dots (`nn.conv2d`), looked up in the registry.

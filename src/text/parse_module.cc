@@ -29,7 +29,8 @@ void Parser::ParseHeader() {
 
 ir::IRModule Parser::ParseModule() {
   ParseHeader();
-  ir::IRModule mod;
+  ir::IRModule mod = options_.init_module;
+  std::vector<ir::TypeData> types;
   while (true) {
     const Token& token = Peek();
     if (token.kind == TokenKind::kEnd) break;
@@ -40,7 +41,14 @@ ir::IRModule Parser::ParseModule() {
     if (token.IsIdent("def")) {
       ParseDefinition(mod);
     } else if (token.IsIdent("type") || token.IsIdent("extern")) {
-      Fail(token.loc, "type definitions are not supported");
+      bool is_extern = token.IsIdent("extern");
+      Location loc = token.loc;
+      if (is_extern) Consume();
+      ir::TypeData data = ParseTypeDefinition();
+      if (is_extern && !data->constructors.empty()) {
+        Fail(loc, "an external type may not have any constructors");
+      }
+      types.push_back(std::move(data));
     } else if (token.kind == TokenKind::kVersion) {
       Fail(token.loc, "the version header must be the first line");
     } else {
@@ -48,7 +56,60 @@ ir::IRModule Parser::ParseModule() {
     }
   }
   CheckGlobalsDefined();
+  // As TVM's parser: the type definitions enter the module after the whole text is read.
+  for (const ir::TypeData& data : types) mod.AddTypeDef(data->header, data, true);
   return mod;
+}
+
+ir::TypeData Parser::ParseTypeDefinition() {
+  ExpectKeyword("type");
+  Token name = Expect(TokenKind::kIdent);
+  if (IsDtypeName(name.text) || name.IsIdent("Tensor")) {
+    Fail(name.loc, "'" + std::string(name.text) + "' cannot name a type definition");
+  }
+  ir::Type header = GlobalTypeVarNamed(name.text);
+  size_t scope = type_scope_.size();
+  std::vector<ir::Type> type_vars;
+  if (Peek().kind == TokenKind::kLBracket) type_vars = ParseTypeParams();
+  std::vector<ir::Constructor> ctors;
+  if (Accept(TokenKind::kLBrace)) {
+    while (Peek().kind != TokenKind::kRBrace) {
+      Token ctor_name = Expect(TokenKind::kIdent);
+      std::vector<ir::Type> inputs;
+      if (Accept(TokenKind::kLParen)) {
+        while (Peek().kind != TokenKind::kRParen) {
+          inputs.push_back(ParseType());
+          if (!Accept(TokenKind::kComma)) break;
+        }
+        Expect(TokenKind::kRParen);
+      }
+      ir::Constructor ctor =
+          ir::MakeConstructor(std::string(ctor_name.text), std::move(inputs), header);
+      if (!constructors_.emplace(std::string(ctor_name.text), ctor).second) {
+        Fail(ctor_name.loc, "a constructor with the name `" + std::string(ctor_name.text) +
+                                "` was previously defined");
+      }
+      ctors.push_back(std::move(ctor));
+      if (!Accept(TokenKind::kComma)) break;
+    }
+    Expect(TokenKind::kRBrace);
+  }
+  type_scope_.resize(scope);
+  return ir::MakeTypeData(std::move(header), std::move(type_vars), std::move(ctors));
+}
+
+std::vector<ir::Type> Parser::ParseTypeParams() {
+  Expect(TokenKind::kLBracket);
+  std::vector<ir::Type> params;
+  while (Peek().kind != TokenKind::kRBracket) {
+    Token name = Expect(TokenKind::kIdent);
+    ir::Type var = ir::TypeVar(std::string(name.text), ir::TypeVarKind::kType);
+    type_scope_.emplace_back(std::string(name.text), var);
+    params.push_back(std::move(var));
+    if (!Accept(TokenKind::kComma)) break;
+  }
+  Expect(TokenKind::kRBracket);
+  return params;
 }
 
 ir::Expr Parser::ParseStandaloneExpr() {
@@ -65,13 +126,18 @@ void Parser::ParseDefinition(ir::IRModule& mod) {
   Token name = Expect(TokenKind::kGlobal);
   ir::GlobalVar var = LookupGlobal(name);
   GlobalEntry& entry = globals_.find(name.name())->second;
-  if (entry.defined) Fail(name.loc, "redefinition of " + std::string(name.text));
+  if (entry.defined && !entry.from_init) {
+    Fail(name.loc, "redefinition of " + std::string(name.text));
+  }
   entry.defined = true;
+  entry.from_init = false;
   mod.Add(var, ParseFunction(start));
 }
 
 ir::Function Parser::ParseFunction(const Location& start) {
-  if (Peek().kind == TokenKind::kLBracket) Fail(Peek().loc, "type parameters are not supported");
+  size_t type_scope = type_scope_.size();
+  std::vector<ir::Type> type_params;
+  if (Peek().kind == TokenKind::kLBracket) type_params = ParseTypeParams();
   Expect(TokenKind::kLParen);
   size_t scope = OpenScope();
   std::vector<ir::Var> params;
@@ -109,9 +175,10 @@ ir::Function Parser::ParseFunction(const Location& start) {
   ir::Expr body = ParseBlock(TokenKind::kRBrace);
   Expect(TokenKind::kRBrace);
   CloseScope(scope);
-  return WithSpan(
-      ir::MakeFunction(std::move(params), std::move(body), std::move(ret_type), std::move(attrs)),
-      start);
+  type_scope_.resize(type_scope);
+  return WithSpan(ir::MakeFunction(std::move(params), std::move(body), std::move(ret_type),
+                                   std::move(attrs), std::move(type_params)),
+                  start);
 }
 
 void Parser::ParseMetadataSection(const Token& section) {

@@ -1,4 +1,5 @@
-// Types: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (T) -> T`, `ref(T)`, `_`.
+// Types: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (T) -> T`, `ref(T)`, `_`, type
+// variables (`A`) and ADTs (`List[A]`, `nat`).
 // TVM's parser does not read `ref(T)`, which its printer writes for a reference type (a let
 // variable typed by InferType): read here so that such text parses back.
 #include "parser_impl.h"
@@ -22,11 +23,54 @@ ir::Type Parser::ParseType() {
     Consume();
     return ir::IncompleteType();
   }
-  // A bare dtype is a rank-0 tensor.
-  auto dtype = ir::DataType::Parse(token.text);
-  if (!dtype || dtype->is_void()) Fail(token.loc, "unknown type '" + std::string(token.text) + "'");
+  // A bare dtype is a rank-0 tensor. As TVM's String2DLDataType, `int`, `uint` and `float`
+  // without bits are 32-bit.
+  std::string_view name = token.text;
+  std::string with_bits;
+  if (name == "int" || name == "uint" || name == "float") {
+    with_bits = std::string(name) + "32";
+    name = with_bits;
+  }
+  auto dtype = ir::DataType::Parse(name);
+  if (!dtype || dtype->is_void()) {
+    if (IsDtypeName(token.text)) Fail(token.loc, "unknown type '" + std::string(token.text) + "'");
+    return ParseNamedType();
+  }
   Consume();
   return ir::ScalarType(*dtype);
+}
+
+ir::Type Parser::GlobalTypeVarNamed(std::string_view name) {
+  auto it = type_names_.find(name);
+  if (it == type_names_.end()) {
+    it = type_names_.emplace(std::string(name), ir::GlobalTypeVar(std::string(name))).first;
+  }
+  return it->second;
+}
+
+// As TVM's ParseNonPrimitiveType: a type variable in scope, else the ADT of that name (made at
+// its first mention, so definitions may refer to each other); an ADT is always applied, to no
+// arguments if none are written.
+ir::Type Parser::ParseNamedType() {
+  Token name = Consume();
+  ir::Type head;
+  for (auto it = type_scope_.rbegin(); it != type_scope_.rend(); ++it) {
+    if (it->first == name.text) {
+      head = it->second;
+      break;
+    }
+  }
+  if (!head) head = GlobalTypeVarNamed(name.text);
+  std::vector<ir::Type> args;
+  if (Accept(TokenKind::kLBracket)) {
+    while (Peek().kind != TokenKind::kRBracket) {
+      args.push_back(ParseType());
+      if (!Accept(TokenKind::kComma)) break;
+    }
+    Expect(TokenKind::kRBracket);
+  }
+  if (args.empty() && head->kind == ir::TypeKind::kTypeVar) return head;
+  return ir::TypeCall(std::move(head), std::move(args));
 }
 
 // Tensor[(d0, d1, ...), dtype] with dims that are integers (`224`, `224i64`) or `?`.
@@ -72,9 +116,12 @@ ir::Type Parser::ParseTupleType() {
   return ir::TupleType(std::move(fields));
 }
 
+// `fn (A) -> R`, and `fn [T](T) -> T` as the printer writes a polymorphic function's type.
 ir::Type Parser::ParseFuncType() {
   Consume();  // fn
-  if (Peek().kind == TokenKind::kLBracket) Fail(Peek().loc, "type parameters are not supported");
+  size_t scope = type_scope_.size();
+  std::vector<ir::Type> type_params;
+  if (Peek().kind == TokenKind::kLBracket) type_params = ParseTypeParams();
   Expect(TokenKind::kLParen);
   std::vector<ir::Type> args;
   while (Peek().kind != TokenKind::kRParen) {
@@ -84,7 +131,8 @@ ir::Type Parser::ParseFuncType() {
   Expect(TokenKind::kRParen);
   Expect(TokenKind::kArrow);
   ir::Type ret = ParseType();
-  return ir::FuncType(std::move(args), std::move(ret));
+  type_scope_.resize(scope);
+  return ir::FuncType(std::move(args), std::move(ret), std::move(type_params));
 }
 
 ir::Type Parser::ParseRefType() {

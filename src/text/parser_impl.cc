@@ -12,7 +12,16 @@ Parser::Parser(std::string_view text, const ParseOptions& options)
       source_(text, options.source_name),
       main_lexer_(source_),
       lexer_(&main_lexer_),
-      ops_(ir::OpRegistry::Global()) {}
+      ops_(ir::OpRegistry::Global()) {
+  // The init module's names (TVM's parser seeds its tables with them).
+  for (const auto& [gv, fn] : options.init_module.functions()) {
+    globals_.emplace(gv->name_hint, GlobalEntry{gv, Location{}, true, true});
+  }
+  for (const auto& [var, data] : options.init_module.type_definitions()) {
+    type_names_.emplace(var.as<ir::GlobalTypeVarNode>()->name_hint, var);
+    for (const ir::Constructor& c : data->constructors) constructors_.emplace(c->name_hint, c);
+  }
+}
 
 const Token& Parser::Peek(size_t ahead) {
   while (count_ <= ahead) {

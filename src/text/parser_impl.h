@@ -29,6 +29,13 @@ class OpRegistry;
 
 namespace relaypass::text {
 
+// Identifiers TVM's parser reads as dtypes in a type (`int32`, `float16`, `uint8`, `bool`, ...);
+// any other identifier there is a type variable or an ADT.
+inline bool IsDtypeName(std::string_view word) {
+  return word.starts_with("int") || word.starts_with("uint") || word.starts_with("float") ||
+         word.starts_with("bfloat") || word.starts_with("bool");
+}
+
 class Parser {
  public:
   // Levels of nesting allowed inside the outermost expression or type (parentheses, brackets,
@@ -92,6 +99,10 @@ class Parser {
   // ---- module, functions (parse_module.cc) ----
   void ParseHeader();
   void ParseDefinition(ir::IRModule& mod);
+  // `type Name[A, ...] { Ctor(T, ...), ... }` (TVM's ParseTypeDef).
+  ir::TypeData ParseTypeDefinition();
+  // `[A, B]` after `fn` / `def @f`: type variables of kind Type, bound in the current type scope.
+  std::vector<ir::Type> ParseTypeParams();
   // After `fn` or `def @name`: `(params, attrs) -> T { body }`.
   ir::Function ParseFunction(const Location& start);
   void ParseMetadataSection(const Token& section);
@@ -108,6 +119,8 @@ class Parser {
   ir::Expr ParseParenthesized();
   ir::Expr ParseIf();
   ir::Expr ParseReference();  // ref(e), ref_read(e), ref_write(e, e)
+  ir::Expr ParseMatch();      // match (e) { pattern => e, ... } and match? (...)
+  ir::Pattern ParsePattern();
   ir::Expr ParseOperator();
   ir::Expr ParseCall(ir::Expr callee, const Location& start);
   ir::Expr MakeOpCall(const ir::Op& op, std::vector<ir::Expr> args, ir::Attrs attrs,
@@ -120,6 +133,9 @@ class Parser {
   ir::Type ParseTupleType();
   ir::Type ParseFuncType();
   ir::Type ParseRefType();
+  // A type variable in scope, or an ADT's name (`List[A]`, `nat`: a TypeCall, as TVM's).
+  ir::Type ParseNamedType();
+  ir::Type GlobalTypeVarNamed(std::string_view name);
   std::optional<ir::Type> ParseOptionalAnnotation();  // `: T`
 
   // ---- attributes (parse_attrs.cc) ----
@@ -188,8 +204,15 @@ class Parser {
     ir::GlobalVar var;
     Location first_use;
     bool defined = false;
+    bool from_init = false;  // a function of ParseOptions::init_module (the text may replace it)
   };
   std::map<std::string, GlobalEntry, std::less<>> globals_;
+
+  // ADTs: their names (GlobalTypeVars, made at first mention as TVM's), their constructors, and
+  // the type variables in scope (innermost last).
+  std::map<std::string, ir::Type, std::less<>> type_names_;
+  std::map<std::string, ir::Constructor, std::less<>> constructors_;
+  std::vector<std::pair<std::string, ir::Type>> type_scope_;
 
   // Metadata: searched for once, on the first meta reference (the section ends the file).
   bool metadata_searched_ = false;

@@ -19,7 +19,7 @@ using ir::ExprNode;
 // Nodes that never get a `%N`.
 bool AlwaysInline(ExprKind kind) {
   return kind == ExprKind::kVar || kind == ExprKind::kGlobalVar || kind == ExprKind::kConstant ||
-         kind == ExprKind::kOp;
+         kind == ExprKind::kOp || kind == ExprKind::kConstructor;
 }
 
 // Nodes that carry a ` /* ty=... */` comment.
@@ -69,6 +69,13 @@ uint32_t RelayPrinter::BuildGraph(const ir::Expr& root) {
 
 void RelayPrinter::PrintModule(const ir::IRModule& mod, std::string& out) {
   bool first = true;
+  // TVM prints the type definitions first, each followed by a newline, blank lines between.
+  for (const auto& [var, data] : mod.type_definitions()) {
+    if (!first) out += '\n';
+    first = false;
+    PrintTypeData(data.get(), out);
+    out += '\n';
+  }
   for (const auto& [gv, fn] : mod.functions()) {
     uint32_t id = BuildGraph(fn);
     out.reserve(out.size() + kBytesPerNodeGuess * graph_.num_ids());
@@ -238,6 +245,12 @@ void RelayPrinter::VisitLeaf(uint32_t id) {
       text += ')';
       break;
     }
+    case ExprKind::kConstructor:
+      text += static_cast<const ir::ConstructorNode*>(node)->name_hint;
+      break;
+    case ExprKind::kMatch:
+      PrintMatch(id, text);
+      break;
   }
   NodeState& s = states_[id];
   if (!s.visited) {
@@ -257,6 +270,11 @@ void RelayPrinter::PrintCall(uint32_t id, Rope& out) {
   }
   PrintCallAttrs(static_cast<const ir::CallNode*>(graph_.node(id)), args);
   Print(inputs[0], false, out);
+  // A constructor without inputs is applied without parentheses (`Nil`), as TVM prints it.
+  auto* cons = graph_.node(inputs[0])->kind == ExprKind::kConstructor
+                   ? static_cast<const ir::ConstructorNode*>(graph_.node(inputs[0]))
+                   : nullptr;
+  if (cons && cons->inputs.empty()) return;
   out += '(';
   out += std::move(args);
   out += ')';
@@ -299,6 +317,15 @@ void RelayPrinter::PrintTuple(uint32_t id, Rope& out) {
 void RelayPrinter::PrintFunction(std::string_view prefix, uint32_t id, Rope& out) {
   auto* fn = static_cast<const ir::FunctionNode*>(graph_.node(id));
   out += prefix;
+  if (!fn->type_params.empty()) {
+    // TVM prints the type parameters' names only (no kinds): `fn [A, B](...)`.
+    out += '[';
+    for (size_t i = 0; i < fn->type_params.size(); ++i) {
+      if (i) out += ", ";
+      out += ir::TypeToString(fn->type_params[i]);
+    }
+    out += ']';
+  }
   out += '(';
   bool first = true;
   for (const ir::Var& param : fn->params) {
@@ -356,6 +383,105 @@ void RelayPrinter::PrintIf(uint32_t id, Rope& out) {
   PrintBody(inputs[1], out);
   out += " else ";
   PrintBody(inputs[2], out);
+}
+
+void RelayPrinter::PrintMatch(uint32_t id, Rope& out) {
+  auto* match = static_cast<const ir::MatchNode*>(graph_.node(id));
+  std::span<const uint32_t> inputs = graph_.inputs(id);  // data, then each clause's rhs
+  out += match->complete ? "match (" : "match? (";
+  Print(inputs[0], false, out);
+  out += ") {";
+  indent_ += 2;
+  for (size_t i = 0; i < match->clauses.size(); ++i) {
+    out += '\n';
+    out.append(indent_, ' ');
+    PrintPattern(match->clauses[i]->lhs, out);
+    out += " => ";
+    PrintBody(inputs[1 + i], out);
+    out += ',';
+  }
+  indent_ -= 2;
+  out += '\n';
+  out.append(indent_, ' ');
+  out += '}';
+}
+
+// Iterative: patterns can nest as deep as the data they take apart.
+void RelayPrinter::PrintPattern(const ir::Pattern& pattern, Rope& out) {
+  struct Item {
+    const ir::PatternNode* pattern;  // null: append `text`
+    const char* text;
+  };
+  std::vector<Item> stack = {{pattern.get(), nullptr}};
+  auto push_list = [&](const std::vector<ir::Pattern>& items) {
+    for (size_t i = items.size(); i-- > 0;) {
+      stack.push_back({items[i].get(), nullptr});
+      if (i) stack.push_back({nullptr, ", "});
+    }
+  };
+  while (!stack.empty()) {
+    Item item = stack.back();
+    stack.pop_back();
+    if (item.text) {
+      out += item.text;
+      continue;
+    }
+    const ir::PatternNode* p = item.pattern;
+    if (!p) continue;
+    switch (p->kind) {
+      case ir::PatternKind::kWildcard:
+        out += '_';
+        break;
+      case ir::PatternKind::kVar:
+        AllocVar(static_cast<const ir::PatternVarNode*>(p)->var.get(), out);
+        break;
+      case ir::PatternKind::kConstructor: {
+        auto* pc = static_cast<const ir::PatternConstructorNode*>(p);
+        out += pc->constructor->name_hint;
+        if (!pc->patterns.empty()) {
+          out += '(';
+          stack.push_back({nullptr, ")"});
+          push_list(pc->patterns);
+        }
+        break;
+      }
+      case ir::PatternKind::kTuple:
+        out += '(';
+        stack.push_back({nullptr, ")"});
+        push_list(static_cast<const ir::PatternTupleNode*>(p)->patterns);
+        break;
+    }
+  }
+}
+
+void RelayPrinter::PrintTypeData(const ir::TypeDataNode* data, std::string& out) {
+  out += "type ";
+  ir::AppendTypeText(data->header, out);
+  if (!data->type_vars.empty()) {
+    out += '[';
+    for (size_t i = 0; i < data->type_vars.size(); ++i) {
+      if (i) out += ", ";
+      ir::AppendTypeText(data->type_vars[i], out);
+    }
+    out += ']';
+  }
+  // TVM's Doc::Brace: each constructor on its own line, indented two, a trailing comma.
+  out += " {";
+  for (const ir::Constructor& c : data->constructors) {
+    out += "\n  ";
+    out += c->name_hint;
+    if (!c->inputs.empty()) {
+      out += '(';
+      for (size_t i = 0; i < c->inputs.size(); ++i) {
+        if (i) out += ", ";
+        ir::AppendTypeText(c->inputs[i], out);
+      }
+      out += ')';
+    }
+    out += ',';
+  }
+  if (data->constructors.empty()) out += "\n  ";  // the brace's empty indented line
+  out += "\n}";
 }
 
 void RelayPrinter::PrintConstant(const ir::ConstantNode* c, Rope& out) {

@@ -65,6 +65,10 @@ class RelayPrinter {
   void PrintFunction(std::string_view prefix, uint32_t id, Rope& out);
   void PrintLet(uint32_t id, Rope& out);
   void PrintIf(uint32_t id, Rope& out);
+  void PrintMatch(uint32_t id, Rope& out);
+  void PrintPattern(const ir::Pattern& pattern, Rope& out);
+  // `type List[A] {\n  Cons(A, List[A]),\n  Nil,\n}` (TVM's TypeData text).
+  void PrintTypeData(const ir::TypeDataNode* data, std::string& out);
   void PrintConstant(const ir::ConstantNode* c, Rope& out);
 
   // `{` + the scope of `body` indented one level deeper + `}`.

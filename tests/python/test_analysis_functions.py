@@ -293,16 +293,19 @@ def test_type_functor_visitor_and_mutator():
     tvm.ir.assert_structural_equal(relay.TypeMutator().visit(t), t)
 
 
-def test_type_variables_are_absent():
-    # relaypass's IR has no type variables: the three functions return [] (TVM returns the type
-    # variables it finds, and there are none to find); constructing a TypeVar says it is missing.
+def test_type_variables():
+    # TVM's TypeVarEVisitor / TypeVarTVisitor: none in a program without type variables; a
+    # function's type parameters are bound, the others free (test_pass_vars.py's cases).
     x = relay.var("x", relay.TupleType([relay.TensorType((), "int32")]))
     for fn in (relay.analysis.free_type_vars, relay.analysis.bound_type_vars,
                relay.analysis.all_type_vars):
         assert fn(relay.Let(x, relay.Tuple([relay.const(1)]), x)) == []
         assert fn(x.type_annotation) == []
-    with pytest.raises(tvm.error.OpNotImplemented, match="type variables"):
-        relay.TypeVar("a")
+    a, b = relay.TypeVar("a"), relay.TypeVar("b")
+    f = relay.Function([relay.var("y", a)], relay.Tuple([]), b, [a])
+    assert [t.name_hint for t in relay.analysis.all_type_vars(f)] == ["a", "b"]
+    assert [t.name_hint for t in relay.analysis.bound_type_vars(f)] == ["a"]
+    assert [t.name_hint for t in relay.analysis.free_type_vars(f)] == ["b"]
     with pytest.raises(TypeError):
         relay.analysis.free_type_vars("not an expression")
 

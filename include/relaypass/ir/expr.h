@@ -31,6 +31,8 @@ enum class ExprKind : uint8_t {
   kRefCreate,
   kRefRead,
   kRefWrite,
+  kConstructor,
+  kMatch,
 };
 
 struct ExprNode : Object {
@@ -106,16 +108,18 @@ using TupleGetItem = Ref<TupleGetItemNode>;
 
 struct FunctionNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kFunction;
-  FunctionNode(std::vector<Var> p, Expr b, Type r, DictAttrs a)
+  FunctionNode(std::vector<Var> p, Expr b, Type r, DictAttrs a, std::vector<Type> tp = {})
       : ExprNode(kKind),
         params(std::move(p)),
         body(std::move(b)),
         ret_type(std::move(r)),
-        attrs(std::move(a)) {}
+        attrs(std::move(a)),
+        type_params(std::move(tp)) {}
   std::vector<Var> params;
   Expr body;
   Type ret_type;  // may be null until type inference
   DictAttrs attrs;
+  std::vector<Type> type_params;  // TypeVars of a polymorphic function: `fn [A](%x: A) -> A`
   /// True for fused functions (`Primitive=1`).
   bool is_primitive() const { return attrs.GetInt("Primitive", 0) != 0; }
 };
@@ -170,6 +174,83 @@ struct RefWriteNode : ExprNode {
 };
 using RefWrite = Ref<RefWriteNode>;
 
+/// Algebraic data types (TVM's relay/adt.h).
+///
+/// A constructor of an ADT: `Cons` of `List`. Calling it with `inputs`-typed values builds an ADT
+/// value whose tag is `tag` (its index in the TypeData's constructor list, set by
+/// IRModule::AddTypeDef).
+struct ConstructorNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kConstructor;
+  ConstructorNode(std::string n, std::vector<Type> in, Type b)
+      : ExprNode(kKind), name_hint(std::move(n)), inputs(std::move(in)), belong_to(std::move(b)) {}
+  std::string name_hint;
+  std::vector<Type> inputs;
+  Type belong_to;  // the ADT's GlobalTypeVar
+  int32_t tag = -1;
+};
+using Constructor = Ref<ConstructorNode>;
+
+/// An ADT's definition (TVM's TypeData): `type List[A] { Cons(A, List[A]), Nil, }`.
+struct TypeDataNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kTypeData;
+  TypeDataNode(Type h, std::vector<Type> tv, std::vector<Constructor> c);
+  Type header;                            // GlobalTypeVar
+  std::vector<Type> type_vars;            // TypeVars
+  std::vector<Constructor> constructors;  // tags 0, 1, ... in this order
+};
+using TypeData = Ref<TypeDataNode>;
+
+/// Patterns of a match clause (TVM's Pattern): not expressions, a small tree of their own.
+enum class PatternKind : uint8_t { kWildcard, kVar, kConstructor, kTuple };
+struct PatternNode : Object {
+  explicit PatternNode(PatternKind k) : kind(k) {}
+  const PatternKind kind;
+};
+using Pattern = Ref<PatternNode>;
+
+struct PatternWildcardNode : PatternNode {
+  static constexpr PatternKind kKind = PatternKind::kWildcard;
+  PatternWildcardNode() : PatternNode(kKind) {}
+};
+/// Binds the matched value to `var`.
+struct PatternVarNode : PatternNode {
+  static constexpr PatternKind kKind = PatternKind::kVar;
+  explicit PatternVarNode(Var v) : PatternNode(kKind), var(std::move(v)) {}
+  Var var;
+};
+struct PatternConstructorNode : PatternNode {
+  static constexpr PatternKind kKind = PatternKind::kConstructor;
+  PatternConstructorNode(Constructor c, std::vector<Pattern> p)
+      : PatternNode(kKind), constructor(std::move(c)), patterns(std::move(p)) {}
+  Constructor constructor;
+  std::vector<Pattern> patterns;
+};
+struct PatternTupleNode : PatternNode {
+  static constexpr PatternKind kKind = PatternKind::kTuple;
+  explicit PatternTupleNode(std::vector<Pattern> p) : PatternNode(kKind), patterns(std::move(p)) {}
+  std::vector<Pattern> patterns;
+};
+
+/// `lhs => rhs` of a match.
+struct ClauseNode : Object {
+  ClauseNode(Pattern l, Expr r) : lhs(std::move(l)), rhs(std::move(r)) {}
+  Pattern lhs;
+  Expr rhs;
+};
+using Clause = Ref<ClauseNode>;
+
+/// `match (%data) { clauses }`: the first clause whose pattern matches gives the value.
+/// `complete` false is TVM's `match?`: the clauses need not cover every value.
+struct MatchNode : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::kMatch;
+  MatchNode(Expr d, std::vector<Clause> c, bool comp)
+      : ExprNode(kKind), data(std::move(d)), clauses(std::move(c)), complete(comp) {}
+  Expr data;
+  std::vector<Clause> clauses;
+  bool complete;
+};
+using Match = Ref<MatchNode>;
+
 /// Constructors.
 Var MakeVar(std::string name, Type annotation = nullptr);
 GlobalVar MakeGlobalVar(std::string name);
@@ -178,12 +259,27 @@ Call MakeCall(Expr op, std::vector<Expr> args, Attrs attrs = nullptr);
 Tuple MakeTuple(std::vector<Expr> fields);
 TupleGetItem MakeTupleGetItem(Expr tuple, int index);
 Function MakeFunction(std::vector<Var> params, Expr body, Type ret_type = nullptr,
-                      DictAttrs attrs = {});
+                      DictAttrs attrs = {}, std::vector<Type> type_params = {});
 Let MakeLet(Var var, Expr value, Expr body);
 If MakeIf(Expr cond, Expr true_branch, Expr false_branch);
 RefCreate MakeRefCreate(Expr value);
 RefRead MakeRefRead(Expr ref);
 RefWrite MakeRefWrite(Expr ref, Expr value);
+Constructor MakeConstructor(std::string name, std::vector<Type> inputs, Type belong_to);
+TypeData MakeTypeData(Type header, std::vector<Type> type_vars,
+                      std::vector<Constructor> constructors);
+Pattern MakePatternWildcard();
+Pattern MakePatternVar(Var var);
+Pattern MakePatternConstructor(Constructor constructor, std::vector<Pattern> patterns);
+Pattern MakePatternTuple(std::vector<Pattern> patterns);
+Clause MakeClause(Pattern lhs, Expr rhs);
+Match MakeMatch(Expr data, std::vector<Clause> clauses, bool complete = true);
+
+/// The variables `pattern` binds, left to right (iterative: patterns can nest deeply).
+std::vector<Var> PatternVars(const Pattern& pattern);
+/// `pattern` with its variables replaced, left to right, by `vars` (as many as PatternVars
+/// gives); `pattern` itself when none changed.
+Pattern ReplacePatternVars(const Pattern& pattern, const std::vector<Var>& vars);
 
 /// A shallow copy of `e` (same children) that callers may modify before sharing it; used to set
 /// checked_type or span on a fresh node.
@@ -193,8 +289,9 @@ Expr WithCheckedType(const Expr& e, Type t);
 
 /// Calls fn(child) for each child of `e` in evaluation order: a call's callee then its arguments,
 /// a tuple's fields, a get-item's tuple, a function's body, a let's value then body, an if's
-/// condition then branches, a ref_create's value, a ref_read's ref, a ref_write's ref then value.
-/// Vars bound by functions and lets are not children.
+/// condition then branches, a ref_create's value, a ref_read's ref, a ref_write's ref then value,
+/// a match's data then each clause's right-hand side. Vars bound by functions, lets and patterns
+/// are not children.
 template <typename F>
 void ForEachChild(const ExprNode* e, F&& fn) {
   switch (e->kind) {
@@ -236,6 +333,12 @@ void ForEachChild(const ExprNode* e, F&& fn) {
       auto* node = static_cast<const RefWriteNode*>(e);
       fn(node->ref);
       fn(node->value);
+      break;
+    }
+    case ExprKind::kMatch: {
+      auto* node = static_cast<const MatchNode*>(e);
+      fn(node->data);
+      for (const Clause& c : node->clauses) fn(c->rhs);
       break;
     }
     default:

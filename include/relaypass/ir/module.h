@@ -34,6 +34,22 @@ class IRModule {
   void Add(const std::string& name, const Function& func);
   void Remove(const std::string& name);
 
+  /// ADT definitions (TVM's IRModule type_definitions), sorted by name.
+  std::vector<std::pair<Type, TypeData>> type_definitions() const;
+  bool ContainGlobalTypeVar(const std::string& name) const;
+  /// The GlobalTypeVar named `name`; throws InternalError if absent (TVM's message).
+  Type GetGlobalTypeVar(const std::string& name) const;
+  /// Adds the definition `type` of `var` and numbers its constructors' tags as TVM does (the
+  /// name's hash in the top byte, the index below). Throws InternalError if `var` is defined and
+  /// `update` is false.
+  void AddTypeDef(const Type& var, const TypeData& type, bool update = false);
+  TypeData LookupTypeDef(const Type& var) const;
+  TypeData LookupTypeDef(const std::string& name) const;
+  /// The constructor `cons` of ADT `adt`; throws InternalError if absent.
+  Constructor GetConstructor(const std::string& adt, const std::string& cons) const;
+  /// The constructor with tag `tag`; throws InternalError if absent.
+  Constructor LookupTag(int32_t tag) const;
+
   /// Type inference bookkeeping. InferTypes marks its result; replacing a function (Add with a
   /// different function) or removing one clears the marks that could have gone stale. A module
   /// whose functions are all marked is exactly InferType's output, unchanged, so InferType
@@ -54,8 +70,14 @@ class IRModule {
     Function func;
     bool type_inferred = false;  // func is InferTypes' output for this module
   };
+  struct TypeDefEntry {
+    Type var;  // GlobalTypeVar
+    TypeData data;
+  };
   struct Impl {
     std::map<std::string, Entry> functions;
+    std::map<std::string, TypeDefEntry> type_defs;
+    std::map<int32_t, Constructor> tags;
   };
   void Detach();  // copy-on-write
   std::shared_ptr<Impl> impl_;

@@ -24,9 +24,19 @@ namespace relaypass::ir {
 /// Children as the traversals see them: ForEachChild plus the variables a function or let binds.
 /// Call: op, args...; Tuple: fields...; TupleGetItem: tuple; Function: params..., body;
 /// Let: value, var, body (a rewriter sees the rewritten value before it rewrites the variable);
-/// If: cond, true branch, false branch; RefCreate: value; RefRead: ref; RefWrite: ref, value.
+/// If: cond, true branch, false branch; RefCreate: value; RefRead: ref; RefWrite: ref, value;
+/// Match: data, then per clause its pattern's variables and its right-hand side.
 template <typename F>
 void ForEachVisitChild(const ExprNode* e, F&& fn) {
+  if (e->kind == ExprKind::kMatch) {
+    auto* match = static_cast<const MatchNode*>(e);
+    fn(match->data);
+    for (const Clause& c : match->clauses) {
+      for (const Var& v : PatternVars(c->lhs)) fn(Expr(v));
+      fn(c->rhs);
+    }
+    return;
+  }
   if (e->kind == ExprKind::kFunction) {
     for (const Var& p : static_cast<const FunctionNode*>(e)->params) fn(Expr(p));
   } else if (e->kind == ExprKind::kLet) {

@@ -1,5 +1,7 @@
 // Relay types: tensors (static dims or Any), tuples, functions, references (the type of a mutable
-// cell, RefType), and the incomplete type that type inference solves for.
+// cell, RefType), the incomplete type that type inference solves for, and the types of algebraic
+// data types: type variables, global type variables (an ADT's name) and type calls (`List[A]`).
+// An ADT's definition, TypeData, is in expr.h (it holds the constructors, which are expressions).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +13,17 @@
 
 namespace relaypass::ir {
 
-enum class TypeKind : uint8_t { kTensor, kTuple, kFunc, kIncomplete, kRef };
+enum class TypeKind : uint8_t {
+  kTensor,
+  kTuple,
+  kFunc,
+  kIncomplete,
+  kRef,
+  kTypeVar,
+  kGlobalTypeVar,
+  kTypeCall,
+  kTypeData,
+};
 
 struct TypeNode : Object {
   explicit TypeNode(TypeKind k) : kind(k) {}
@@ -64,11 +76,13 @@ struct TupleTypeNode : TypeNode {
   std::vector<Type> fields;
 };
 
+/// A function type; `type_params` (TypeVars) make it polymorphic: `fn [A](A) -> A`.
 struct FuncTypeNode : TypeNode {
   static constexpr TypeKind kKind = TypeKind::kFunc;
-  FuncTypeNode(std::vector<Type> a, Type r);
+  FuncTypeNode(std::vector<Type> a, Type r, std::vector<Type> tp = {});
   std::vector<Type> arg_types;
   Type ret_type;
+  std::vector<Type> type_params;
 };
 
 /// The type of a reference to a mutable cell holding a `value` (TVM's relay.RefType, printed
@@ -85,12 +99,53 @@ struct IncompleteTypeNode : TypeNode {
   IncompleteTypeNode();
 };
 
+/// TVM's TypeKind (include/tvm/ir/type.h), the kind of a type variable, with TVM's values.
+enum class TypeVarKind : int {
+  kType = 0,
+  kShapeVar = 1,
+  kBaseType = 2,
+  kConstraint = 4,
+  kAdtHandle = 5,
+  kTypeData = 6,
+};
+/// TVM's name of a kind ("Type", "ShapeVar", ...), as its kind checker's errors print them.
+const char* TypeVarKindName(TypeVarKind kind);
+
+/// A type variable (TVM's TypeVar): the parameter of a polymorphic function or of an ADT. Two
+/// type variables are the same only if they are the same node.
+struct TypeVarNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kTypeVar;
+  TypeVarNode(std::string name, TypeVarKind k);
+  std::string name_hint;
+  TypeVarKind var_kind;
+};
+
+/// The name of an ADT (TVM's GlobalTypeVar, usually of kind kAdtHandle): `List` in `List[A]`.
+/// A module maps it to the ADT's TypeData.
+struct GlobalTypeVarNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kGlobalTypeVar;
+  GlobalTypeVarNode(std::string name, TypeVarKind k);
+  std::string name_hint;
+  TypeVarKind var_kind;
+};
+
+/// A type function applied to arguments (TVM's TypeCall): `List[int32]`.
+struct TypeCallNode : TypeNode {
+  static constexpr TypeKind kKind = TypeKind::kTypeCall;
+  TypeCallNode(Type f, std::vector<Type> a);
+  Type func;  // a GlobalTypeVar
+  std::vector<Type> args;
+};
+
 Type TensorType(std::vector<Dim> shape, DataType dtype);
 Type ScalarType(DataType dtype);  // rank-0 tensor
 Type TupleType(std::vector<Type> fields);
-Type FuncType(std::vector<Type> arg_types, Type ret_type);
+Type FuncType(std::vector<Type> arg_types, Type ret_type, std::vector<Type> type_params = {});
 Type IncompleteType();
 Type RefType(Type value);
+Type TypeVar(std::string name, TypeVarKind kind = TypeVarKind::kType);
+Type GlobalTypeVar(std::string name, TypeVarKind kind = TypeVarKind::kAdtHandle);
+Type TypeCall(Type func, std::vector<Type> args);
 
 /// True if `t` contains no IncompleteType.
 bool IsComplete(const Type& t);
@@ -98,8 +153,8 @@ bool IsComplete(const Type& t);
 bool TypeEqual(const Type& a, const Type& b);
 size_t TypeHash(const Type& t);
 
-/// TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`, `ref(T)`,
-/// `_`.
+/// TVM's printed form: `Tensor[(1, 3), float32]`, `float32`, `(T1, T2)`, `fn (A) -> R`,
+/// `fn [A](A) -> A`, `ref(T)`, `A` (a type variable), `List[A]` (a type call), `_`.
 std::string TypeToString(const Type& t);
 /// TypeToString's text appended to `out` (the printer writes a type per node this way).
 void AppendTypeText(const Type& t, std::string& out);

@@ -57,6 +57,8 @@ class ExprMutator {
   virtual Expr RewriteRefCreate(const RefCreateNode* /*pre*/, const Expr& post) { return post; }
   virtual Expr RewriteRefRead(const RefReadNode* /*pre*/, const Expr& post) { return post; }
   virtual Expr RewriteRefWrite(const RefWriteNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteConstructor(const ConstructorNode* /*pre*/, const Expr& post) { return post; }
+  virtual Expr RewriteMatch(const MatchNode* /*pre*/, const Expr& post) { return post; }
 
   /// While a Rewrite* hook runs: the number of the node being rewritten in index(), whose
   /// children(current_id()) number its children (ForEachVisitChild order). A rewriter can keep
@@ -92,6 +94,8 @@ class ExprVisitor {
   virtual void VisitRefCreate(const RefCreateNode*) {}
   virtual void VisitRefRead(const RefReadNode*) {}
   virtual void VisitRefWrite(const RefWriteNode*) {}
+  virtual void VisitConstructor(const ConstructorNode*) {}
+  virtual void VisitMatch(const MatchNode*) {}
 };
 
 }  // namespace relaypass::ir

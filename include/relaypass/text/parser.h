@@ -20,6 +20,9 @@ struct ParseOptions {
   bool require_version = false;
   /// Run type inference on the result (TVM does).
   bool infer_types = true;
+  /// A module the text extends (TVM's init_module): its functions, ADTs and constructors can be
+  /// named by the text, and the parsed module starts as a copy of it.
+  ir::IRModule init_module;
 };
 
 ir::IRModule ParseModule(const std::string& text, const ParseOptions& options = {});

@@ -17,6 +17,7 @@ from .._core import (  # noqa: F401
     structural_hash,
     assert_structural_equal,
 )
+from .._core import TypeVar, GlobalTypeVar, TypeCall, TypeData, Constructor  # noqa: F401
 from . import instrument  # noqa: F401
 from . import op  # noqa: F401
 from . import transform  # noqa: F401
@@ -31,7 +32,35 @@ if not hasattr(IRModule, "attrs"):
     IRModule.attrs = property(lambda self: None,
                               doc="The module's attributes: None (relaypass's modules have none).")
 
+if not hasattr(IRModule, "get_type"):
+    def _get_type(self, name):
+        """TVM's IRModule.get_type: the ADT's GlobalTypeVar, then its constructors."""
+        var = self.get_global_type_var(name)
+        return tuple([var] + list(self[var].constructors))
 
+    IRModule.get_type = _get_type
+
+    def _import_from_std(self, file_to_import):
+        """TVM's IRModule.import_from_std: parses a file of Relay's standard library (prelude.rly,
+        nat.rly) into this module, once; its text may name what the module defines."""
+        from ..relay import std_library as std
+        from ..parser import parse
+
+        if file_to_import not in std.FILES:
+            from .._errors import TVMError
+
+            raise TVMError("import_from_std: no standard library file named " + file_to_import)
+        adt, last_function = std.MARKERS[file_to_import]
+        if self.get_global_type_vars() and adt in [v.name_hint for v in
+                                                    self.get_global_type_vars()]:
+            if last_function in [g.name_hint for g in self.get_global_vars()]:
+                return  # imported already
+        self.update(parse(std.FILES[file_to_import], file_to_import, init_module=self))
+
+    IRModule.import_from_std = _import_from_std
+
+
+from .type_kind import TypeKind  # noqa: F401,E402
 from .json import save_json, load_json  # noqa: F401,E402
 from .span import Span, SourceName  # noqa: F401,E402
 

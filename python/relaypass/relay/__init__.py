@@ -52,6 +52,20 @@ from . import ty  # noqa: F401
 from . import base  # noqa: F401
 from .base import Span, SourceName  # noqa: F401
 from .ty import scalar_type, TypeVar, GlobalTypeVar, TypeRelation, TypeCall  # noqa: F401,E402
+from .ty import TypeKind  # noqa: F401,E402
+from . import adt  # noqa: F401,E402
+from . import prelude  # noqa: F401,E402
+from .adt import (  # noqa: F401,E402
+    Constructor,
+    TypeData,
+    Clause,
+    Match,
+    Pattern,
+    PatternWildcard,
+    PatternVar,
+    PatternConstructor,
+    PatternTuple,
+)
 from . import type_functor  # noqa: F401,E402
 from .type_functor import TypeFunctor, TypeVisitor, TypeMutator  # noqa: F401,E402
 from . import scope_builder  # noqa: F401

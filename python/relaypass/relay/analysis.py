@@ -57,10 +57,10 @@ def bound_vars(expr):
     return [v for v in all_vars(expr) if v not in free]
 
 
-# Type variables. relaypass's types are TensorType, TupleType, FuncType, RefType and
-# IncompleteType: its IR has no type variables (no polymorphic functions: Function and FuncType
-# accept TVM's type_params argument but keep none, and relay.TypeVar cannot be constructed). So
-# no expression or type has a type variable, and TVM's three functions all return an empty list.
+# Type variables (TVM's TypeVarEVisitor / TypeVarTVisitor): those of every type an expression
+# carries (variable annotations, function return types, type parameters, the types of
+# constructors' inputs) in the order the nodes are visited; a function's or function type's type
+# parameters are bound.
 
 
 def _check_expr_or_type(expr, name):
@@ -69,25 +69,154 @@ def _check_expr_or_type(expr, name):
             "{}: expected a relay expression or type, got {}".format(name, type(expr).__name__))
 
 
+def _type_vars_of_type(typ, found, bound):
+    """Appends the type variables of ``typ`` (pre-order: a function type's parameters, then its
+    argument types, then its result), with an explicit stack."""
+    from .ty import GlobalTypeVar, TypeCall, TypeData, TypeVar
+
+    stack = [typ]
+    while stack:
+        t = stack.pop()
+        if t is None:
+            continue
+        if isinstance(t, TypeVar):
+            found.append(t)
+        elif isinstance(t, _core.FuncType):
+            for tp in t.type_params:
+                bound.append(tp)
+            stack.extend(reversed([t.ret_type]))
+            stack.extend(reversed(list(t.type_params) + list(t.arg_types)))
+        elif isinstance(t, _core.TupleType):
+            stack.extend(reversed(list(t.fields)))
+        elif isinstance(t, _core.RefType):
+            stack.append(t.value)
+        elif isinstance(t, TypeCall):
+            stack.extend(reversed([t.func] + list(t.args)))
+        elif isinstance(t, TypeData):
+            stack.extend(reversed([t.header] + list(t.type_vars)))
+        elif isinstance(t, GlobalTypeVar):
+            pass
+
+
+def _type_vars(expr):
+    found, bound = [], []
+    if isinstance(expr, Type):
+        _type_vars_of_type(expr, found, bound)
+    else:
+        def visit(node):
+            if isinstance(node, Var):
+                _type_vars_of_type(node.type_annotation, found, bound)
+            elif isinstance(node, Function):
+                for tp in node.type_params:
+                    bound.append(tp)
+                    found.append(tp)
+                _type_vars_of_type(node.ret_type, found, bound)
+
+        _core.post_order_visit(expr, visit)
+
+    def unique(items):
+        out, seen = [], set()
+        for item in items:
+            if not any(item.same_as(s) for s in seen):
+                seen.add(item)
+                out.append(item)
+        return out
+
+    return unique(found), unique(bound)
+
+
 def free_type_vars(expr, mod=None):
-    """The free type variables of an expression or type (TVM: in post-DFS order). relaypass's
-    IR has no type variables, so the list is always empty."""
+    """The free type variables of an expression or type, in order of first appearance."""
     _check_expr_or_type(expr, "free_type_vars")
-    return []
+    found, bound = _type_vars(expr)
+    return [t for t in found if not any(t.same_as(b) for b in bound)]
 
 
 def bound_type_vars(expr, mod=None):
-    """The type variables bound (as type parameters) in an expression or type. relaypass's IR
-    has no type variables, so the list is always empty."""
+    """The type variables bound (as type parameters) in an expression or type."""
     _check_expr_or_type(expr, "bound_type_vars")
-    return []
+    return _type_vars(expr)[1]
 
 
 def all_type_vars(expr, mod=None):
-    """Every type variable of an expression or type. relaypass's IR has no type variables, so
-    the list is always empty."""
+    """Every type variable of an expression or type, in order of first appearance."""
     _check_expr_or_type(expr, "all_type_vars")
-    return []
+    found, bound = _type_vars(expr)
+    return [t for t in _type_vars_merge(bound, found)]
+
+
+def _type_vars_merge(bound, found):
+    out = []
+    for t in list(bound) + list(found):
+        if not any(t.same_as(o) for o in out):
+            out.append(t)
+    return out
+
+
+def check_kind(t, mod=None):
+    """TVM's kind checker: the kind of type ``t`` (a TypeKind), checking that tuple fields,
+    function argument and result types, reference contents and type call arguments are types,
+    and that a type call names an ADT of ``mod`` with as many arguments as it has type
+    variables. A wrong kind is a DiagnosticError (a TVMError)."""
+    from .._errors import DiagnosticError
+    from ..ir.type_kind import TypeKind
+    from .ty import GlobalTypeVar, TypeCall, TypeData, TypeVar
+
+    def fail(message):
+        raise DiagnosticError("check_kind: " + message)
+
+    def expect_type(sub, what):
+        kind = kind_of(sub)
+        if kind != TypeKind.Type:
+            fail("{} {} has kind {}, expected Type".format(what, sub, kind.name))
+
+    def kind_of(ty):
+        # Types nest only as deep as written: recursion follows that nesting.
+        if isinstance(ty, (TypeVar, GlobalTypeVar)):
+            return ty.kind
+        if isinstance(ty, (_core.TensorType, _core.IncompleteType)):
+            return TypeKind.Type
+        if isinstance(ty, _core.TupleType):
+            for field in ty.fields:
+                expect_type(field, "tuple field")
+            return TypeKind.Type
+        if isinstance(ty, _core.FuncType):
+            for arg in ty.arg_types:
+                expect_type(arg, "argument type")
+            expect_type(ty.ret_type, "result type")
+            return TypeKind.Type
+        if isinstance(ty, _core.RefType):
+            expect_type(ty.value, "reference content")
+            return TypeKind.Type
+        if isinstance(ty, TypeCall):
+            if not isinstance(ty.func, GlobalTypeVar):
+                fail("the function of type call {} is not a global type variable".format(ty))
+            if mod is None:
+                fail("type call {} needs the module that defines {}".format(ty, ty.func))
+            data = mod[ty.func]
+            if len(data.type_vars) != len(ty.args):
+                fail("type call {} has {} arguments but {} takes {}".format(
+                    ty, len(ty.args), ty.func, len(data.type_vars)))
+            for arg in ty.args:
+                expect_type(arg, "type call argument")
+            return TypeKind.Type
+        if isinstance(ty, TypeData):
+            for tv in ty.type_vars:
+                if kind_of(tv) != TypeKind.Type:
+                    fail("type variable {} of {} is not of kind Type".format(tv, ty.header))
+            for ctor in ty.constructors:
+                for inp in ctor.inputs:
+                    expect_type(inp, "constructor input")
+            return TypeKind.TypeData
+        fail("unknown type {}".format(type(ty).__name__))
+
+    return kind_of(t)
+
+
+def unmatched_cases(match, mod=None):
+    """TVM's unmatched_cases: the patterns of the values no clause of ``match`` matches (empty
+    when it is complete), refined with the ADT definitions of ``mod``."""
+    return _core.unmatched_cases(match, mod)
 
 
 class Feature(IntEnum):
@@ -177,6 +306,18 @@ def detect_feature(a, b=None):
     return out
 
 
+def _pattern_vars(pattern):
+    """The variables a match pattern binds, left to right."""
+    out, stack = [], [pattern]
+    while stack:
+        p = stack.pop()
+        if isinstance(p, _core.PatternVar):
+            out.append(p.var)
+        elif isinstance(p, (_core.PatternConstructor, _core.PatternTuple)):
+            stack.extend(reversed(list(p.patterns)))
+    return out
+
+
 def well_formed(expr):
     """Whether every variable is bound at most once, and used only inside the scope of its
     binding when bound (TVM's WellFormedChecker: a variable used free and also bound, bound
@@ -234,6 +375,13 @@ def well_formed(expr):
                 todo.append(("push", None))
                 todo += [("bound", p) for p in node.params]
                 todo += [("check", node.body), ("pop", None)]
+            elif isinstance(node, _core.Match):
+                # Each clause is a scope binding its pattern's variables (TVM's VisitClause).
+                todo.append(("check", node.data))
+                for clause in node.clauses:
+                    todo.append(("push", None))
+                    todo += [("bound", v) for v in _pattern_vars(clause.lhs)]
+                    todo += [("check", clause.rhs), ("pop", None)]
             else:
                 todo = [("visit", c) for c in _children(node)]
             stack.extend(reversed(todo))

@@ -191,13 +191,13 @@ class Interpreter(Executor_):
                 value = value if isinstance(value, Expr) else const(_to_value(value))
                 expr = Let(var, value, expr)
         if isinstance(expr, GlobalVar):
-            mod = IRModule(dict(self.mod.functions))
+            mod = IRModule(dict(self.mod.functions), dict(self.mod.type_definitions))
             mod["main"] = self.mod[expr]
             return Interpreter(mod, self.params).evaluate()
         if expr is not None and not isinstance(expr, Function):
             # A closed expression runs as the body of a main without parameters, type-checked
             # with the module's functions.
-            mod = IRModule(dict(self.mod.functions))
+            mod = IRModule(dict(self.mod.functions), dict(self.mod.type_definitions))
             mod["main"] = Function([], expr)
             return _as_adt(_core.ModuleRunner(_prepare_for_interpreter(mod)).run_main([]))
         # As TVM's executors: the module is type-checked before it runs (kernels trust types).

@@ -8,6 +8,7 @@ memo_map. (Shallow graphs are visited in exactly TVM's order.)
 """
 from .. import _core
 from ..ir import Op
+from .adt import Clause, Constructor, Match
 from .expr import (
     Call,
     Constant,
@@ -46,6 +47,8 @@ def _children(expr):
         return [expr.ref]
     if isinstance(expr, RefWrite):
         return [expr.ref, expr.value]
+    if isinstance(expr, Match):
+        return [expr.data] + [c.rhs for c in expr.clauses]
     return []
 
 
@@ -117,6 +120,10 @@ class ExprFunctor:
             return self.visit_ref_read(expr)
         if isinstance(expr, RefWrite):
             return self.visit_ref_write(expr)
+        if isinstance(expr, Constructor):
+            return self.visit_constructor(expr)
+        if isinstance(expr, Match):
+            return self.visit_match(expr)
         raise Exception("warning unhandled case: {0}".format(type(expr)))
 
     def visit_function(self, _):
@@ -159,6 +166,12 @@ class ExprFunctor:
         raise NotImplementedError()
 
     def visit_ref_read(self, _):
+        raise NotImplementedError()
+
+    def visit_constructor(self, _):
+        raise NotImplementedError()
+
+    def visit_match(self, _):
         raise NotImplementedError()
 
 
@@ -213,6 +226,14 @@ class ExprVisitor(ExprFunctor):
     def visit_ref_write(self, r):
         self.visit(r.ref)
         self.visit(r.value)
+
+    def visit_constructor(self, c):
+        return
+
+    def visit_match(self, m):
+        self.visit(m.data)
+        for c in m.clauses:
+            self.visit(c.rhs)
 
 
 class ExprMutator(ExprFunctor):
@@ -294,3 +315,14 @@ class ExprMutator(ExprFunctor):
     def visit_ref_read(self, r):
         ref = self.visit(r.ref)
         return r if ref.same_as(r.ref) else RefRead(ref)
+
+    def visit_constructor(self, con):
+        return con
+
+    def visit_match(self, m):
+        # As TVM's: the data and each clause's right-hand side, patterns kept.
+        return Match(
+            self.visit(m.data),
+            [Clause(c.lhs, self.visit(c.rhs)) for c in m.clauses],
+            complete=m.complete,
+        )

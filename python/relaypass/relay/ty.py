@@ -1,9 +1,15 @@
-"""tvm.relay.ty: Relay's types.
-
-relaypass's IR has no type variables, type relations or algebraic data types: TypeVar,
-GlobalTypeVar, TypeRelation and TypeCall exist so that code naming them imports, but constructing
-one raises tvm.error.OpNotImplemented (a NotImplementedError) saying so."""
+"""tvm.relay.ty: Relay's types, including type variables (polymorphism) and the types of
+algebraic data types (GlobalTypeVar, TypeCall, TypeData). TypeRelation exists so that code
+naming it imports, but constructing one raises tvm.error.OpNotImplemented (a
+NotImplementedError): relaypass's type relations belong to operators, not to types."""
+from ..ir.type_kind import TypeKind  # noqa: F401
 from .expr import TensorType, TupleType, FuncType, RefType, IncompleteType, Type  # noqa: F401
+from .._core import TypeVar as _TypeVar, GlobalTypeVar as _GlobalTypeVar  # noqa: F401
+from .._core import TypeCall, TypeData  # noqa: F401
+
+
+TypeVar = _TypeVar
+GlobalTypeVar = _GlobalTypeVar
 
 
 def scalar_type(dtype):
@@ -23,7 +29,4 @@ def _unavailable(name, what):
                            "__module__": __name__})
 
 
-TypeVar = _unavailable("TypeVar", "type variables (polymorphic types)")
-GlobalTypeVar = _unavailable("GlobalTypeVar", "global type variables (algebraic data types)")
 TypeRelation = _unavailable("TypeRelation", "type relations as type nodes")
-TypeCall = _unavailable("TypeCall", "type calls (algebraic data types)")

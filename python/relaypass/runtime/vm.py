@@ -92,7 +92,7 @@ class VirtualMachine:
             if func_name != "main":
                 from ..ir import IRModule
 
-                mod = IRModule(dict(mod.functions))
+                mod = IRModule(dict(mod.functions), dict(mod.type_definitions))
                 mod["main"] = self.executable.mod[func_name]
             self._runners[func_name] = _core.ModuleRunner(mod)
         return self._runners[func_name]

@@ -153,6 +153,7 @@ class GraphBuilder {
       case ExprKind::kFunction:
       case ExprKind::kLet:
       case ExprKind::kIf:
+      case ExprKind::kMatch:
       case ExprKind::kRefCreate:
       case ExprKind::kRefRead:
       case ExprKind::kRefWrite:
@@ -203,6 +204,7 @@ class GraphBuilder {
       case ExprKind::kTupleGetItem:
       case ExprKind::kLet:
       case ExprKind::kIf:
+      case ExprKind::kMatch:
       case ExprKind::kRefCreate:
       case ExprKind::kRefRead:
       case ExprKind::kRefWrite:

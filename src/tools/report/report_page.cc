@@ -44,6 +44,10 @@ const char* KindName(ir::ExprKind kind) {
       return "ref_read";
     case ir::ExprKind::kRefWrite:
       return "ref_write";
+    case ir::ExprKind::kConstructor:
+      return "constructor";
+    case ir::ExprKind::kMatch:
+      return "match";
   }
   return "node";
 }

@@ -1,5 +1,6 @@
-"""tvm.relay.backend.interpreter: the value the interpreter gives for a reference (RefValue).
-The executors themselves are create_executor's (relay.build_module)."""
+"""tvm.relay.backend.interpreter: the values the interpreter gives for a reference (RefValue)
+and an ADT value (ConstructorValue). The executors themselves are create_executor's
+(relay.build_module)."""
 
 
 class RefValue:
@@ -14,9 +15,22 @@ class RefValue:
         return "RefValue({!r})".format(self.value)
 
 
+class ConstructorValue:
+    """An ADT value as TVM's interpreter returns it: the constructor's ``tag``, the ``fields``
+    (a list of values) and the ``constructor`` (a relay.Constructor)."""
+
+    def __init__(self, tag, fields, constructor):
+        self.tag = tag
+        self.fields = list(fields)
+        self.constructor = constructor
+
+    def __repr__(self):
+        return "ConstructorValue({}, {!r})".format(self.constructor.name_hint, self.fields)
+
+
 def __getattr__(name):
-    # TVM's other names here (ConstructorValue: ADTs, which relaypass does not have): a
-    # placeholder that fails when used, as for the rest of tvm.relay.backend.
+    # TVM's other names here: a placeholder that fails when used, as for the rest of
+    # tvm.relay.backend.
     if name.startswith("__"):
         raise AttributeError(name)
     from ..._unsupported import _Missing

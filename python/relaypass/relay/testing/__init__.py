@@ -31,4 +31,5 @@ from ...testing.utils import enabled_targets  # noqa: F401,E402
 
 
 from .grad_check import _np_randn_from_type, check_grad  # noqa: F401,E402
-from .helpers import count_ops, make_nat_expr, rand  # noqa: F401,E402
+from .helpers import count_ops, rand  # noqa: F401,E402
+from .nat import count, make_nat_value, make_nat_expr  # noqa: F401,E402

@@ -1,8 +1,7 @@
-"""Small helpers of TVM's relay.testing used by gradient tests: rand, count_ops, and
-make_nat_expr (which needs TVM's Prelude; relaypass has no ADTs, so it raises)."""
+"""Small helpers of TVM's relay.testing used by gradient tests: rand and count_ops (the nat
+helpers are in nat.py)."""
 import numpy as np
 
-from ..._errors import OpNotImplemented
 
 
 def rand(dtype, *shape):
@@ -27,9 +26,3 @@ def count_ops(expr):
 
     _Counter().visit(expr)
     return counts
-
-
-def make_nat_expr(prelude, n):
-    """TVM's Peano-number expression for ``n``: it needs the Prelude's nat ADT."""
-    raise OpNotImplemented("relay.testing.make_nat_expr needs TVM's Prelude (the nat algebraic "
-                           "data type); relaypass has no ADTs")
