@@ -162,8 +162,8 @@ void BindModule(py::module_& m) {
                    throw py::type_error("IRModule values are Relay functions, not " +
                                         std::string(py::repr(item.second)));
                  }
-                 mod.Add(NameOf(py::reinterpret_borrow<py::object>(item.first)),
-                         item.second.cast<ir::Function>());
+                 mod.AddChecked(NameOf(py::reinterpret_borrow<py::object>(item.first)),
+                                item.second.cast<ir::Function>());
                }
              }
              return mod;
@@ -173,11 +173,12 @@ void BindModule(py::module_& m) {
           "from_expr",
           [](const ir::Expr& e, const py::object& functions, const py::object& type_defs) {
             ir::IRModule mod = ir::IRModule::FromExpr(e);
+            mod.AddChecked("main", mod.Lookup("main"));  // TVM's FromExpr adds with the check
             AddTypeDefinitions(mod, type_defs);
             if (!functions.is_none()) {
               for (auto item : functions.cast<py::dict>()) {
-                mod.Add(NameOf(py::reinterpret_borrow<py::object>(item.first)),
-                        item.second.cast<ir::Function>());
+                mod.AddChecked(NameOf(py::reinterpret_borrow<py::object>(item.first)),
+                               item.second.cast<ir::Function>());
               }
             }
             return mod;
@@ -212,9 +213,9 @@ void BindModule(py::module_& m) {
                throw py::type_error("IRModule values are Relay functions");
              }
              if (py::isinstance<ir::GlobalVarNode>(key)) {
-               mod.Add(key.cast<ir::GlobalVar>(), func);
+               mod.AddChecked(key.cast<ir::GlobalVar>(), func);
              } else {
-               mod.Add(NameOf(key), func);
+               mod.AddChecked(NameOf(key), func);
              }
            })
       .def("__contains__",
@@ -256,7 +257,7 @@ void BindModule(py::module_& m) {
              return out;
            })
       .def("update_func", [](ir::IRModule& mod, const ir::GlobalVar& gv,
-                             const ir::Function& f) { mod.Add(gv, f); })
+                             const ir::Function& f) { mod.AddChecked(gv, f); })
       .def("update",
            [](ir::IRModule& mod, const ir::IRModule& other) {
              for (auto& [var, data] : other.type_definitions()) mod.AddTypeDef(var, data, true);

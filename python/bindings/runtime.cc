@@ -13,6 +13,7 @@
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/type_infer.h"
+#include "relaypass/ir/type_vars.h"
 #include "relaypass/ir/visitor.h"
 #include "relaypass/passes/alter_op_layout.h"
 #include "relaypass/passes/infer_type_local.h"
@@ -242,6 +243,12 @@ void BindEvaluator(py::module_& m) {
     ir::post_order_visit(expr, [&](const ir::Expr& e) { CallPython([&] { fvisit(e); }); });
   });
   m.def("free_vars", &ir::FreeVars);
+  m.def("free_type_vars", py::overload_cast<const ir::Expr&>(&ir::FreeTypeVars));
+  m.def("free_type_vars", py::overload_cast<const ir::Type&>(&ir::FreeTypeVars));
+  m.def("bound_type_vars", py::overload_cast<const ir::Expr&>(&ir::BoundTypeVars));
+  m.def("bound_type_vars", py::overload_cast<const ir::Type&>(&ir::BoundTypeVars));
+  m.def("all_type_vars", py::overload_cast<const ir::Expr&>(&ir::AllTypeVars));
+  m.def("all_type_vars", py::overload_cast<const ir::Type&>(&ir::AllTypeVars));
   // relay.analysis.check_basic_block_normal_form raises on the first of these (Python side).
   m.def("basic_block_normal_form_violations", [](const ir::Expr& expr) {
     py::gil_scoped_release release;

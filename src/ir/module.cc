@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "relaypass/ir/type_vars.h"
 #include "relaypass/ir/visitor.h"
 
 namespace relaypass::ir {
@@ -66,6 +67,34 @@ void IRModule::Add(const GlobalVar& gv, const Function& func) {
 void IRModule::Add(const std::string& name, const Function& func) {
   auto it = impl_->functions.find(name);
   Add(it != impl_->functions.end() ? it->second.gv : MakeGlobalVar(name), func);
+}
+
+namespace {
+
+void CheckNoFreeTypeVars(const std::string& name, const Function& func) {
+  std::vector<Type> free = FreeTypeVars(func);
+  if (free.empty()) return;
+  std::string names;
+  for (const Type& t : free) {
+    names += (names.empty() ? "" : ", ") + static_cast<const TypeVarNode*>(t.get())->name_hint;
+  }
+  const std::string where = func->span.defined() ? func->span.ToString() + ": " : "";
+  throw InternalError(where + "Function @" + name + " contains free type variables: [" + names +
+                      "] (a type variable must be a type parameter of an enclosing function or "
+                      "function type, as in fn [" +
+                      static_cast<const TypeVarNode*>(free[0].get())->name_hint + "](...))");
+}
+
+}  // namespace
+
+void IRModule::AddChecked(const GlobalVar& gv, const Function& func) {
+  CheckNoFreeTypeVars(gv->name_hint, func);
+  Add(gv, func);
+}
+
+void IRModule::AddChecked(const std::string& name, const Function& func) {
+  CheckNoFreeTypeVars(name, func);
+  Add(name, func);
 }
 
 void IRModule::Remove(const std::string& name) {

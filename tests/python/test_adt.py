@@ -207,3 +207,23 @@ def test_a_normal_form_of_a_match():
     assert relay.analysis.well_formed(anf["main"])
     run = relay.create_executor(mod=anf).evaluate()
     assert run(tvm.nd.array(np.array(3, "int32"))).numpy() == 24
+
+
+def test_a_function_with_a_free_type_variable_does_not_enter_a_module():
+    # TVM's IRModule::Add (relay.ir.WarnIfMalformed): "contains free type variables", an
+    # InternalError; every way a function enters a module from Python checks it.
+    a = relay.TypeVar("A")
+    x = relay.var("x", a)
+    free = relay.Function([x], x)
+    with pytest.raises(tvm.error.InternalError, match=r"contains free type variables: \[A\]"):
+        tvm.IRModule.from_expr(free)
+    with pytest.raises(tvm.error.InternalError, match="free type variables"):
+        tvm.IRModule({"main": free})
+    mod = tvm.IRModule()
+    with pytest.raises(tvm.error.InternalError, match="free type variables"):
+        mod["main"] = free
+    assert len(mod.get_global_vars()) == 0  # left unchanged
+    # Bound as a type parameter, it is accepted.
+    mod["main"] = relay.Function([x], x, a, [a])
+    assert [t.name_hint for t in relay.analysis.bound_type_vars(mod["main"])] == ["A"]
+    assert relay.analysis.free_type_vars(mod["main"]) == []

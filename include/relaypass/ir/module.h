@@ -32,6 +32,12 @@ class IRModule {
   /// module are not affected). Reuses the module's existing GlobalVar of that name.
   void Add(const GlobalVar& gv, const Function& func);
   void Add(const std::string& name, const Function& func);
+  /// Add as TVM's API adds (IRModule::Add with relay.ir.WarnIfMalformed): a function that uses a
+  /// type variable it does not bind is an InternalError naming the variables ("contains free
+  /// type variables"), and the module is left unchanged. Used where users hand functions in (the
+  /// parser, the Python API); passes use Add.
+  void AddChecked(const GlobalVar& gv, const Function& func);
+  void AddChecked(const std::string& name, const Function& func);
   void Remove(const std::string& name);
 
   /// ADT definitions (TVM's IRModule type_definitions), sorted by name.

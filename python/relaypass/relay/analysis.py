@@ -57,10 +57,8 @@ def bound_vars(expr):
     return [v for v in all_vars(expr) if v not in free]
 
 
-# Type variables (TVM's TypeVarEVisitor / TypeVarTVisitor): those of every type an expression
-# carries (variable annotations, function return types, type parameters, the types of
-# constructors' inputs) in the order the nodes are visited; a function's or function type's type
-# parameters are bound.
+# Type variables (TVM's TypeVarEVisitor / TypeVarTVisitor): the C++ analysis
+# (include/relaypass/ir/type_vars.h) says which and in what order.
 
 
 def _check_expr_or_type(expr, name):
@@ -69,88 +67,22 @@ def _check_expr_or_type(expr, name):
             "{}: expected a relay expression or type, got {}".format(name, type(expr).__name__))
 
 
-def _type_vars_of_type(typ, found, bound):
-    """Appends the type variables of ``typ`` (pre-order: a function type's parameters, then its
-    argument types, then its result), with an explicit stack."""
-    from .ty import GlobalTypeVar, TypeCall, TypeData, TypeVar
-
-    stack = [typ]
-    while stack:
-        t = stack.pop()
-        if t is None:
-            continue
-        if isinstance(t, TypeVar):
-            found.append(t)
-        elif isinstance(t, _core.FuncType):
-            for tp in t.type_params:
-                bound.append(tp)
-            stack.extend(reversed([t.ret_type]))
-            stack.extend(reversed(list(t.type_params) + list(t.arg_types)))
-        elif isinstance(t, _core.TupleType):
-            stack.extend(reversed(list(t.fields)))
-        elif isinstance(t, _core.RefType):
-            stack.append(t.value)
-        elif isinstance(t, TypeCall):
-            stack.extend(reversed([t.func] + list(t.args)))
-        elif isinstance(t, TypeData):
-            stack.extend(reversed([t.header] + list(t.type_vars)))
-        elif isinstance(t, GlobalTypeVar):
-            pass
-
-
-def _type_vars(expr):
-    found, bound = [], []
-    if isinstance(expr, Type):
-        _type_vars_of_type(expr, found, bound)
-    else:
-        def visit(node):
-            if isinstance(node, Var):
-                _type_vars_of_type(node.type_annotation, found, bound)
-            elif isinstance(node, Function):
-                for tp in node.type_params:
-                    bound.append(tp)
-                    found.append(tp)
-                _type_vars_of_type(node.ret_type, found, bound)
-
-        _core.post_order_visit(expr, visit)
-
-    def unique(items):
-        out, seen = [], set()
-        for item in items:
-            if not any(item.same_as(s) for s in seen):
-                seen.add(item)
-                out.append(item)
-        return out
-
-    return unique(found), unique(bound)
-
-
 def free_type_vars(expr, mod=None):
     """The free type variables of an expression or type, in order of first appearance."""
     _check_expr_or_type(expr, "free_type_vars")
-    found, bound = _type_vars(expr)
-    return [t for t in found if not any(t.same_as(b) for b in bound)]
+    return list(_core.free_type_vars(expr))
 
 
 def bound_type_vars(expr, mod=None):
     """The type variables bound (as type parameters) in an expression or type."""
     _check_expr_or_type(expr, "bound_type_vars")
-    return _type_vars(expr)[1]
+    return list(_core.bound_type_vars(expr))
 
 
 def all_type_vars(expr, mod=None):
     """Every type variable of an expression or type, in order of first appearance."""
     _check_expr_or_type(expr, "all_type_vars")
-    found, bound = _type_vars(expr)
-    return [t for t in _type_vars_merge(bound, found)]
-
-
-def _type_vars_merge(bound, found):
-    out = []
-    for t in list(bound) + list(found):
-        if not any(t.same_as(o) for o in out):
-            out.append(t)
-    return out
+    return list(_core.all_type_vars(expr))
 
 
 def check_kind(t, mod=None):
