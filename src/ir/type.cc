@@ -72,11 +72,13 @@ const char* TypeVarKindName(TypeVarKind kind) {
   return "?";
 }
 
-// Type variables are equal only to themselves: their hash is their identity.
+// Type variables are equal only to themselves (TypeEqual), but structural equality pairs a
+// function's type parameters with another's (TVM's DefEqual): the hash leaves the identity out,
+// so that two parses of one polymorphic function hash alike (StructuralHash uses this hash).
 TypeVarNode::TypeVarNode(std::string name, TypeVarKind k)
     : TypeNode(kKind), name_hint(std::move(name)), var_kind(k) {
   complete = true;
-  hash = Combine(static_cast<size_t>(kind) + 1, std::hash<const void*>()(this));
+  hash = Combine(static_cast<size_t>(kind) + 1, static_cast<size_t>(var_kind));
 }
 
 // Global type variables name a module's ADT: two with one name are the same ADT (a parsed

@@ -56,6 +56,7 @@ ir::IRModule Parser::ParseModule() {
     }
   }
   CheckGlobalsDefined();
+  CheckTypeNamesDefined();
   // As TVM's parser: the type definitions enter the module after the whole text is read.
   for (const ir::TypeData& data : types) mod.AddTypeDef(data->header, data, true);
   return mod;
@@ -68,6 +69,7 @@ ir::TypeData Parser::ParseTypeDefinition() {
     Fail(name.loc, "'" + std::string(name.text) + "' cannot name a type definition");
   }
   ir::Type header = GlobalTypeVarNamed(name.text);
+  types_defined_.emplace(name.text);
   size_t scope = type_scope_.size();
   std::vector<ir::Type> type_vars;
   if (Peek().kind == TokenKind::kLBracket) type_vars = ParseTypeParams();
@@ -131,7 +133,7 @@ void Parser::ParseDefinition(ir::IRModule& mod) {
   }
   entry.defined = true;
   entry.from_init = false;
-  mod.Add(var, ParseFunction(start));
+  mod.AddChecked(var, ParseFunction(start));
 }
 
 ir::Function Parser::ParseFunction(const Location& start) {

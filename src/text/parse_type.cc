@@ -60,7 +60,10 @@ ir::Type Parser::ParseNamedType() {
       break;
     }
   }
-  if (!head) head = GlobalTypeVarNamed(name.text);
+  if (!head) {
+    head = GlobalTypeVarNamed(name.text);
+    type_first_use_.emplace(std::string(name.text), name.loc);
+  }
   std::vector<ir::Type> args;
   if (Accept(TokenKind::kLBracket)) {
     while (Peek().kind != TokenKind::kRBracket) {

@@ -19,6 +19,7 @@ Parser::Parser(std::string_view text, const ParseOptions& options)
   }
   for (const auto& [var, data] : options.init_module.type_definitions()) {
     type_names_.emplace(var.as<ir::GlobalTypeVarNode>()->name_hint, var);
+    types_defined_.emplace(var.as<ir::GlobalTypeVarNode>()->name_hint);
     for (const ir::Constructor& c : data->constructors) constructors_.emplace(c->name_hint, c);
   }
 }
@@ -189,6 +190,19 @@ void Parser::CheckGlobalsDefined() const {
     if (!first || entry.first_use.offset < first->first_use.offset) first = &entry;
   }
   if (first) Fail(first->first_use, "undefined global @" + first->var->name_hint);
+}
+
+void Parser::CheckTypeNamesDefined() const {
+  const std::pair<const std::string, Location>* first = nullptr;
+  for (const auto& use : type_first_use_) {
+    if (types_defined_.count(use.first)) continue;
+    if (!first || use.second.offset < first->second.offset) first = &use;
+  }
+  if (first) {
+    Fail(first->second, "the type constructor `" + first->first +
+                            "` is undefined (neither a type variable in scope nor an ADT defined "
+                            "by a `type` definition)");
+  }
 }
 
 }  // namespace relaypass::text

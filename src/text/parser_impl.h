@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,6 +96,10 @@ class Parser {
   void BindGraph(const Token& name, ir::Expr value);
   ir::GlobalVar LookupGlobal(const Token& name);
   void CheckGlobalsDefined() const;
+  // Fails at the first mention of an ADT name that no `type` definition of the text or of the
+  // init module defines (module parses only: an expression may name a type of a module it is
+  // later used with).
+  void CheckTypeNamesDefined() const;
 
   // ---- module, functions (parse_module.cc) ----
   void ParseHeader();
@@ -211,6 +216,8 @@ class Parser {
   // ADTs: their names (GlobalTypeVars, made at first mention as TVM's), their constructors, and
   // the type variables in scope (innermost last).
   std::map<std::string, ir::Type, std::less<>> type_names_;
+  std::map<std::string, Location, std::less<>> type_first_use_;  // ADT names used in types
+  std::set<std::string, std::less<>> types_defined_;             // ... and those defined
   std::map<std::string, ir::Constructor, std::less<>> constructors_;
   std::vector<std::pair<std::string, ir::Type>> type_scope_;
 
