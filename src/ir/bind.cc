@@ -39,11 +39,12 @@ Expr BindAsRelay(const Expr& expr, const std::unordered_map<const VarNode*, Expr
   if (body.same_as(func->body) && params.size() == func->params.size()) return expr;
   std::unordered_set<const VarNode*> before;
   for (const Var& v : FreeVars(expr)) before.insert(v.get());
-  Function bound = MakeFunction(params, body, func->ret_type, func->attrs);
+  Function bound = MakeFunction(params, body, func->ret_type, func->attrs, func->type_params);
   for (const Var& v : FreeVars(bound)) {
     if (!before.count(v.get())) params.push_back(v);
   }
-  Function out = MakeFunction(std::move(params), body, func->ret_type, func->attrs);
+  Function out =
+      MakeFunction(std::move(params), body, func->ret_type, func->attrs, func->type_params);
   const_cast<FunctionNode*>(out.get())->span = func->span;
   return out;
 }
@@ -69,7 +70,8 @@ Function BindParamsByName(const Function& func, const std::map<std::string, NDAr
     if (!bindings.count(p.get())) remaining.push_back(p);
   }
   Expr body = Bind(func->body, bindings);
-  Function out = MakeFunction(std::move(remaining), body, func->ret_type, func->attrs);
+  Function out =
+      MakeFunction(std::move(remaining), body, func->ret_type, func->attrs, func->type_params);
   const_cast<FunctionNode*>(out.get())->span = func->span;
   return out;
 }

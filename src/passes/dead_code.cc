@@ -315,7 +315,7 @@ transform::Pass DeadCodeElimination(bool inline_once, bool ignore_impurity) {
     support::PointerMap<uint8_t> purity;
     if (!ignore_impurity) purity = dce::AnalyzePurity(mod);
     VarPurity is_pure{&purity, ignore_impurity};
-    ir::IRModule result;
+    ir::IRModule result = mod;  // keeps the type definitions; each function is replaced
     for (const auto& [gv, func] : mod.functions()) {
       UsageCounter usage(is_pure);
       usage.Run(func);

@@ -67,7 +67,8 @@ transform::Pass DynamicToStatic() {
           // function came with its own annotation.
           const auto* f = body.as<ir::FunctionNode>();
           ir::IRModule next = current;
-          next.Add(name, ir::MakeFunction(f->params, f->body, func->ret_type, f->attrs));
+          next.Add(name,
+                   ir::MakeFunction(f->params, f->body, func->ret_type, f->attrs, f->type_params));
           current = ir::InferTypes(FoldConstant()(ir::InferTypes(next)));
         }
         return current.Lookup(name);

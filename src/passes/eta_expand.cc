@@ -23,7 +23,8 @@ class EtaExpander : public ir::ExprMutator {
       params.push_back(v);
       args.push_back(v);
     }
-    return ir::MakeFunction(std::move(params), ir::MakeCall(post, std::move(args)), func->ret_type);
+    return ir::MakeFunction(std::move(params), ir::MakeCall(post, std::move(args)), func->ret_type,
+                            {}, func->type_params);
   }
 
  private:

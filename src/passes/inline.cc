@@ -118,7 +118,7 @@ class Inliner : public ir::ExprMutator {
  private:
   // TVM: the function itself is shared but its body is not; a new function node.
   static Expr Copy(const ir::Function& fn) {
-    return ir::MakeFunction(fn->params, fn->body, fn->ret_type, fn->attrs);
+    return ir::MakeFunction(fn->params, fn->body, fn->ret_type, fn->attrs, fn->type_params);
   }
 
   bool CanInline(const std::string& name) const {
@@ -147,7 +147,8 @@ ir::IRModule InlineModule(const ir::IRModule& mod) {
     ir::Function func = out.Lookup(name);
     Expr body = Inliner(name, graph, out).Mutate(func->body);
     if (body.same_as(func->body)) continue;
-    ir::Function updated = ir::MakeFunction(func->params, body, func->ret_type, func->attrs);
+    ir::Function updated =
+        ir::MakeFunction(func->params, body, func->ret_type, func->attrs, func->type_params);
     const_cast<ir::FunctionNode*>(updated.get())->checked_type = func->checked_type;  // fresh
     out.Add(name, updated);
   }

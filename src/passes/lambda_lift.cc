@@ -63,7 +63,8 @@ class LambdaLifter : public ir::ExprMutator {
     auto* body = post.as<ir::FunctionNode>();
     ir::Function lifted;
     if (captured.empty()) {
-      lifted = ir::MakeFunction(body->params, body->body, body->ret_type, body->attrs);
+      lifted = ir::MakeFunction(body->params, body->body, body->ret_type, body->attrs,
+                                body->type_params);
     } else {
       std::vector<ir::Var> typed;
       std::unordered_map<const ir::VarNode*, Expr> rebinding;
@@ -73,7 +74,7 @@ class LambdaLifter : public ir::ExprMutator {
         rebinding.emplace(v.get(), fresh);
       }
       ir::Function inner = ir::MakeFunction(func->params, ir::Bind(body->body, rebinding),
-                                            func->ret_type, func->attrs);
+                                            func->ret_type, func->attrs, func->type_params);
       lifted = ir::MakeFunction(std::move(typed), inner, FuncTypeAnnotation(func),
                                 {{"Closure", ir::AttrValue::Int(1)}});
     }

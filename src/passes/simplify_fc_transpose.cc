@@ -57,7 +57,8 @@ ir::Function WithNewParams(const ir::Function& func) {
     if (!new_vars.count(v.get())) params.push_back(v);
   }
   params.insert(params.end(), wt_params.begin(), wt_params.end());
-  ir::Function out = ir::MakeFunction(std::move(params), func->body, func->ret_type, func->attrs);
+  ir::Function out = ir::MakeFunction(std::move(params), func->body, func->ret_type, func->attrs,
+                                      func->type_params);
   const_cast<ir::FunctionNode*>(out.get())->span = func->span;  // fresh, not yet shared
   return out;
 }

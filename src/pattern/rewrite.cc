@@ -62,8 +62,9 @@ class Partitioner : public ir::ExprMutator {
     fn_attrs.Set("PartitionedFromPattern", ir::AttrValue::Str(group->name));
     for (const auto& [key, value] : attrs_.entries()) fn_attrs.Set(key, value);
     const ir::FunctionNode* fn = group->function.get();
-    return ir::MakeCall(ir::MakeFunction(fn->params, fn->body, fn->ret_type, fn_attrs),
-                        std::move(args));
+    return ir::MakeCall(
+        ir::MakeFunction(fn->params, fn->body, fn->ret_type, fn_attrs, fn->type_params),
+        std::move(args));
   }
 
  private:

@@ -33,6 +33,7 @@ std::string PrintIRInstrument::Print(const ir::IRModule& mod) const {
     return options_.printer ? options_.printer(mod) : text::PrettyPrint(mod);
   }
   ir::IRModule selected;
+  for (const auto& [var, data] : mod.type_definitions()) selected.AddTypeDef(var, data);
   for (const auto& [gv, func] : mod.functions()) {
     if (Contains(options_.functions, gv->name_hint)) selected.Add(gv, func);
   }

@@ -161,7 +161,8 @@ class Reducer {
       const ir::Expr body = ReplaceCall(call.get(), param).Mutate(func->body);
       std::vector<ir::Var> params = func->params;
       params.push_back(param);
-      if (Try(With(name, ir::MakeFunction(params, body, func->ret_type, func->attrs)),
+      if (Try(With(name,
+                   ir::MakeFunction(params, body, func->ret_type, func->attrs, func->type_params)),
               what + " replaced by a new parameter %" + param->name_hint)) {
         return true;
       }
@@ -170,7 +171,8 @@ class Reducer {
       const ir::Expr& arg = call->args[i];
       if (!arg->checked_type || !ir::TypeEqual(arg->checked_type, call->checked_type)) continue;
       const ir::Expr body = ReplaceCall(call.get(), arg).Mutate(func->body);
-      if (Try(With(name, ir::MakeFunction(func->params, body, func->ret_type, func->attrs)),
+      if (Try(With(name, ir::MakeFunction(func->params, body, func->ret_type, func->attrs,
+                                          func->type_params)),
               what + " replaced by its argument " + std::to_string(i))) {
         return true;
       }
@@ -195,7 +197,9 @@ class Reducer {
                        (dropped.size() == 1 ? "" : "s") + ":";
     for (size_t i = 0; i < dropped.size() && i < 4; ++i) note += " " + dropped[i];
     if (dropped.size() > 4) note += " ...";
-    return Try(With("main", ir::MakeFunction(used, main->body, main->ret_type, main->attrs)), note);
+    return Try(With("main", ir::MakeFunction(used, main->body, main->ret_type, main->attrs,
+                                             main->type_params)),
+               note);
   }
 
   ir::IRModule With(const std::string& name, const ir::Function& func) const {

@@ -28,7 +28,8 @@ Pass ApplyPassToFunction(Pass pass, std::string func_name_regex) {
       kept.insert(gv->name_hint);
       ir::DictAttrs attrs = func->attrs;
       attrs.Set("SkipOptimization", ir::AttrValue::Int(1));
-      subset.Add(gv, ir::MakeFunction(func->params, func->body, func->ret_type, attrs));
+      subset.Add(
+          gv, ir::MakeFunction(func->params, func->body, func->ret_type, attrs, func->type_params));
     }
     ir::IRModule result = pass(subset, ctx);
     if (result.same_as(subset)) return mod;

@@ -95,7 +95,8 @@ class TargetAnnotator : public ir::ExprMutator {
   ir::Expr RewriteFunction(const ir::FunctionNode* pre, const ir::Expr& post) override {
     if (pre->attrs.find("Composite")) return ir::Expr(pre);
     auto* fn = post.as<ir::FunctionNode>();
-    return ir::MakeFunction(fn->params, InsertEnd(fn->body), fn->ret_type, fn->attrs);
+    return ir::MakeFunction(fn->params, InsertEnd(fn->body), fn->ret_type, fn->attrs,
+                            fn->type_params);
   }
 
   ir::Expr RewriteLet(const ir::LetNode*, const ir::Expr& post) override {

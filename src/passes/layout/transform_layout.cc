@@ -232,8 +232,9 @@ class Rewriter {
   uint32_t VisitFunction(const ir::FunctionNode* func, const Expr& e) {
     Expr body = Realize(IdOf(func->body));
     if (body.same_as(func->body)) return Plain(e);
-    return Plain(
-        WithSpan(ir::MakeFunction(func->params, body, func->ret_type, func->attrs), func->span));
+    return Plain(WithSpan(
+        ir::MakeFunction(func->params, body, func->ret_type, func->attrs, func->type_params),
+        func->span));
   }
 
   uint32_t VisitLet(const ir::LetNode* let, const Expr& e) {

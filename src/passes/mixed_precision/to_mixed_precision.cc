@@ -118,10 +118,11 @@ class MixedPrecisionRewriter : public ir::ExprMutator {
   Expr RewriteCall(const ir::CallNode* pre, const Expr& post) override {
     const auto* call = post.as<ir::CallNode>();
     const ir::Expr& callee = call->op;
-    if (callee->kind == ir::ExprKind::kGlobalVar || callee->kind == ir::ExprKind::kVar) {
+    if (callee->kind != ir::ExprKind::kOp && callee->kind != ir::ExprKind::kFunction) {
+      // TVM's check: "Algebraic Data Types (ADT) are not supported yet for mixed precision".
       throw TypeError(
-          "ToMixedPrecision: calls of global functions and of variables (recursion, ADTs) are "
-          "not supported, as in TVM",
+          "ToMixedPrecision: calls of global functions, variables, constructors and other "
+          "computed callees (recursion, ADTs, closures) are not supported, as in TVM",
           pre->span);
     }
     MixedPrecisionCategory category;
@@ -228,7 +229,7 @@ class MixedPrecisionRewriter : public ir::ExprMutator {
     // As TVM: the return type annotation is dropped, for type inference to recompute.
     const auto* fn = post.as<ir::FunctionNode>();
     if (post.get() == pre && !fn->ret_type) return post;
-    Expr out = ir::MakeFunction(fn->params, fn->body, nullptr, fn->attrs);
+    Expr out = ir::MakeFunction(fn->params, fn->body, nullptr, fn->attrs, fn->type_params);
     SetResultType(ir::InferExprTypes(out)->checked_type);
     return out;
   }
