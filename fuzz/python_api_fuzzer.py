@@ -1543,6 +1543,70 @@ def text_case(r):
     return "\n".join(L)
 
 
+def adt_case(r):
+    """Relay's functional half (issue 32): a Prelude list of random tensors folded, mapped and
+    matched, polymorphic helpers, references in a closure, `?` extents and dyn ops; checked
+    against NumPy, debug against vm, and then mutated as text (a parse error or a run is fine,
+    a crash or a wrong number is not)."""
+    n = r.randint(0, 6)
+    width = r.randint(1, 4)
+    dyn = r.random() < 0.5
+    scale = r.choice([1.0, 2.0, -0.5])
+    L = ["rng = np.random.default_rng(%d)" % r.randrange(10 ** 6),
+         "mod = tvm.IRModule()",
+         "p = relay.prelude.Prelude(mod)",
+         "shape = (%s, %d)" % ("relay.Any()" if dyn else "1", width),
+         "x = relay.var('x', shape=shape, dtype='float32')",
+         "items = [relay.multiply(x, relay.const(%r * (k + 1), 'float32')) for k in range(%d)]"
+         % (scale, n),
+         "xs = p.nil()",
+         "for it in reversed(items):\n    xs = p.cons(it, xs)",
+         "a, b = relay.var('a'), relay.var('b')",
+         "total = p.foldl(relay.Function([a, b], relay.add(a, b)), relay.zeros_like(x), xs)",
+         "y = relay.var('y')",
+         "mapped = p.map(relay.Function([y], relay.nn.relu(y)), xs)",
+         "h, t = relay.var('h'), relay.var('t')",
+         "first = relay.Match(mapped, [relay.Clause(relay.PatternConstructor(p.cons, "
+         "[relay.PatternVar(h), relay.PatternWildcard()]), h), relay.Clause("
+         "relay.PatternWildcard(), relay.zeros_like(x))], %s)" % (r.random() < 0.8),
+         "cell = relay.var('cell')",
+         "f = relay.Function([], relay.RefRead(cell))",
+         "body = relay.Let(cell, relay.RefCreate(total), relay.Tuple([relay.Call(f, []), first, "
+         "p.length(xs)]))",
+         "mod['main'] = relay.Function([x], body)",
+         "rows = %d if %r else 1" % (r.randint(0, 3), dyn),
+         "xv = rng.standard_normal((rows, %d)).astype('float32')" % width,
+         "ref_total = sum(xv * np.float32(%r * (k + 1)) for k in range(%d)) if %d else "
+         "np.zeros_like(xv)" % (scale, n, n),
+         "ref_first = np.maximum(xv * np.float32(%r), 0) if %d else np.zeros_like(xv)" % (scale, n),
+         "args = [xv]",
+         "b1 = attempt(run_kind, 'debug', mod, args, 0)",
+         "if not err(b1):\n    close(b1[0], ref_total, 'foldl vs numpy')\n"
+         "    close(b1[1], ref_first, 'match of map vs numpy')\n"
+         "    close(b1[2], np.array(%d, 'int32'), 'length', strict=True)\n"
+         "    b2 = attempt(run_kind, 'vm', mod, args, 3)\n"
+         "    if not err(b2):\n        same(b2, b1, 'vm vs debug on an ADT program')" % n,
+         "import random as _r",
+         "R = _r.Random(%d)" % r.randrange(10 ** 9),
+         "S = %r" % ADT_SNIPPETS,
+         "t = list(mod.astext())\nfor _ in range(R.randint(1, 3)):\n"
+         "    o = R.randrange(len(t) + 1)\n    k = R.random()\n"
+         "    if k < 0.4:\n        del t[o:o + R.randint(1, 12)]\n"
+         "    else:\n        t[o:o] = list(R.choice(S))\n"
+         "text2 = ''.join(t)",
+         "print('MUTATED TEXT:', repr(text2))",
+         "m = tvm.parser.parse(text2)",
+         "m.astext()",
+         "b3 = attempt(run_kind, 'debug', m, args, 0)",
+         "touch(b3)"]
+    return "\n".join(L)
+
+
+ADT_SNIPPETS = ["match", "match?", "=>", "_", "Cons", "Nil", "List[", "[A]", "fn", "ref(",
+                "ref_read(", "ref_write(", "?", "(", ")", "{", "}", ",", ";", "%x", "@main",
+                "type", "Some", "None", "Option[", "int32", "-1", "99999999999"]
+
+
 def pattern_case(r):
     body = program_case(r, odd_args=False).rsplit("\ncheck_program", 1)[0]
 
@@ -1645,7 +1709,8 @@ def context_case(r):
 
 
 CASE_KINDS = [(program_case, 40), (hostile_case, 20), (wrapper_case, 10), (nd_case, 6),
-              (params_case, 5), (text_case, 8), (pattern_case, 6), (context_case, 5)]
+              (params_case, 5), (text_case, 8), (pattern_case, 6), (context_case, 5),
+              (adt_case, 6)]
 
 HOSTILE_OPS = []
 SIGS = {}
