@@ -66,12 +66,16 @@ test-tvm: build
 # torchvision models (scripts/export-models.py; Debian's python3-torch, python3-torchvision and
 # python3-onnx) through the importer and the evaluator, before and after --pipeline=default -O3,
 # against ONNX Runtime (onnxruntime-node installed under $(BUILD)/ort). MODELS=a,b limits the set.
+# Then the same through from_pytorch (and quantized), and a BERT-style encoder with dynamic batch
+# and sequence axes imported once and run at lengths 8, 64 and 384 (scripts/test-bert-dynamic.py).
 MODELS ?=
 test-models: build
 	scripts/test-models.sh $(BUILD) $(MODELS)
 	/usr/bin/python3 scripts/test-torch-models.py --package $(BUILD)/python --out $(BUILD)/models \
 	  $(if $(MODELS),--models $(MODELS))
 	/usr/bin/python3 scripts/test-torch-qmodels.py --package $(BUILD)/python --out $(BUILD)/models
+	/usr/bin/python3 scripts/test-bert-dynamic.py --package $(BUILD)/python --ort $(BUILD)/ort \
+	  --out $(BUILD)/models/bert_dynamic
 
 # Sanitizers (docs/reliability.md). ASan+UBSan: the whole ctest suite, built at -O1 -g into
 # build-sanitize; any report fails the run. The deep-graph tests use 100,000-node chains there
