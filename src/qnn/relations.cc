@@ -1,5 +1,7 @@
 #include "relations.h"
 
+#include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <utility>
@@ -57,17 +59,60 @@ int64_t Elements(const ir::TensorTypeNode& t) {
   return n;
 }
 
+std::string Shortest(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", v);
+  return text;
+}
+
+// The values of a constant scale (float32) or output zero point (int32; `zp_range`: the output
+// dtype it offsets). TVM reads them only when it lowers the op, where a scale that is not positive
+// and finite divides by zero or flips every sign, and an output zero point outside the output
+// dtype shifts values past what the dtype holds before the clip: silent wrong numbers. Here they
+// are a TypeError at type inference. An input's or kernel's zero point is subtracted in int32 in
+// TVM's lowering (no wrap), and TVM's own tests give int8 data a zero point in [0, 255]: those
+// are not range-checked. A parameter computed at run time is not known here.
+void CheckConstantValues(const TypeRelationCall& call, size_t index, DataType dtype,
+                         const std::string& what, std::optional<DataType> zp_range) {
+  const ir::Expr* arg = call.arg_expr(index);
+  const auto* constant = arg ? arg->as<ir::ConstantNode>() : nullptr;
+  if (constant == nullptr) return;
+  const ir::NDArray& values = constant->data;
+  const bool is_scale = dtype.is_float();
+  if (!is_scale && !zp_range) return;
+  double lo = 0, hi = 0;
+  if (zp_range) {
+    lo = zp_range->is_uint() ? 0.0 : -std::ldexp(1.0, zp_range->bits() - 1);
+    hi = std::ldexp(1.0, zp_range->bits() - (zp_range->is_uint() ? 0 : 1)) - 1;
+  }
+  for (int64_t i = 0; i < values.size(); ++i) {
+    const double v = values.GetAsDouble(i);
+    if (is_scale && !(std::isfinite(v) && v > 0)) {
+      call.Fail(call.op_name() + ": " + what + " must be positive and finite, got " + Shortest(v) +
+                (values.size() > 1 ? " at " + std::to_string(i) : ""));
+    }
+    if (!is_scale && (v < lo || v > hi)) {
+      call.Fail(call.op_name() + ": " + what + " " + std::to_string(static_cast<int64_t>(v)) +
+                " is outside the range of " + zp_range->ToString() + " [" +
+                std::to_string(static_cast<int64_t>(lo)) + ", " +
+                std::to_string(static_cast<int64_t>(hi)) + "]" +
+                (values.size() > 1 ? " at " + std::to_string(i) : ""));
+    }
+  }
+}
+
 // A scale or zero point: `dtype`, and either one value (rank 0, or one element) or one per
-// channel (`channels`, the size of the quantized axis; -1 when any count is allowed). Returns
-// false while its type is unknown.
+// channel (`channels`, the size of the quantized axis; -1 when any count is allowed); a constant's
+// values are checked too (CheckConstantValues). Returns false while its type is unknown.
 bool CheckQParam(const TypeRelationCall& call, size_t index, DataType dtype, ir::Dim channels,
-                 const std::string& what) {
+                 const std::string& what, std::optional<DataType> zp_range = std::nullopt) {
   TensorRef t = TensorAt(call, index);
   if (!t) return false;
   if (t->dtype != dtype) {
     call.Fail(call.op_name() + ": " + what + " must be " + dtype.ToString() + ", got " +
               t->dtype.ToString());
   }
+  CheckConstantValues(call, index, dtype, what, zp_range);
   if (t->ndim() == 0 || Elements(*t) == 1) return true;
   if (t->ndim() != 1) {
     call.Fail(call.op_name() + ": " + what + " must be a scalar or a 1-D tensor, got rank " +
@@ -87,8 +132,8 @@ bool IsSingle(const TypeRelationCall& call, size_t index) {
 
 // A scalar parameter (one value for the whole tensor).
 bool CheckScalarParam(const TypeRelationCall& call, size_t index, DataType dtype,
-                      const std::string& what) {
-  if (!CheckQParam(call, index, dtype, 1, what)) return false;
+                      const std::string& what, std::optional<DataType> zp_range = std::nullopt) {
+  if (!CheckQParam(call, index, dtype, 1, what, zp_range)) return false;
   if (!IsSingle(call, index)) {
     call.Fail(call.op_name() + ": " + what + " must be a single value");
   }
@@ -109,7 +154,8 @@ std::pair<int, ir::Dim> QuantizedAxis(const TypeRelationCall& call, const ir::Te
 
 // A per-channel scale/zero point pair at `scale_index`, `scale_index + 1` along `axis`.
 bool CheckAxisParams(const TypeRelationCall& call, const ir::TensorTypeNode& data, int64_t axis,
-                     size_t scale_index, size_t zp_index, const std::string& prefix) {
+                     size_t scale_index, size_t zp_index, const std::string& prefix,
+                     std::optional<DataType> zp_range) {
   TensorRef scale = TensorAt(call, scale_index);
   TensorRef zp = TensorAt(call, zp_index);
   if (!scale || !zp) return false;
@@ -118,7 +164,7 @@ bool CheckAxisParams(const TypeRelationCall& call, const ir::TensorTypeNode& dat
     channels = QuantizedAxis(call, data, axis).second;
   }
   return CheckQParam(call, scale_index, DataType::Float(32), channels, prefix + "scale") &&
-         CheckQParam(call, zp_index, DataType::Int(32), channels, prefix + "zero point");
+         CheckQParam(call, zp_index, DataType::Int(32), channels, prefix + "zero point", zp_range);
 }
 
 // Runs an nn relation on some of the call's types: `map` lists the outer indices of the inner
@@ -158,12 +204,14 @@ ir::TypeRelation QuantizeRel() {
     if (!data) return false;
     CheckDType(call, data->dtype, {DataType::Float(32), DataType::Float(16), DataType::Int(32)},
                "input");
-    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "output ")) return false;
     DataType out = AttrDType(call, "out_dtype", DataType::Int(8));
     CheckDType(call, out,
                {DataType::Int(8), DataType::UInt(8), DataType::Int(16), DataType::UInt(16),
                 DataType::Int(32)},
                "output");
+    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "output ", out)) {
+      return false;
+    }
     call.AssignResult(ir::TensorType(data->shape, out));
     return true;
   };
@@ -176,7 +224,10 @@ ir::TypeRelation DequantizeRel() {
     CheckDType(call, data->dtype,
                {DataType::Int(8), DataType::UInt(8), DataType::Int(16), DataType::Int(32)},
                "input");
-    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ")) return false;
+    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ",
+                         std::nullopt)) {
+      return false;
+    }
     DataType out = AttrDType(call, "out_dtype", DataType::Float(32));
     CheckDType(call, out, {DataType::Float(32), DataType::Float(16)}, "output");
     call.AssignResult(ir::TensorType(data->shape, out));
@@ -192,16 +243,18 @@ ir::TypeRelation RequantizeRel() {
                {DataType::Int(8), DataType::UInt(8), DataType::Int(16), DataType::Int(32),
                 DataType::Int(64)},
                "input");
-    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ")) return false;
-    if (!CheckScalarParam(call, 3, DataType::Float(32), "output scale") ||
-        !CheckScalarParam(call, 4, DataType::Int(32), "output zero point")) {
-      return false;
-    }
     DataType out = AttrDType(call, "out_dtype", DataType::Int(8));
     CheckDType(call, out,
                {DataType::Int(8), DataType::UInt(8), DataType::Int(16), DataType::UInt(16),
                 DataType::Int(32), DataType::Int(64)},
                "output");
+    // The input's zero point may be any int32 (an int32 accumulator's); the output's fits out.
+    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ",
+                         std::nullopt) ||
+        !CheckScalarParam(call, 3, DataType::Float(32), "output scale") ||
+        !CheckScalarParam(call, 4, DataType::Int(32), "output zero point", out)) {
+      return false;
+    }
     call.AssignResult(ir::TensorType(data->shape, out));
     return true;
   };
@@ -220,9 +273,9 @@ ir::TypeRelation BinaryRel(const ir::OpRegistry& registry) {
     const ir::AttrsNode& attrs = *call.attrs();
     // The output's parameters are per tensor, or per channel along the lhs axis (what
     // FakeQuantizationToInteger makes of a dense or conv2d plus its bias).
-    if (!CheckAxisParams(call, *lhs, attrs.get_int("lhs_axis"), 2, 3, "lhs ") ||
-        !CheckAxisParams(call, *rhs, attrs.get_int("rhs_axis"), 4, 5, "rhs ") ||
-        !CheckAxisParams(call, *lhs, attrs.get_int("lhs_axis"), 6, 7, "output ")) {
+    if (!CheckAxisParams(call, *lhs, attrs.get_int("lhs_axis"), 2, 3, "lhs ", std::nullopt) ||
+        !CheckAxisParams(call, *rhs, attrs.get_int("rhs_axis"), 4, 5, "rhs ", std::nullopt) ||
+        !CheckAxisParams(call, *lhs, attrs.get_int("lhs_axis"), 6, 7, "output ", lhs->dtype)) {
       return false;
     }
     SubCall inner(call, {0, 1, 8});
@@ -378,7 +431,7 @@ ir::TypeRelation UnaryRel() {
     if (!CheckScalarParam(call, 1, DataType::Float(32), "scale") ||
         !CheckScalarParam(call, 2, DataType::Int(32), "zero point") ||
         !CheckScalarParam(call, 3, DataType::Float(32), "output scale") ||
-        !CheckScalarParam(call, 4, DataType::Int(32), "output zero point")) {
+        !CheckScalarParam(call, 4, DataType::Int(32), "output zero point", data->dtype)) {
       return false;
     }
     call.AssignResult(ir::Type(data));

@@ -407,3 +407,48 @@ def test_use_qat_converts_single_ops_on_dequantized_inputs():
     got = relay.create_executor(mod=qat).evaluate()(a_np, b_np).numpy()
     # erf of 12 * (a @ b^T): the integer matmul times 12 is the float product exactly.
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def _infer(expr):
+    return relay.transform.InferType()(tvm.IRModule.from_expr(expr))
+
+
+@pytest.mark.parametrize("scale", [0.0, -1.0, float("nan"), float("inf")])
+def test_a_constant_scale_that_is_not_positive_and_finite_is_a_type_error(scale):
+    # TVM's lowering divides by the scale: 0 gives inf/NaN, a negative one flips every sign.
+    x = relay.var("x", shape=(2, 4), dtype="float32")
+    q = relay.var("q", shape=(2, 4), dtype="int8")
+    with pytest.raises(tvm.error.TVMError, match="output scale must be positive and finite"):
+        _infer(relay.qnn.op.quantize(x, relay.const(scale), relay.const(0)))
+    with pytest.raises(tvm.error.TVMError, match="input scale must be positive and finite"):
+        _infer(relay.qnn.op.dequantize(q, relay.const(scale), relay.const(0)))
+    # One bad value among per-channel scales is named by its position.
+    scales = np.ones(4, "float32")
+    scales[2] = scale
+    with pytest.raises(tvm.error.TVMError, match="must be positive and finite, got .* at 2"):
+        _infer(relay.qnn.op.dequantize(q, relay.const(scales), relay.const(np.zeros(4, "int32")),
+                                       axis=1))
+
+
+def test_an_output_zero_point_outside_the_output_dtype_is_a_type_error():
+    x = relay.var("x", shape=(2, 4), dtype="float32")
+    with pytest.raises(tvm.error.TVMError, match=r"output zero point 300 is outside the range of "
+                       r"int8 \[-128, 127\]"):
+        _infer(relay.qnn.op.quantize(x, relay.const(0.5), relay.const(300), out_dtype="int8"))
+    with pytest.raises(tvm.error.TVMError, match=r"outside the range of uint8 \[0, 255\]"):
+        _infer(relay.qnn.op.quantize(x, relay.const(0.5), relay.const(-1), out_dtype="uint8"))
+    i32 = relay.var("i", shape=(2, 4), dtype="int32")
+    with pytest.raises(tvm.error.TVMError, match="output zero point 128 is outside"):
+        _infer(relay.qnn.op.requantize(i32, relay.const(0.5), relay.const(0), relay.const(0.25),
+                                       relay.const(128), out_dtype="int8"))
+    # An input's zero point is subtracted in int32 (no wrap), as TVM's tests use it: accepted.
+    q = relay.var("q", shape=(2, 4), dtype="int8")
+    _infer(relay.qnn.op.dequantize(q, relay.const(0.5), relay.const(212)))
+
+
+def test_per_channel_parameters_must_match_the_axis():
+    q = relay.var("q", shape=(2, 4), dtype="int8")
+    with pytest.raises(tvm.error.TVMError, match="input scale has 3 values but the quantized axis "
+                       "has 4"):
+        _infer(relay.qnn.op.dequantize(q, relay.const(np.ones(3, "float32")),
+                                       relay.const(np.zeros(3, "int32")), axis=1))
