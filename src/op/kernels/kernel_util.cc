@@ -183,4 +183,29 @@ DataType DTypeAttr(const ir::AttrsNode& attrs, const std::string& name, DataType
   return parsed->is_void() ? fallback : *parsed;
 }
 
+NDArray GatherAxes(const NDArray& data, NDArray out,
+                   const std::vector<std::vector<int64_t>>& source, const void* fill) {
+  if (out.size() == 0) return out;
+  const Shape& out_shape = out.shape();
+  const int nd = data.ndim();
+  const Shape strides = Strides(data.shape());
+  const size_t elem = data.dtype().bytes();
+  const auto* src = static_cast<const uint8_t*>(data.raw_data());
+  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  std::vector<int64_t> idx(nd, 0);
+  for (int64_t o = 0; o < out.size(); ++o) {
+    int64_t offset = 0;
+    for (int d = 0; d < nd && offset >= 0; ++d) {
+      const int64_t s = source[d][idx[d]];
+      offset = s < 0 ? -1 : offset + s * strides[d];
+    }
+    std::memcpy(dst + o * elem, offset < 0 ? fill : src + offset * elem, elem);
+    for (int d = nd - 1; d >= 0; --d) {
+      if (++idx[d] < out_shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
 }  // namespace relaypass::op::kernels

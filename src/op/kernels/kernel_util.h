@@ -150,4 +150,12 @@ std::vector<int64_t> Padding4(const std::vector<int64_t>& padding, const char* o
 // The dtype named by a DType attr; `fallback` for "" (void).
 DataType DTypeAttr(const ir::AttrsNode& attrs, const std::string& name, DataType fallback);
 
+// Fills `out`: out[i0, i1, ...] = data[source[0][i0], source[1][i1], ...], or `fill` (one
+// element of data's dtype) where any axis's source is -1. Every source entry is in
+// [-1, data extent). `out` is allocated by the caller before the tables, so a size that cannot be
+// had fails before they are built (their lengths are its extents).
+// (nn.pad, nn.mirror_pad and nn.dilate build their tables and share this loop.)
+NDArray GatherAxes(const NDArray& data, NDArray out,
+                   const std::vector<std::vector<int64_t>>& source, const void* fill);
+
 }  // namespace relaypass::op::kernels

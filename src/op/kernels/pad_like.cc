@@ -1,44 +1,10 @@
 // nn.mirror_pad (topi.nn.mirror_pad: NumPy's symmetric / reflect, one fold) and nn.dilate
-// (topi.nn.dilate): each output element is the input element a per-axis table names, or a fill.
-#include <cstring>
-
+// (topi.nn.dilate): each output element is the input element a per-axis table names, or a fill
+// (GatherAxes, kernel_util.h).
 #include "kernel_util.h"
 #include "kernels.h"
 
 namespace relaypass::op::kernels {
-
-namespace {
-
-// Fills `out`: out[i0, i1, ...] = data[source[0][i0], source[1][i1], ...], or `fill` (one
-// element of data's dtype) where any axis's source is -1. Every source entry is in
-// [-1, data extent). `out` is allocated by the caller before the tables, so a size that cannot be
-// had fails before they are built (their lengths are its extents).
-NDArray GatherAxes(const NDArray& data, NDArray out,
-                   const std::vector<std::vector<int64_t>>& source, const void* fill) {
-  if (out.size() == 0) return out;
-  const Shape& out_shape = out.shape();
-  const int nd = data.ndim();
-  const Shape strides = Strides(data.shape());
-  const size_t elem = data.dtype().bytes();
-  const auto* src = static_cast<const uint8_t*>(data.raw_data());
-  auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
-  std::vector<int64_t> idx(nd, 0);
-  for (int64_t o = 0; o < out.size(); ++o) {
-    int64_t offset = 0;
-    for (int d = 0; d < nd && offset >= 0; ++d) {
-      const int64_t s = source[d][idx[d]];
-      offset = s < 0 ? -1 : offset + s * strides[d];
-    }
-    std::memcpy(dst + o * elem, offset < 0 ? fill : src + offset * elem, elem);
-    for (int d = nd - 1; d >= 0; --d) {
-      if (++idx[d] < out_shape[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 Arrays MirrorPad(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   const char* op = "nn.mirror_pad";

@@ -28,4 +28,21 @@ Layout ParsedLayout(const std::string& name) {
   }
 }
 
+std::optional<AxisFollowingLayout> AxisFollowsData(const ir::Attrs& attrs,
+                                                   const Layouts* new_in_layouts,
+                                                   const Layouts& old_in_layouts,
+                                                   const std::vector<ir::Type>& old_in_types) {
+  if (new_in_layouts != nullptr && !new_in_layouts->empty() && !old_in_layouts.empty()) {
+    std::optional<std::vector<ir::Dim>> shape = ShapeOf(old_in_types.at(0));
+    const Layout& old_layout = old_in_layouts[0];
+    std::optional<size_t> axis =
+        shape ? AxisIndex(attrs->get_int("axis"), shape->size()) : std::nullopt;
+    if (!axis || *axis >= old_layout.ndim()) return std::nullopt;
+    const Layout& data = (*new_in_layouts)[0];
+    return AxisFollowingLayout{
+        data, attrs->With("axis", ir::AttrValue::Int(data.IndexOf(old_layout[*axis].name)))};
+  }
+  return AxisFollowingLayout{old_in_layouts.empty() ? Layout() : old_in_layouts[0], attrs};
+}
+
 }  // namespace relaypass::op::layout_rules

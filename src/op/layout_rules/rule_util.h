@@ -24,4 +24,18 @@ InferLayoutOutput Undefined(const ir::Attrs& attrs);
 // empty axis list, e.g. Layout::SubLayout(0, 0)).
 Layout ParsedLayout(const std::string& name);
 
+// The data layout of an op whose data takes any layout and whose `axis` attribute names one of
+// the data's axes (batch_norm, layer_norm, instance_norm): with new input layouts, the first one,
+// and the attrs with `axis` moved to where that axis's letter is in it; otherwise the old layout
+// (undefined if there is none) and the attrs as they are. nullopt when `axis` does not fit the
+// old layout (the caller answers Undefined).
+struct AxisFollowingLayout {
+  Layout data;
+  ir::Attrs attrs;
+};
+std::optional<AxisFollowingLayout> AxisFollowsData(const ir::Attrs& attrs,
+                                                   const Layouts* new_in_layouts,
+                                                   const Layouts& old_in_layouts,
+                                                   const std::vector<ir::Type>& old_in_types);
+
 }  // namespace relaypass::op::layout_rules
