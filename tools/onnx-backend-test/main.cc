@@ -180,6 +180,7 @@ Result RunTest(const fs::path& dir, const std::string& suite, bool bind) {
         shared = model;
       } else {
         // The data set's shapes fix the model's dynamic input dimensions.
+        options.dynamic_values = false;
         for (const auto& [name, value] : feeds) options.shape[name] = value.shape();
         // Inputs such as Reshape's shape must be known at import: each one the importer asks
         // for is bound to this data set's value, and the model imported again.

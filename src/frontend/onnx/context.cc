@@ -51,6 +51,12 @@ const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what,
   throw error;
 }
 
+bool NodeContext::AtRunTime(size_t i, const std::string& what) const {
+  if (value(i)) return false;
+  if (!dynamic_values_) RequireValue(i, what);
+  return true;
+}
+
 Ints NodeContext::IntsValue(size_t i, const std::string& what, bool bindable) const {
   const ir::NDArray& v = RequireValue(i, what, bindable);
   Ints out(static_cast<size_t>(v.size()));

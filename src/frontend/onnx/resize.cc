@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "context.h"
+#include "dynamic.h"
 #include "relaypass/relay.h"
 
 namespace relaypass::frontend::onnx_import {
@@ -98,6 +99,29 @@ Outputs ResizeV10(const NodeContext& ctx) {
   return {relay::image::resize2d(ctx.input(0), size, args)};
 }
 
+// The attributes of Resize-11+ as image.resize2d's.
+relay::image::Resize2DArgs ResizeArgs(const NodeContext& ctx) {
+  relay::image::Resize2DArgs args;
+  args.method = Method(ctx);
+  args.coordinate_transformation_mode =
+      ctx.attr_string("coordinate_transformation_mode", "half_pixel");
+  args.rounding_method = ctx.attr_string("nearest_mode", "round_prefer_floor");
+  args.cubic_alpha = ctx.attr_float("cubic_coeff_a", -0.75);
+  args.cubic_exclude = ctx.attr_int32("exclude_outside", 0);
+  args.extrapolation_value = ctx.attr_float("extrapolation_value", 0.0);
+  return args;
+}
+
+// Resize-11+ whose sizes or scales are known only at run time: TVM's dyn.image.resize2d, the roi
+// the H and W entries of the roi input (zeros without one).
+Outputs ResizeAtRunTime(const NodeContext& ctx) {
+  ir::Expr roi = relay::full(ScalarConst(0, ir::DataType::Float32()), Ints{4});
+  if (ctx.has_input(1) && !ctx.shape(1).empty() && ctx.shape(1)[0] != 0) {
+    roi = relay::cast(relay::take(ctx.input(1), Int64Vector(Ints{2, 3, 6, 7}), 0), "float32");
+  }
+  return DynResize(ctx, roi, ResizeArgs(ctx));
+}
+
 // Resize-11 / 13: roi, scales or sizes; the coordinate mode, nearest mode, cubic coefficient,
 // exclude_outside and extrapolation value as attributes.
 Outputs ResizeV11(const NodeContext& ctx) {
@@ -107,6 +131,10 @@ Outputs ResizeV11(const NodeContext& ctx) {
   relay::Ints size;
   std::vector<double> scales;  // when the size comes from them
   const bool has_scales = ctx.has_input(2) && !ctx.shape(2).empty() && ctx.shape(2)[0] > 0;
+  if (ctx.has_input(has_scales ? 2 : 3) &&
+      ctx.AtRunTime(has_scales ? 2 : 3, has_scales ? "scales" : "sizes")) {
+    return ResizeAtRunTime(ctx);
+  }
   if (ctx.has_input(3) && !has_scales) {
     const Ints sizes = ctx.IntsValue(3, "sizes");
     if (sizes.size() != 4) ctx.Fail("sizes needs a value per axis");

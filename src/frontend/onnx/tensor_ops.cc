@@ -1,12 +1,14 @@
 // Tensors: Constant, Cast, CastLike, ConstantOfShape, Pad, Expand (broadcast_to), Tile, Gather
 // (take), GatherElements (gather), GatherND, Slice (strided_slice), Where, CumSum, TopK, OneHot,
 // Trilu, Shrink, EyeLike, Scatter / ScatterElements / ScatterND, ReverseSequence, the Hann /
-// Hamming / Blackman windows and Range on values known at import (relaypass has no arange).
+// Hamming / Blackman windows and Range on values known at import; the forms of dynamic.h when a
+// shape, pads, repeats, starts, k, depth, axis or Range bound is known only at run time.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "context.h"
+#include "dynamic.h"
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/relay.h"
 #include "tensor.h"
@@ -52,12 +54,13 @@ Outputs Cast(const NodeContext& ctx) {
 
 Outputs ConstantOfShape(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
-  Ints shape = ctx.IntsValue(0, "shape");
   ir::NDArray fill = ir::NDArray::Scalar<float>(0.0f, ir::DataType::Float32());
   if (const onnx::AttributeProto* a = ctx.attr("value")) {
     fill = TensorFromProto(a->t(), ".", "ConstantOfShape's value");
     if (fill.size() != 1) ctx.Fail("value must have one element");
   }
+  if (ctx.AtRunTime(0, "shape")) return DynConstantOfShape(ctx, fill);
+  Ints shape = ctx.IntsValue(0, "shape");
   try {
     CheckedElementCount(shape, "the output shape");
   } catch (const OnnxError& e) {
@@ -79,7 +82,26 @@ Outputs Pad(const NodeContext& ctx) {
     pads = ctx.attr_ints(ctx.opset() < 2 ? "paddings" : "pads");
     value = ctx.attr_float("value", 0.0);
   } else {
+    // A constant_value known only at run time is nn.pad's pad_value argument as it is.
+    const bool pads_at_run_time = ctx.AtRunTime(1, "pads");
+    ir::Expr pad_value;
+    if (ctx.has_input(2) && ctx.AtRunTime(2, "constant_value")) {
+      pad_value = ctx.ndim(2) == 0 ? ctx.input(2) : relay::reshape(ctx.input(2), Ints{});
+    }
+    if (pads_at_run_time) {
+      if (!pad_value) {
+        pad_value = ScalarConst(ctx.has_input(2) ? ctx.ScalarValue(2, "constant_value") : 0.0,
+                                ctx.dtype(0));
+      }
+      return DynPad(ctx, pad_value, ctx.attr_string("mode", "constant"));
+    }
     pads = ctx.IntsValue(1, "pads");
+    if (pad_value) {
+      if (static_cast<int>(pads.size()) != 2 * ndim) ctx.Fail("pads must have 2 values per axis");
+      std::vector<Ints> width;
+      for (int i = 0; i < ndim; ++i) width.push_back({pads[i], pads[i + ndim]});
+      return {relay::nn::pad(ctx.input(0), width, pad_value, ctx.attr_string("mode", "constant"))};
+    }
     if (ctx.has_input(2)) value = ctx.ScalarValue(2, "constant_value");
   }
   if (static_cast<int>(pads.size()) != 2 * ndim) ctx.Fail("pads must have 2 values per axis");
@@ -97,6 +119,7 @@ Outputs Pad(const NodeContext& ctx) {
 // with ones), folded to a constant shape.
 Outputs Expand(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "shape")) return DynExpand(ctx);
   Ints shape = ctx.IntsValue(1, "shape");
   const ir::Shape& in = ctx.shape(0);
   const size_t r = std::max(shape.size(), in.size());
@@ -113,6 +136,7 @@ Outputs Expand(const NodeContext& ctx) {
 // TVM's Tile: tile(x, repeats).
 Outputs Tile(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "repeats")) return DynTile(ctx);
   Ints repeats = ctx.IntsValue(1, "repeats");
   if (static_cast<int>(repeats.size()) != ctx.ndim(0)) ctx.Fail("repeats needs one value per axis");
   for (int64_t r : repeats) {
@@ -198,6 +222,10 @@ Outputs Slice(const NodeContext& ctx) {
     return {relay::strided_slice(ctx.input(0), starts, ends)};
   }
   ctx.CheckInputs(3, 5);
+  const char* names[] = {"", "starts", "ends", "axes", "steps"};
+  for (size_t i = 1; i < 5; ++i) {
+    if (ctx.has_input(i) && ctx.AtRunTime(i, names[i])) return DynSlice(ctx);
+  }
   starts = ctx.IntsValue(1, "starts");
   ends = ctx.IntsValue(2, "ends");
   if (ctx.has_input(3)) axes = ctx.IntsValue(3, "axes");
@@ -226,6 +254,7 @@ Outputs Where(const NodeContext& ctx) {
 // TVM's CumSum: the axis input known at import; reverse around cumsum for `reverse`.
 Outputs CumSum(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "axis")) return DynCumSum(ctx);
   const int64_t axis = NormalizeAxis(ctx, ctx.IntsValue(1, "axis").at(0), ctx.ndim(0));
   const bool exclusive = ctx.attr_int("exclusive", 0) != 0;
   ir::Expr x = ctx.input(0);
@@ -241,6 +270,7 @@ Outputs CumSum(const NodeContext& ctx) {
 Outputs TopK(const NodeContext& ctx) {
   ctx.CheckInputs(1, 2);
   int64_t k = ctx.attr_int("k", 1);
+  if (ctx.opset() >= 10 && ctx.AtRunTime(1, "K")) return DynTopK(ctx);
   if (ctx.opset() >= 10) k = ctx.IntsValue(1, "K").at(0);
   const int64_t axis = ctx.attr_int("axis", -1);
   const bool largest = ctx.attr_int("largest", 1) != 0;
@@ -253,6 +283,7 @@ Outputs TopK(const NodeContext& ctx) {
 // import, the dtype of the values.
 Outputs OneHot(const NodeContext& ctx) {
   ctx.CheckInputs(3, 3);
+  if (ctx.AtRunTime(1, "depth")) return DynOneHot(ctx);
   const Ints depths = ctx.IntsValue(1, "depth");
   if (depths.size() != 1) ctx.Fail("depth must have one element");
   const int depth = ctx.Int32(depths[0], "depth");
@@ -444,6 +475,9 @@ Outputs EyeLike(const NodeContext& ctx) {
 
 Outputs Range(const NodeContext& ctx) {
   ctx.CheckInputs(3, 3);
+  if (ctx.AtRunTime(0, "start") || ctx.AtRunTime(1, "limit") || ctx.AtRunTime(2, "delta")) {
+    return DynRange(ctx);
+  }
   const double start = ctx.ScalarValue(0, "start"), limit = ctx.ScalarValue(1, "limit");
   const double delta = ctx.ScalarValue(2, "delta");
   if (delta == 0) ctx.Fail("delta 0");
