@@ -1,10 +1,11 @@
 // If, Loop and Scan with what decides them known at import: the chosen branch inlined, loop and
-// scan bodies unrolled (values threaded through, scan outputs stacked). TVM builds Relay control
-// flow; here shapes are static.
+// scan bodies unrolled (values threaded through, scan outputs stacked). An If whose condition is
+// known only at run time is a Relay If over both branches, as TVM's.
 #include "graph_importer.h"
 
 #include <algorithm>
 
+#include "relaypass/ir/type_infer.h"
 #include "relaypass/relay.h"
 #include "tensor.h"
 
@@ -48,6 +49,10 @@ void GraphImporter::ConvertSubgraph(const onnx::GraphProto& g, const onnx::NodeP
 // inlined. (TVM builds a Relay If; here shapes are static and both branches may differ.)
 void GraphImporter::ConvertIf(const onnx::NodeProto& node, int64_t index, int64_t opset) {
   if (node.input_size() != 1) NodeFail(node, index, "If takes one input");
+  if (options_.dynamic_values && !values_.at(node.input(0)).value) {
+    ConvertIfAtRunTime(node, index, opset);
+    return;
+  }
   const bool cond = KnownValue(node, index, node.input(0), "the condition").GetAsDouble(0) != 0;
   const onnx::GraphProto& branch = GraphAttr(node, index, cond ? "then_branch" : "else_branch");
   if (branch.output_size() != node.output_size()) {
@@ -56,6 +61,52 @@ void GraphImporter::ConvertIf(const onnx::NodeProto& node, int64_t index, int64_
   ConvertSubgraph(branch, node, index, opset);
   for (int k = 0; k < node.output_size(); ++k) {
     if (!node.output(k).empty()) values_[node.output(k)] = values_.at(branch.output(k).name());
+  }
+}
+
+// TVM's If: both branches converted (in the current scope), the node's outputs the fields of
+// a Relay If on the condition; the branches' outputs must have the same types.
+void GraphImporter::ConvertIfAtRunTime(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+  const ValueInfo cond = values_.at(node.input(0));
+  if (cond.is_sequence) NodeFail(node, index, "the condition is a sequence");
+  auto branch = [&](const std::string& name) {
+    const onnx::GraphProto& g = GraphAttr(node, index, name);
+    if (g.output_size() != node.output_size()) {
+      NodeFail(node, index, "the " + name + "'s outputs do not match the node's");
+    }
+    ConvertSubgraph(g, node, index, opset);
+    std::vector<ir::Expr> outs;
+    for (const onnx::ValueInfoProto& o : g.output()) {
+      const ValueInfo& v = values_.at(o.name());
+      if (v.is_sequence) NodeFail(node, index, "a branch output is a sequence", true);
+      outs.push_back(v.expr);
+    }
+    return outs.size() == 1 ? outs[0] : ir::MakeTuple(outs);
+  };
+  const ir::Expr then_expr = branch("then_branch");
+  const ir::Expr else_expr = branch("else_branch");
+  ir::Expr c = cond.shape.empty() ? cond.expr : relay::reshape(cond.expr, relay::Ints{});
+  if (cond.dtype != ir::DataType::Bool()) c = relay::cast(c, "bool");
+  const ir::Expr e = ir::MakeIf(c, then_expr, else_expr);
+  ir::Expr typed;
+  try {
+    typed = ir::InferExprTypes(e);
+  } catch (const Error& err) {
+    NodeFail(node, index, "the branches' outputs differ in type: " + err.message(), true);
+  }
+  for (int k = 0; k < node.output_size(); ++k) {
+    if (node.output(k).empty()) continue;
+    const ir::Type& t = node.output_size() == 1
+                            ? typed->checked_type
+                            : typed->checked_type.as<ir::TupleTypeNode>()->fields[k];
+    const auto* tt = t.as<ir::TensorTypeNode>();
+    if (!tt) NodeFail(node, index, "output " + std::to_string(k) + " is not a tensor", true);
+    ValueInfo v;
+    v.expr = node.output_size() == 1 ? e : relay::get_item(e, k);
+    v.dtype = tt->dtype;
+    for (ir::Dim d : tt->shape) v.shape.push_back(d < 0 ? ir::kAnyDim : d);
+    v.roots = cond.roots;
+    values_[node.output(k)] = std::move(v);
   }
 }
 

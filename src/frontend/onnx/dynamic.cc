@@ -3,6 +3,7 @@
 #include "dynamic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "relaypass/ir/expr.h"
@@ -257,6 +258,70 @@ Outputs DynResize(const NodeContext& ctx, const ir::Expr& roi,
        {"cubic_exclude", AttrValue::Int(a.cubic_exclude)},
        {"extrapolation_value", AttrValue::Double(a.extrapolation_value)},
        {"out_dtype", AttrValue::Str(a.out_dtype)}})};
+}
+
+Outputs DynWindow(const NodeContext& ctx, double a0, double a1, double a2, bool periodic,
+                  const std::string& dtype) {
+  const ir::DataType f32 = ir::DataType::Float32();
+  ir::Expr size = Int64Scalar(ctx, 0);
+  ir::Expr n = relay::cast(relay::call("arange", {ScalarConst(0, kI64), size, ScalarConst(1, kI64)},
+                                       {{"dtype", AttrValue::Str("int64")}}),
+                           "float32");
+  ir::Expr denom = periodic ? size : relay::subtract(size, ScalarConst(1, kI64));
+  denom = relay::cast(denom, "float32");
+  // N = 0 (a symmetric window of one sample): the angle is 0, as the static converter's.
+  ir::Expr t = relay::where(relay::call("greater", {denom, ScalarConst(0, f32)}),
+                            relay::divide(relay::multiply(n, ScalarConst(2 * M_PI, f32)), denom),
+                            relay::zeros_like(n));
+  ir::Expr w = relay::subtract(ScalarConst(a0, f32),
+                               relay::multiply(ScalarConst(a1, f32), relay::call("cos", {t})));
+  w = relay::add(w, relay::multiply(ScalarConst(a2, f32),
+                                    relay::call("cos", {relay::multiply(t, ScalarConst(2, f32))})));
+  return {relay::cast(w, dtype)};
+}
+
+Outputs DynCompress(const NodeContext& ctx) {
+  ir::Expr positions = relay::reshape(relay::call("argwhere", {ctx.input(1)}), Ints{-1});
+  if (!ctx.has_attr("axis")) {
+    return {relay::take(relay::reshape(ctx.input(0), Ints{-1}), positions, 0)};
+  }
+  const int64_t axis = NormalizeAxis(ctx, ctx.attr_int("axis", 0), ctx.ndim(0));
+  return {relay::take(ctx.input(0), positions, axis)};
+}
+
+Outputs DynNonZero(const NodeContext& ctx) {
+  return {relay::cast(relay::transpose(relay::call("argwhere", {ctx.input(0)})), "int64")};
+}
+
+Outputs DynSplit(const NodeContext& ctx, int64_t axis) {
+  const int64_t n = static_cast<int64_t>(ctx.num_outputs());
+  if (StaticLength(ctx, 1, "split") != n) ctx.Fail("split has a size per output");
+  const int64_t r = ctx.ndim(0);
+  ir::Expr sizes = AsInt64(ctx, 1);
+  ir::Expr ends = relay::cumsum(sizes, 0);
+  ir::Expr starts = relay::subtract(ends, sizes);
+  const ir::Expr at = Int64Vector(Ints{axis});
+  Outputs out;
+  for (int64_t k = 0; k < n; ++k) {
+    ir::Expr begin = relay::scatter_elements(Int64Vector(Ints(r, 0)), at,
+                                             relay::strided_slice(starts, {k}, {k + 1}));
+    ir::Expr end =
+        relay::scatter_elements(ShapeTensor(ctx, 0), at, relay::strided_slice(ends, {k}, {k + 1}));
+    out.push_back(relay::call("dyn.strided_slice",
+                              {ctx.input(0), begin, end, Int64Vector(Ints(r, 1))},
+                              {{"slice_mode", AttrValue::Str("end")}}));
+  }
+  return out;
+}
+
+Outputs DynUpsample(const NodeContext& ctx, const std::string& method) {
+  ir::Expr scales = relay::cast(ctx.input(1), "float64");
+  ir::Expr h = relay::take(scales, ScalarConst(2, kI64), 0);
+  ir::Expr w = relay::take(scales, ScalarConst(3, kI64), 0);
+  return {relay::call("dyn.nn.upsampling", {ctx.input(0), h, w},
+                      {{"layout", AttrValue::Str("NCHW")},
+                       {"method", AttrValue::Str(method)},
+                       {"align_corners", AttrValue::Bool(false)}})};
 }
 
 }  // namespace relaypass::frontend::onnx_import

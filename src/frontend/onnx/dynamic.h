@@ -51,6 +51,20 @@ Outputs DynReduce(const NodeContext& ctx, bool keepdims,
 Outputs DynResize(const NodeContext& ctx, const ir::Expr& roi,
                   const relay::image::Resize2DArgs& args);
 
+// Hann / Hamming / Blackman windows of a run-time size: a0 - a1 cos(2 pi n / N) + a2 cos(4 pi n /
+// N) over arange(size), N = size (periodic) or size - 1, computed in float32 and cast to `dtype`.
+Outputs DynWindow(const NodeContext& ctx, double a0, double a1, double a2, bool periodic,
+                  const std::string& dtype);
+// Compress with a run-time condition (TVM's): take at reshape(argwhere(condition), [-1]).
+Outputs DynCompress(const NodeContext& ctx);
+// NonZero of a value known only at run time (TVM's): transpose(argwhere(x)) as int64.
+Outputs DynNonZero(const NodeContext& ctx);
+// Split with run-time split sizes: one dyn.strided_slice per output, between the sizes'
+// exclusive and inclusive cumulative sums on `axis`.
+Outputs DynSplit(const NodeContext& ctx, int64_t axis);
+// Upsample-9 with run-time scales: dyn.nn.upsampling with scales[2] and scales[3].
+Outputs DynUpsample(const NodeContext& ctx, const std::string& method);
+
 // Helpers shared with the static converters.
 // An int64 vector constant.
 ir::Expr Int64Vector(const Ints& values);

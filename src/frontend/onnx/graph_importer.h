@@ -117,6 +117,8 @@ class GraphImporter {
   // If with a condition known at import (a bound graph input, or folded): the chosen branch
   // inlined. (TVM builds a Relay If; here shapes are static and both branches may differ.)
   void ConvertIf(const onnx::NodeProto& node, int64_t index, int64_t opset);
+  // If with a condition known only at run time: a Relay If over both branches (TVM's).
+  void ConvertIfAtRunTime(const onnx::NodeProto& node, int64_t index, int64_t opset);
   // Loop with a trip count (and conditions) known at import: the body unrolled, loop-carried
   // values threaded through, scan outputs stacked on a new axis 0. (TVM builds a recursive
   // Relay function.)

@@ -177,6 +177,10 @@ Outputs Upsample(const NodeContext& ctx) {
   std::vector<double> scales;
   if (ctx.has_attr("scales")) {
     for (float f : ctx.attr_floats("scales")) scales.push_back(f);
+  } else if (ctx.AtRunTime(1, "scales")) {
+    const std::string mode = ctx.attr_string("mode", "nearest");
+    if (mode != "nearest" && mode != "linear") ctx.Fail("invalid mode " + mode);
+    return DynUpsample(ctx, mode == "nearest" ? "nearest_neighbor" : "bilinear");
   } else {
     scales = Doubles(ctx, 1, "scales");
   }

@@ -96,6 +96,7 @@ Outputs Split(const NodeContext& ctx) {
   ctx.CheckInputs(1, 2);
   const int axis = static_cast<int>(NormalizeAxis(ctx, ctx.attr_int("axis", 0), ctx.ndim(0)));
   Ints split = ctx.attr_ints("split");
+  if (ctx.has_input(1) && ctx.AtRunTime(1, "split")) return DynSplit(ctx, axis);
   if (ctx.has_input(1)) split = ctx.IntsValue(1, "split");
   const int n = static_cast<int>(ctx.num_outputs());
   ir::Expr call;

@@ -373,6 +373,11 @@ Outputs ReverseSequence(const NodeContext& ctx) {
 Converter Window(double a0, double a1, double a2) {
   return [a0, a1, a2](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
+    if (ctx.AtRunTime(0, "size")) {
+      std::optional<ir::DataType> dt = DTypeFromOnnx(ctx.attr_int32("output_datatype", 1));
+      if (!dt) ctx.Unsupported("output_datatype");
+      return DynWindow(ctx, a0, a1, a2, ctx.attr_int("periodic", 1) != 0, dt->ToString());
+    }
     const Ints sizes = ctx.IntsValue(0, "size");
     if (sizes.size() != 1) ctx.Fail("size must have one element");
     const int64_t size = sizes[0];
@@ -394,6 +399,7 @@ Converter Window(double a0, double a1, double a2) {
 // must be known at import (a graph input is bound), the data may be computed.
 Outputs Compress(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "condition")) return DynCompress(ctx);
   const Ints cond = ctx.IntsValue(1, "condition");
   ir::NDArray positions = ir::NDArray::Empty({0}, ir::DataType::Int32());
   std::vector<int32_t> picked;
@@ -414,6 +420,7 @@ Outputs Compress(const NodeContext& ctx) {
 // graph input is bound); the indices as an int64 constant [rank, count] (TVM: argwhere).
 Outputs NonZero(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
+  if (ctx.AtRunTime(0, "input (NonZero's output shape depends on it)")) return DynNonZero(ctx);
   const ir::NDArray& x = ctx.RequireValue(0, "input (NonZero's output shape depends on it)");
   const ir::Shape& s = x.shape();
   std::vector<Ints> hits;
