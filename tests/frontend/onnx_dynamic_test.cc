@@ -216,6 +216,57 @@ TEST(OnnxDynamicTest, IfConditionFromGraphInput) {
   EXPECT_EQ(Values(out[0]), (std::vector<float>{1, 4, 9}));
 }
 
+// Loop with a graph-input trip count: TVM's while_loop (a let-bound recursive function). The
+// body adds x to the carried value and emits it as a scan output; after M trips the carried
+// value is M * x and the scan output stacks x, 2x, ..., Mx.
+TEST(OnnxDynamicTest, LoopTripCountFromGraphInput) {
+  OnnxGraph g;
+  g.Input("M", {}, onnx::TensorProto::INT64);
+  g.Input("x", {2});
+  g.Initializer("zeros", {2}, {0, 0});
+  onnx::NodeProto& n = g.Node("Loop", {"M", "", "zeros"}, {"y", "ys"});
+  auto* a = n.add_attribute();
+  a->set_name("body");
+  a->set_type(onnx::AttributeProto::GRAPH);
+  onnx::GraphProto* body = a->mutable_g();
+  body->set_name("body");
+  auto value = [](onnx::ValueInfoProto* v, const std::string& name, int elem,
+                  const std::vector<int64_t>& shape) {
+    v->set_name(name);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
+    auto* s = v->mutable_type()->mutable_tensor_type()->mutable_shape();
+    for (int64_t d : shape) s->add_dim()->set_dim_value(d);
+  };
+  value(body->add_input(), "iter", onnx::TensorProto::INT64, {});
+  value(body->add_input(), "cond_in", onnx::TensorProto::BOOL, {});
+  value(body->add_input(), "y_in", onnx::TensorProto::FLOAT, {2});
+  auto node = [&](const std::string& op, const std::vector<std::string>& ins,
+                  const std::string& out) {
+    onnx::NodeProto* b = body->add_node();
+    b->set_op_type(op);
+    for (const std::string& i : ins) b->add_input(i);
+    b->add_output(out);
+  };
+  node("Identity", {"cond_in"}, "cond_out");
+  node("Add", {"y_in", "x"}, "y_out");
+  node("Identity", {"y_out"}, "y_scan");
+  value(body->add_output(), "cond_out", onnx::TensorProto::BOOL, {});
+  value(body->add_output(), "y_out", onnx::TensorProto::FLOAT, {2});
+  value(body->add_output(), "y_scan", onnx::TensorProto::FLOAT, {2});
+  g.Output("y").Output("ys");
+  const OnnxModel m = FromOnnxBytes(g.Bytes());
+  const std::string printed = text::PrettyPrint(m.mod);
+  EXPECT_NE(printed.find("%while_loop"), std::string::npos) << printed;
+  const ir::NDArray x = Floats({2}, {1, 10});
+  auto out = RunModel(m, {ir::NDArray::Scalar<int64_t>(3, ir::DataType::Int64()), x});
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{3, 30}));
+  EXPECT_EQ(out[1].shape(), (ir::Shape{3, 2}));
+  EXPECT_EQ(Values(out[1]), (std::vector<float>{1, 10, 2, 20, 3, 30}));
+  out = RunModel(m, {ir::NDArray::Scalar<int64_t>(1, ir::DataType::Int64()), x});
+  EXPECT_EQ(Values(out[0]), (std::vector<float>{1, 10}));
+  EXPECT_EQ(out[1].shape(), (ir::Shape{1, 2}));
+}
+
 // PyTorch's exported attention splits heads with Reshape(x, Concat(Shape(x)[0], Shape(x)[1],
 // [2, 2])): with a `?` sequence axis the shape arithmetic stays in the graph (shape_of, take,
 // concatenate) and one import runs at two sequence lengths.

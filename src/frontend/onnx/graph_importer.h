@@ -123,6 +123,9 @@ class GraphImporter {
   // values threaded through, scan outputs stacked on a new axis 0. (TVM builds a recursive
   // Relay function.)
   void ConvertLoop(const onnx::NodeProto& node, int64_t index, int64_t opset);
+  // Loop with a trip count or condition known only at run time: TVM's while_loop, a let-bound
+  // recursive Relay function of (iteration, max count, condition, carried values, scan outputs).
+  void ConvertLoopAtRunTime(const onnx::NodeProto& node, int64_t index, int64_t opset);
   // Scan (opset 9+) unrolled over the scan axis: each step's slices of the scan inputs and the
   // states go through the body; the scan outputs are stacked along their axes.
   void ConvertScan(const onnx::NodeProto& node, int64_t index, int64_t opset);
