@@ -308,6 +308,41 @@ TEST(OnnxDynamicTest, SequenceAxisShapeArithmeticAtRunTime) {
   EXPECT_EQ(fixed.find("dyn."), std::string::npos) << fixed;
 }
 
+// MatMul on a `?` sequence axis (a transformer's projections and attention scores): x [1, S, 4]
+// times W [4, 2] (dense, output reshaped at run time) and x times x^T [1, 4, S] (batch_matmul
+// on reverse_reshape'd operands), checked against hand-written matrix products at S = 2 and 3.
+TEST(OnnxDynamicTest, MatMulOnSequenceAxis) {
+  OnnxGraph g;
+  g.DynamicInput("x", {1, 1, 4}, 1);
+  const std::vector<float> w{1, 0, 0, 1, 1, 1, 2, -1};  // [4, 2], row-major
+  g.Initializer("w", {4, 2}, w);
+  g.Node("MatMul", {"x", "w"}, {"p"});
+  onnx::NodeProto& t = g.Node("Transpose", {"x"}, {"xt"});
+  OnnxGraph::IntsAttr(t, "perm", {0, 2, 1});
+  g.Node("MatMul", {"x", "xt"}, {"scores"});
+  g.Output("p").Output("scores");
+  const OnnxModel m = FromOnnxBytes(g.Bytes());
+  for (int64_t len : {2, 3}) {
+    const ir::NDArray x = Iota({1, len, 4});
+    const float* xv = x.data<float>();
+    auto out = RunModel(m, {x});
+    ASSERT_EQ(out[0].shape(), (ir::Shape{1, len, 2}));
+    ASSERT_EQ(out[1].shape(), (ir::Shape{1, len, len}));
+    for (int64_t i = 0; i < len; ++i) {
+      for (int64_t j = 0; j < 2; ++j) {
+        float want = 0;
+        for (int64_t k = 0; k < 4; ++k) want += xv[i * 4 + k] * w[k * 2 + j];
+        EXPECT_EQ(out[0].data<float>()[i * 2 + j], want);
+      }
+      for (int64_t j = 0; j < len; ++j) {
+        float want = 0;
+        for (int64_t k = 0; k < 4; ++k) want += xv[i * 4 + k] * xv[j * 4 + k];
+        EXPECT_EQ(out[1].data<float>()[i * len + j], want);
+      }
+    }
+  }
+}
+
 // With dynamic_values off (the backend runner's bound mode) a shape input is still an error
 // naming the graph input to bind, as before dynamic ops.
 TEST(OnnxDynamicTest, DynamicValuesOffAsksForTheInput) {

@@ -120,6 +120,9 @@ Outputs Pad(const NodeContext& ctx) {
 Outputs Expand(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
   if (ctx.AtRunTime(1, "shape")) return DynExpand(ctx);
+  for (int64_t d : ctx.shape(0)) {
+    if (d < 0) return DynExpand(ctx);  // a `?` input extent: the maximum taken at run time
+  }
   Ints shape = ctx.IntsValue(1, "shape");
   const ir::Shape& in = ctx.shape(0);
   const size_t r = std::max(shape.size(), in.size());
@@ -166,6 +169,11 @@ ir::Expr NormalizeIndices(const NodeContext& ctx, int64_t axis) {
   }
   ir::Expr indices = ctx.input(1);
   ir::Expr negative = relay::call("less", {indices, ScalarConst(0, dtype)});
+  if (extent < 0) {  // `?`: the extent at run time
+    ir::Expr n = relay::take(relay::shape_of(ctx.input(0), dtype.ToString()),
+                             ScalarConst(static_cast<double>(axis), ir::DataType::Int64()), 0);
+    return relay::where(negative, relay::add(indices, n), indices);
+  }
   return relay::where(
       negative, relay::add(indices, ScalarConst(static_cast<double>(extent), dtype)), indices);
 }
