@@ -4,6 +4,7 @@
 // count_include_pad). SAME auto_pad becomes the explicit padding it implies. MaxPool's Indices
 // output (2-D) is built from other ops (maxpool_indices.h).
 #include "context.h"
+#include "dynamic.h"
 #include "maxpool_indices.h"
 #include "relaypass/relay.h"
 #include "spatial.h"
@@ -91,6 +92,16 @@ Outputs MaxUnpool(const NodeContext& ctx) {
   if (!ctx.has_input(2)) return {out};
   // The indices address the default shape; a larger output_shape pads it at the end (ONNX's
   // reference; TVM scatters into the larger shape directly).
+  if (ctx.AtRunTime(2, "output_shape")) {
+    // Known at run time: dyn.nn.pad by ((0, wanted - default), ...).
+    const int64_t r = static_cast<int64_t>(shape.size());
+    ir::Expr extra = relay::subtract(AsInt64(ctx, 2), Int64Vector(shape));
+    ir::Expr width = relay::transpose(
+        relay::reshape(relay::concatenate({Int64Vector(Ints(r, 0)), extra}, 0), relay::Ints{2, r}),
+        relay::Ints{1, 0});
+    return {relay::call("dyn.nn.pad", {out, width, ScalarConst(0, ctx.dtype(0))},
+                        {{"pad_mode", ir::AttrValue::Str("constant")}})};
+  }
   const Ints wanted = ctx.IntsValue(2, "output_shape");
   if (wanted.size() != shape.size()) ctx.Fail("output_shape needs a value per axis");
   std::vector<Ints> width;
