@@ -343,6 +343,26 @@ TEST(OnnxDynamicTest, MatMulOnSequenceAxis) {
   }
 }
 
+// A converter that computes sizes from the extents at import (EyeLike's constant) rejects `?`
+// extents with an unsupported-node error naming why, never a wrong size.
+TEST(OnnxDynamicTest, StaticOnlyConverterRejectsAnyExtents) {
+  OnnxGraph g;
+  g.DynamicInput("x", {1, 3}, 0);
+  g.Node("EyeLike", {"x"}, {"y"});
+  g.Output("y");
+  try {
+    FromOnnxBytes(g.Bytes());
+    FAIL() << "expected an OnnxError";
+  } catch (const OnnxError& e) {
+    EXPECT_TRUE(e.unsupported());
+    EXPECT_EQ(e.op_type(), "EyeLike");
+    EXPECT_NE(std::string(e.what()).find("`?` extents"), std::string::npos) << e.what();
+  }
+  OnnxOptions options;
+  options.shape["x"] = {3, 3};  // fixed by the caller: the constant folds as before
+  EXPECT_NO_THROW(FromOnnxBytes(g.Bytes(), options));
+}
+
 // With dynamic_values off (the backend runner's bound mode) a shape input is still an error
 // naming the graph input to bind, as before dynamic ops.
 TEST(OnnxDynamicTest, DynamicValuesOffAsksForTheInput) {

@@ -58,6 +58,9 @@ class NodeContext {
   // RequireValue's error instead. False when the value is known at import.
   bool AtRunTime(size_t i, const std::string& what) const;
   void set_dynamic_values(bool on) { dynamic_values_ = on; }
+  // Input i's shape, or an unsupported-node error when an extent is `?` (for converters that
+  // compute sizes from the extents at import); `what` says what needs them.
+  const ir::Shape& StaticShape(size_t i, const std::string& what) const;
   // An integer (or float, truncated) tensor input known at import, as int64 values.
   Ints IntsValue(size_t i, const std::string& what, bool bindable = true) const;
   // A scalar (or 1-element) input known at import, as double.

@@ -74,7 +74,7 @@ Converter GlobalPool(bool max) {
 // of the default shape (in - 1) * stride + kernel - pads, padded to output_shape when given.
 Outputs MaxUnpool(const NodeContext& ctx) {
   ctx.CheckInputs(2, 3);
-  const ir::Shape& in = ctx.shape(0);
+  const ir::Shape& in = ctx.StaticShape(0, "MaxUnpool's output shape needs at import");
   const int n = ctx.ndim(0) - 2;
   const Ints kernel = ctx.attr_positive_ints_n("kernel_shape", n, {});
   const Ints strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));

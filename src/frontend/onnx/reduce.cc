@@ -94,7 +94,7 @@ Converter ArgReduce(bool is_max) {
 // (before).
 Outputs Hardmax(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
-  const ir::Shape& s = ctx.shape(0);
+  const ir::Shape& s = ctx.StaticShape(0, "Hardmax's one_hot depth needs at import");
   const int64_t nd = ctx.ndim(0);
   const ir::DataType dt = ctx.dtype(0);
   if (ctx.opset() >= 13) {

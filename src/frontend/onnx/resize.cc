@@ -89,7 +89,7 @@ Outputs ResizeV10(const NodeContext& ctx) {
   if (ctx.ndim(0) != 4) ctx.Unsupported(std::to_string(ctx.ndim(0)) + "-D Resize (only 4-D)");
   const std::vector<double> scales = Doubles(ctx, 1, "scales");
   if (scales.size() != 4) ctx.Fail("scales needs a value per axis");
-  const ir::Shape& s = ctx.shape(0);
+  const ir::Shape& s = ctx.StaticShape(0, "Resize-10's output size needs at import");
   relay::image::Resize2DArgs args;
   args.method = Method(ctx);
   args.coordinate_transformation_mode = "asymmetric";

@@ -167,6 +167,7 @@ Outputs Size(const NodeContext& ctx) {
 Outputs DepthToSpace(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 4) ctx.Fail("takes a 4-D input");
+  ctx.StaticShape(0, "the blocksize check needs at import");
   const int64_t b = ctx.attr_int("blocksize", 0);
   if (b < 1 || b > ctx.shape(0)[1] || ctx.shape(0)[1] % (b * b))
     ctx.Fail("blocksize must divide the channels twice");
@@ -176,7 +177,7 @@ Outputs DepthToSpace(const NodeContext& ctx) {
 Outputs SpaceToDepth(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 4) ctx.Fail("takes a 4-D input");
-  const ir::Shape& s = ctx.shape(0);
+  const ir::Shape& s = ctx.StaticShape(0, "the blocksize check needs at import");
   const int64_t b = ctx.attr_int("blocksize", 0);
   if (b < 1 || b > s[2] || b > s[3] || s[2] % b || s[3] % b)
     ctx.Fail("blocksize must divide height and width");

@@ -452,6 +452,9 @@ Outputs NonZero(const NodeContext& ctx) {
 Outputs Det(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   const int r = ctx.ndim(0);
+  if (r >= 2 && (ctx.shape(0)[r - 1] < 0 || ctx.shape(0)[r - 2] < 0)) {
+    ctx.Unsupported("Det of matrices of `?` size");
+  }
   if (r < 2 || ctx.shape(0)[r - 1] != ctx.shape(0)[r - 2]) ctx.Fail("input must be [..., N, N]");
   const int64_t n = ctx.shape(0)[r - 1];
   if (n > 3) ctx.Unsupported("Det of matrices larger than 3 x 3");
@@ -474,6 +477,7 @@ Outputs Det(const NodeContext& ctx) {
 Outputs EyeLike(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 2) ctx.Fail("input must be 2-D");
+  ctx.StaticShape(0, "EyeLike's constant needs at import");
   ir::DataType dt = ctx.dtype(0);
   if (ctx.has_attr("dtype")) {
     std::optional<ir::DataType> d = DTypeFromOnnx(ctx.attr_int32("dtype", 1));
