@@ -1,8 +1,9 @@
 // The ONNX importer: TVM's relay.frontend.from_onnx. A model (a .onnx file or its bytes) becomes a
 // Relay module whose `main` takes the graph's inputs by their ONNX names; each ONNX node converts
-// as TVM v0.13 converts it (docs/onnx.md lists the operators). Shapes are static: Shape, Size and
-// integer shape arithmetic fold at import, and a dynamic input dimension must be fixed through
-// OnnxOptions::shape.
+// as TVM v0.13 converts it (docs/onnx.md lists the operators). Values known at import fold there
+// (Shape, Size and integer shape arithmetic on static shapes); a dynamic input dimension is `?`
+// unless OnnxOptions::shape fixes it, and what depends on it (shape_of, the dyn ops) is computed
+// at run time.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,12 @@ struct OnnxOptions {
   /// Graph inputs bound to these values as constants (as if they were initializers); used by the
   /// backend test runner for inputs such as Reshape's shape that must be known at import.
   std::map<std::string, ir::NDArray> input_values;
+  /// A shape, axes, pads, starts, repeats, scales, sizes, k, depth or axis input known only at run
+  /// time (a graph input, or computed from one) becomes TVM's dynamic ops (dyn.reshape,
+  /// dyn.strided_slice, ...), as TVM's from_onnx builds them. False: it is an OnnxError naming
+  /// the graph input to bind (needs_input_value), as before dynamic ops (the backend runner's
+  /// bound mode).
+  bool dynamic_values = true;
   /// Run ONNX's checker (onnx::checker::check_model) on the model first.
   bool check_model = true;
 };

@@ -138,7 +138,7 @@ Outputs Celu(const NodeContext& ctx) {
 Converter SoftmaxV1(bool log) {
   return [log](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
-    const ir::Shape& shape = ctx.shape(0);
+    const ir::Shape& shape = ctx.StaticShape(0, "the 2-D coercion needs at import");
     const int64_t ndim = ctx.ndim(0);
     const int64_t axis = NormalizeAxis(ctx, ctx.attr_int("axis", 1), ndim);
     auto softmax = [&](ir::Expr x, int a) {

@@ -51,6 +51,20 @@ const ir::NDArray& NodeContext::RequireValue(size_t i, const std::string& what,
   throw error;
 }
 
+const ir::Shape& NodeContext::StaticShape(size_t i, const std::string& what) const {
+  const ir::Shape& s = shape(i);
+  for (int64_t d : s) {
+    if (d < 0) Unsupported("input " + std::to_string(i) + " has `?` extents, which " + what);
+  }
+  return s;
+}
+
+bool NodeContext::AtRunTime(size_t i, const std::string& what) const {
+  if (value(i)) return false;
+  if (!dynamic_values_) RequireValue(i, what);
+  return true;
+}
+
 Ints NodeContext::IntsValue(size_t i, const std::string& what, bool bindable) const {
   const ir::NDArray& v = RequireValue(i, what, bindable);
   Ints out(static_cast<size_t>(v.size()));

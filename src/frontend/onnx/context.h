@@ -53,6 +53,14 @@ class NodeContext {
   // input is a parameter of the op (shape, axes, pads) that a caller may bind when it is a graph
   // input (OnnxError::needs_input_value), not data the op computes on.
   const ir::NDArray& RequireValue(size_t i, const std::string& what, bool bindable = true) const;
+  // True when input i (named `what`) is known only at run time and the converter is to build
+  // TVM's dynamic ops on it; with OnnxOptions::dynamic_values off, such an input is
+  // RequireValue's error instead. False when the value is known at import.
+  bool AtRunTime(size_t i, const std::string& what) const;
+  void set_dynamic_values(bool on) { dynamic_values_ = on; }
+  // Input i's shape, or an unsupported-node error when an extent is `?` (for converters that
+  // compute sizes from the extents at import); `what` says what needs them.
+  const ir::Shape& StaticShape(size_t i, const std::string& what) const;
   // An integer (or float, truncated) tensor input known at import, as int64 values.
   Ints IntsValue(size_t i, const std::string& what, bool bindable = true) const;
   // A scalar (or 1-element) input known at import, as double.
@@ -87,6 +95,7 @@ class NodeContext {
   int64_t index_;
   int64_t opset_;
   std::vector<InputInfo> inputs_;
+  bool dynamic_values_ = true;
 };
 
 // A converter returns one expression per ONNX output (trailing optional outputs it does not

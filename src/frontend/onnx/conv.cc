@@ -139,7 +139,7 @@ Outputs ConvTranspose(const NodeContext& ctx) {
   const bool has_output_shape = ctx.has_attr("output_shape");
   if (has_output_shape || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
     const Ints output_shape = ctx.attr_ints_n("output_shape", n, Ints(n, 0));
-    const ir::Shape& in = ctx.shape(0);
+    const ir::Shape& in = ctx.StaticShape(0, "output_shape / SAME padding needs at import");
     Ints total(n);
     for (int i = 0; i < n; ++i) {
       const int64_t full = (kernel[i] - 1) * dilations[i] + 1 + output_padding[i];

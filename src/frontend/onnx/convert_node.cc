@@ -43,6 +43,7 @@ void GraphImporter::ConvertNode(const onnx::NodeProto& node, int64_t index, int6
   const Converter& converter = CheckedConverter(node, index, opset);
   ConverterInputs in = MakeConverterInputs(node);
   NodeContext ctx(node, index, opset, std::move(in.infos));
+  ctx.set_dynamic_values(options_.dynamic_values);
   Outputs outputs;
   try {
     outputs = converter(ctx);
@@ -157,21 +158,26 @@ void GraphImporter::RecordOutputs(const onnx::NodeProto& node, int64_t index, Ou
     const auto* tt = types[k].as<ir::TensorTypeNode>();
     if (!tt) NodeFail(node, index, "output " + std::to_string(k) + " is not a tensor", true);
     v.dtype = tt->dtype;
+    // A `?` extent (a dyn op's, or a dynamic input dimension's) stays kAnyDim.
+    bool dynamic = false;
     for (ir::Dim d : tt->shape) {
-      if (d < 0)
-        NodeFail(node, index, "output " + std::to_string(k) + " has a dynamic shape", true);
+      if (d < 0) {
+        d = ir::kAnyDim;
+        dynamic = true;
+      }
       v.shape.push_back(d);
     }
     if (const auto* c = v.expr.as<ir::ConstantNode>()) {
       v.value = c->data;
       v.import_const = true;
-    } else if (in.fold && FitsAtImport(v.shape)) {  // too large: left for the evaluator
+    } else if (in.fold && (dynamic || FitsAtImport(v.shape))) {  // too large: the evaluator's
       try {
         v.value = eval::Evaluate(v.expr).tensor();
       } catch (const Error& e) {
         NodeFail(node, index, "cannot evaluate at import: " + e.message(), true);
       }
       v.expr = ir::MakeConstant(*v.value);
+      v.shape = v.value->shape();
       v.import_const = true;
     }
     values_[name] = std::move(v);
@@ -223,9 +229,11 @@ ValueInfo GraphImporter::Derive(
   if (!tt) NodeFail(node, index, "the result is not a tensor", true);
   out.dtype = tt->dtype;
   out.shape.assign(tt->shape.begin(), tt->shape.end());
+  for (ir::Dim& d : out.shape) d = d < 0 ? ir::kAnyDim : d;
   out.expr = ir::Bind(e, placeholders);
   if (constant) {
     out.value = eval::Evaluate(out.expr).tensor();
+    out.shape = out.value->shape();
     out.expr = ir::MakeConstant(*out.value);
     out.import_const = true;
   }

@@ -117,10 +117,15 @@ class GraphImporter {
   // If with a condition known at import (a bound graph input, or folded): the chosen branch
   // inlined. (TVM builds a Relay If; here shapes are static and both branches may differ.)
   void ConvertIf(const onnx::NodeProto& node, int64_t index, int64_t opset);
+  // If with a condition known only at run time: a Relay If over both branches (TVM's).
+  void ConvertIfAtRunTime(const onnx::NodeProto& node, int64_t index, int64_t opset);
   // Loop with a trip count (and conditions) known at import: the body unrolled, loop-carried
   // values threaded through, scan outputs stacked on a new axis 0. (TVM builds a recursive
   // Relay function.)
   void ConvertLoop(const onnx::NodeProto& node, int64_t index, int64_t opset);
+  // Loop with a trip count or condition known only at run time: TVM's while_loop, a let-bound
+  // recursive Relay function of (iteration, max count, condition, carried values, scan outputs).
+  void ConvertLoopAtRunTime(const onnx::NodeProto& node, int64_t index, int64_t opset);
   // Scan (opset 9+) unrolled over the scan axis: each step's slices of the scan inputs and the
   // states go through the body; the scan outputs are stacked along their axes.
   void ConvertScan(const onnx::NodeProto& node, int64_t index, int64_t opset);

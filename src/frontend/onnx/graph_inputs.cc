@@ -1,6 +1,7 @@
 // Graph inputs and initializers: initializers become constants (freeze_params) or main
-// parameters with their values; inputs become main's parameters with static shapes (the model's,
-// or the user's --input-shape), or constants when the user binds a value to them.
+// parameters with their values; inputs become main's parameters with the model's shapes (a
+// dynamic dimension `?`) or the user's --input-shape, or constants when the user binds a value
+// to them.
 #include "graph_importer.h"
 
 #include "tensor.h"
@@ -72,15 +73,12 @@ void GraphImporter::ReadInputs(const onnx::GraphProto& graph, OnnxModel& out) {
         throw OnnxError(source_ + ": graph input '" + name +
                         "' has no shape; give it with --input-shape=" + name + "=D1,D2,...");
       }
+      // A dim_param or missing dimension is `?` (relay Any), as TVM's from_onnx leaves it: the
+      // graph then computes what depends on it at run time (shape_of, the dyn ops).
       for (int d = 0; d < tt.shape().dim_size(); ++d) {
         const auto& dim = tt.shape().dim(d);
-        if (!dim.has_dim_value() || dim.dim_value() < 0) {
-          std::string what = dim.has_dim_param() ? "'" + dim.dim_param() + "'" : "unknown";
-          throw OnnxError(source_ + ": graph input '" + name + "' has a dynamic dimension " +
-                          std::to_string(d) + " (" + what + "); fix it with --input-shape=" + name +
-                          "=D1,D2,...");
-        }
-        v.shape.push_back(dim.dim_value());
+        const bool known = dim.has_dim_value() && dim.dim_value() >= 0;
+        v.shape.push_back(known ? dim.dim_value() : ir::kAnyDim);
       }
     }
     ir::Var var = ir::MakeVar(name, TypeOf(v.shape, v.dtype));

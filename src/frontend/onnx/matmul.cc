@@ -41,11 +41,22 @@ ir::Expr MatMulCore(const NodeContext& ctx, ir::Expr a_in, size_t ia, ir::Expr b
   const ir::Shape& bs = ctx.shape(ib);
   const int ra = ctx.ndim(ia), rb = ctx.ndim(ib);
   if (ra < 1 || rb < 1) ctx.Fail("MatMul of a scalar");
+  auto any = [](const ir::Shape& s) {
+    return std::any_of(s.begin(), s.end(), [](int64_t d) { return d < 0; });
+  };
+  // The leading extents of `x` (rank r) up to `end`, at run time.
+  auto extents = [](const ir::Expr& x, int64_t begin, int64_t end) {
+    return relay::strided_slice(relay::shape_of(x, "int64"), {begin}, {end});
+  };
   if (rb == 2 && ra >= 2) {
     ir::Expr b = relay::transpose(b_in, relay::Ints{1, 0});
     if (ra == 2) return relay::nn::dense(a_in, b, std::nullopt, out_dtype);
     ir::Expr a = relay::reshape(a_in, relay::Ints{-1, as.back()});
     ir::Expr out = relay::nn::dense(a, b, std::nullopt, out_dtype);
+    if (any(as) || bs[1] < 0) {  // `?` leading extents: the output shape at run time
+      ir::Expr shape = relay::concatenate({extents(a_in, 0, ra - 1), extents(b_in, 1, 2)}, 0);
+      return relay::call("dyn.reshape", {out, shape});
+    }
     relay::Ints final_shape(as.begin(), as.end() - 1);
     final_shape.push_back(bs[1]);
     return relay::reshape(out, final_shape);
@@ -68,6 +79,16 @@ ir::Expr MatMulCore(const NodeContext& ctx, ir::Expr a_in, size_t ia, ir::Expr b
   // nn.batch_matmul with the second transposed (use_nt_batch_matmul); the result reshaped to
   // batch + [M, N].
   const int r = std::max(ra, rb);
+  if (any(as) || any(bs)) {
+    // `?` extents: both flattened to 3-D from the right (reverse_reshape [-1, 0, 0]), the batch
+    // extents equal at run time (no broadcasting), the result shaped at run time.
+    if (ra != rb) ctx.Unsupported("a batched MatMul of `?` extents and different ranks");
+    ir::Expr a = relay::reverse_reshape(a_in, relay::Ints{-1, 0, 0});
+    ir::Expr b = relay::reverse_reshape(b_in, relay::Ints{-1, 0, 0});
+    ir::Expr out = relay::nn::batch_matmul(a, relay::transpose(b, relay::Ints{0, 2, 1}), out_dtype);
+    ir::Expr shape = relay::concatenate({extents(a_in, 0, ra - 1), extents(b_in, rb - 1, rb)}, 0);
+    return relay::call("dyn.reshape", {out, shape});
+  }
   relay::Ints batch(r - 2, 1);
   for (int i = 0; i < r - 2; ++i) {
     const int ia = i - (r - ra), ib = i - (r - rb);

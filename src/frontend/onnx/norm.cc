@@ -2,6 +2,8 @@
 // nn.dropout(...)[0]; Dropout's mask output is all true in inference. LayerNormalization
 // composed from mean and variance as TVM's converter does; InstanceNormalization and LRN as
 // nn.instance_norm and nn.lrn.
+#include <algorithm>
+
 #include "context.h"
 #include "relaypass/relay.h"
 
@@ -48,14 +50,22 @@ Outputs BatchNorm(const NodeContext& ctx) {
 Outputs Dropout(const NodeContext& ctx) {
   ctx.CheckInputs(1, 3);
   double rate = ctx.attr_float("ratio", 0.5);
-  if (ctx.has_input(1)) rate = ctx.ScalarValue(1, "ratio");
+  // A ratio or training_mode known only at run time: the inference form (the identity), as
+  // TVM's converter, which ignores training_mode.
+  const bool at_run_time = (ctx.has_input(1) && ctx.AtRunTime(1, "ratio")) ||
+                           (ctx.has_input(2) && ctx.AtRunTime(2, "training_mode"));
+  if (ctx.has_input(1) && !at_run_time) rate = ctx.ScalarValue(1, "ratio");
   // Training mode drops at random; with a ratio of 0 it is the identity (and the inference
   // form below is exact).
-  if (ctx.has_input(2) && ctx.ScalarValue(2, "training_mode") != 0 && rate != 0) {
+  if (!at_run_time && ctx.has_input(2) && ctx.ScalarValue(2, "training_mode") != 0 && rate != 0) {
     ctx.Unsupported("training_mode=true (random dropping)");
   }
   Outputs out{relay::get_item(relay::nn::dropout(ctx.input(0), rate), 0)};
-  if (ctx.num_outputs() > 1 && !ctx.node().output(1).empty()) {
+  const ir::Shape& s = ctx.shape(0);
+  const bool any_dim = std::any_of(s.begin(), s.end(), [](int64_t d) { return d < 0; });
+  if (ctx.num_outputs() > 1 && !ctx.node().output(1).empty() && (at_run_time || any_dim)) {
+    out.push_back(relay::cast(relay::ones_like(ctx.input(0)), "bool"));
+  } else if (ctx.num_outputs() > 1 && !ctx.node().output(1).empty()) {
     ir::NDArray mask = ir::NDArray::Empty(ctx.shape(0), ir::DataType::Bool());
     bool* m = mask.mutable_data<bool>();
     for (int64_t i = 0; i < mask.size(); ++i) m[i] = true;

@@ -4,6 +4,7 @@
 // count_include_pad). SAME auto_pad becomes the explicit padding it implies. MaxPool's Indices
 // output (2-D) is built from other ops (maxpool_indices.h).
 #include "context.h"
+#include "dynamic.h"
 #include "maxpool_indices.h"
 #include "relaypass/relay.h"
 #include "spatial.h"
@@ -73,7 +74,7 @@ Converter GlobalPool(bool max) {
 // of the default shape (in - 1) * stride + kernel - pads, padded to output_shape when given.
 Outputs MaxUnpool(const NodeContext& ctx) {
   ctx.CheckInputs(2, 3);
-  const ir::Shape& in = ctx.shape(0);
+  const ir::Shape& in = ctx.StaticShape(0, "MaxUnpool's output shape needs at import");
   const int n = ctx.ndim(0) - 2;
   const Ints kernel = ctx.attr_positive_ints_n("kernel_shape", n, {});
   const Ints strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
@@ -91,6 +92,16 @@ Outputs MaxUnpool(const NodeContext& ctx) {
   if (!ctx.has_input(2)) return {out};
   // The indices address the default shape; a larger output_shape pads it at the end (ONNX's
   // reference; TVM scatters into the larger shape directly).
+  if (ctx.AtRunTime(2, "output_shape")) {
+    // Known at run time: dyn.nn.pad by ((0, wanted - default), ...).
+    const int64_t r = static_cast<int64_t>(shape.size());
+    ir::Expr extra = relay::subtract(AsInt64(ctx, 2), Int64Vector(shape));
+    ir::Expr width = relay::transpose(
+        relay::reshape(relay::concatenate({Int64Vector(Ints(r, 0)), extra}, 0), relay::Ints{2, r}),
+        relay::Ints{1, 0});
+    return {relay::call("dyn.nn.pad", {out, width, ScalarConst(0, ctx.dtype(0))},
+                        {{"pad_mode", ir::AttrValue::Str("constant")}})};
+  }
   const Ints wanted = ctx.IntsValue(2, "output_shape");
   if (wanted.size() != shape.size()) ctx.Fail("output_shape needs a value per axis");
   std::vector<Ints> width;

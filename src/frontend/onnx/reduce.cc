@@ -1,6 +1,7 @@
 // The Reduce ops as TVM: sum / mean / max / min / prod with axis (all axes when absent) and
 // keepdims; ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum and ReduceLogSumExp composed.
 #include "context.h"
+#include "dynamic.h"
 #include "relaypass/relay.h"
 
 namespace relaypass::frontend::onnx_import {
@@ -11,6 +12,37 @@ namespace relay = relaypass::relay;
 
 enum class Kind { kSum, kMean, kMax, kMin, kProd, kL1, kL2, kSumSquare, kLogSum, kLogSumExp };
 
+// One reduction of `x` over `axes` (non-negative).
+ir::Expr ReduceExpr(Kind kind, const ir::Expr& x, const Ints& axes, bool keep) {
+  switch (kind) {
+    case Kind::kSum:
+      return relay::sum(x, axes, keep);
+    case Kind::kMean:
+      return relay::mean(x, axes, keep);
+    case Kind::kMax:
+      return relay::max(x, axes, keep);
+    case Kind::kMin:
+      return relay::min(x, axes, keep);
+    case Kind::kProd:
+      return relay::prod(x, axes, keep);
+    case Kind::kL1:
+      return relay::sum(relay::abs(x), axes, keep);
+    case Kind::kL2:
+      return relay::sqrt(relay::sum(relay::multiply(x, x), axes, keep));
+    case Kind::kSumSquare:
+      return relay::sum(relay::multiply(x, x), axes, keep);
+    case Kind::kLogSum:
+      return relay::log(relay::sum(x, axes, keep));
+    case Kind::kLogSumExp: {
+      ir::Expr m = relay::max(x, axes, true);
+      ir::Expr s = relay::log(relay::sum(relay::exp(relay::subtract(x, m)), axes, true));
+      ir::Expr out = relay::add(s, m);
+      return keep ? out : relay::squeeze(out, axes);
+    }
+  }
+  return {};
+}
+
 Converter Reduce(Kind kind) {
   return [kind](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 2);
@@ -18,7 +50,16 @@ Converter Reduce(Kind kind) {
     const int ndim = ctx.ndim(0);
     Ints axes;
     bool have_axes = false;
-    if (ctx.has_input(1)) {  // ReduceSum-13 (and every Reduce op from opset 18)
+    if (ctx.has_input(1) && ctx.AtRunTime(1, "axes")) {
+      // Axes known only at run time: a reduction per possible set, chosen by a Relay If; an
+      // axes tensor of static length 0 is no axes.
+      if (!(ctx.ndim(1) == 1 && ctx.shape(1)[0] == 0)) {
+        return DynReduce(ctx, ctx.attr_int("keepdims", 1) != 0,
+                         [kind](const ir::Expr& data, const Ints& a, bool keep) {
+                           return ReduceExpr(kind, data, a, keep);
+                         });
+      }
+    } else if (ctx.has_input(1)) {  // ReduceSum-13 (and every Reduce op from opset 18)
       axes = ctx.IntsValue(1, "axes");
       have_axes = !axes.empty();
     } else if (ctx.has_attr("axes")) {
@@ -32,33 +73,7 @@ Converter Reduce(Kind kind) {
     }
     for (int64_t& a : axes) a = NormalizeAxis(ctx, a, ndim);
     const bool keep = ctx.attr_int("keepdims", 1) != 0;
-    switch (kind) {
-      case Kind::kSum:
-        return {relay::sum(x, axes, keep)};
-      case Kind::kMean:
-        return {relay::mean(x, axes, keep)};
-      case Kind::kMax:
-        return {relay::max(x, axes, keep)};
-      case Kind::kMin:
-        return {relay::min(x, axes, keep)};
-      case Kind::kProd:
-        return {relay::prod(x, axes, keep)};
-      case Kind::kL1:
-        return {relay::sum(relay::abs(x), axes, keep)};
-      case Kind::kL2:
-        return {relay::sqrt(relay::sum(relay::multiply(x, x), axes, keep))};
-      case Kind::kSumSquare:
-        return {relay::sum(relay::multiply(x, x), axes, keep)};
-      case Kind::kLogSum:
-        return {relay::log(relay::sum(x, axes, keep))};
-      case Kind::kLogSumExp: {
-        ir::Expr m = relay::max(x, axes, true);
-        ir::Expr s = relay::log(relay::sum(relay::exp(relay::subtract(x, m)), axes, true));
-        ir::Expr out = relay::add(s, m);
-        return {keep ? out : relay::squeeze(out, axes)};
-      }
-    }
-    return {};
+    return {ReduceExpr(kind, x, axes, keep)};
   };
 }
 
@@ -79,7 +94,7 @@ Converter ArgReduce(bool is_max) {
 // (before).
 Outputs Hardmax(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
-  const ir::Shape& s = ctx.shape(0);
+  const ir::Shape& s = ctx.StaticShape(0, "Hardmax's one_hot depth needs at import");
   const int64_t nd = ctx.ndim(0);
   const ir::DataType dt = ctx.dtype(0);
   if (ctx.opset() >= 13) {

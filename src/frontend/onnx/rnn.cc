@@ -94,7 +94,7 @@ Converter Recurrent(Kind kind) {
     ctx.CheckInputs(3, kind == Kind::kLstm ? 8 : 6);
     const int gates = kind == Kind::kRnn ? 1 : (kind == Kind::kGru ? 3 : 4);
     const bool batch_first = ctx.attr_int("layout", 0) != 0;
-    const ir::Shape& xs = ctx.shape(0);
+    const ir::Shape& xs = ctx.StaticShape(0, "the unrolled recurrence needs at import");
     if (xs.size() != 3 || ctx.ndim(1) != 3 || ctx.ndim(2) != 3) ctx.Fail("X, W and R must be 3-D");
     if (ctx.has_input(3) && ctx.ndim(3) != 2) ctx.Fail("B must be 2-D");
     if (ctx.shape(1)[1] != gates * ctx.shape(2)[2] || ctx.shape(1)[2] != xs[2]) {

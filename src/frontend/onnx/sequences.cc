@@ -112,6 +112,39 @@ void GraphImporter::ConvertSequenceNode(const onnx::NodeProto& node, int64_t ind
     bool squeeze = false;
     if (node.input_size() > 1 && !node.input(1).empty()) {
       const ValueInfo& split = input(1);
+      if (!split.value && options_.dynamic_values && split.shape.size() == 1 &&
+          split.shape[0] >= 0) {
+        // Sizes known only at run time (a static count): one dyn.strided_slice per piece,
+        // between the sizes' exclusive and inclusive cumulative sums on `axis`.
+        out.is_sequence = true;
+        out.element_dtype = x.dtype;
+        const ValueInfo sizes_value = split;
+        for (int64_t k = 0; k < split.shape[0]; ++k) {
+          out.elements.push_back(
+              Derive(node, index, {x, sizes_value}, [&](const std::vector<ir::Expr>& a) {
+                ir::Expr sizes = relay::cast(a[1], "int64");
+                ir::Expr ends = relay::cumsum(sizes, 0);
+                ir::Expr starts = relay::subtract(ends, sizes);
+                auto i64 = [](const std::vector<int64_t>& v) {
+                  ir::NDArray t =
+                      ir::NDArray::Empty({static_cast<int64_t>(v.size())}, ir::DataType::Int64());
+                  std::copy(v.begin(), v.end(), t.mutable_data<int64_t>());
+                  return ir::Expr(ir::MakeConstant(t));
+                };
+                const ir::Expr at = i64({axis});
+                ir::Expr begin =
+                    relay::scatter_elements(i64(std::vector<int64_t>(rank, 0)), at,
+                                            relay::strided_slice(starts, {k}, {k + 1}));
+                ir::Expr end = relay::scatter_elements(relay::shape_of(a[0], "int64"), at,
+                                                       relay::strided_slice(ends, {k}, {k + 1}));
+                return relay::call("dyn.strided_slice",
+                                   {a[0], begin, end, i64(std::vector<int64_t>(rank, 1))},
+                                   {{"slice_mode", ir::AttrValue::Str("end")}});
+              }));
+        }
+        values_[node.output(0)] = std::move(out);
+        return;
+      }
       if (!split.value) {
         OnnxError error("node #" + std::to_string(index) + " '" + node.name() + "' (" +
                             node.op_type() + "): split must be known at import",

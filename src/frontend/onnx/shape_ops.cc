@@ -1,8 +1,11 @@
 // Shape manipulation: Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Concat, Split, Identity,
-// and Shape / Size, which fold to int64 constants (shapes are static).
+// and Shape / Size, which fold to int64 constants when the extents are static and are
+// shape_of / ndarray_size (run time) when one is `?`. A shape or axes input not known at import
+// makes TVM's dyn ops (dyn.reshape, dyn.squeeze, dyn.expand_dims).
 #include <numeric>
 
 #include "context.h"
+#include "dynamic.h"
 #include "relaypass/relay.h"
 
 namespace relaypass::frontend::onnx_import {
@@ -11,12 +14,6 @@ namespace {
 
 namespace relay = relaypass::relay;
 using ir::AttrValue;
-
-ir::Expr Int64Vector(const Ints& values) {
-  ir::NDArray a = ir::NDArray::Empty({static_cast<int64_t>(values.size())}, ir::DataType::Int64());
-  std::copy(values.begin(), values.end(), a.mutable_data<int64_t>());
-  return ir::MakeConstant(a);
-}
 
 ir::Expr Reshape(const NodeContext& ctx, const Ints& shape, bool allowzero) {
   if (!allowzero) return relay::reshape(ctx.input(0), shape);
@@ -30,7 +27,9 @@ Outputs ReshapeV1(const NodeContext& ctx) {
 }
 Outputs ReshapeV5(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
-  return {Reshape(ctx, ctx.IntsValue(1, "shape"), ctx.attr_int("allowzero", 0) != 0)};
+  const bool allowzero = ctx.attr_int("allowzero", 0) != 0;
+  if (ctx.AtRunTime(1, "shape")) return DynReshape(ctx, allowzero);
+  return {Reshape(ctx, ctx.IntsValue(1, "shape"), allowzero)};
 }
 
 Outputs Flatten(const NodeContext& ctx) {
@@ -41,7 +40,14 @@ Outputs Flatten(const NodeContext& ctx) {
   if (axis < 0 || axis > ctx.ndim(0)) ctx.Fail("axis out of range");
   if (axis == 1 && ctx.ndim(0) >= 2) return {relay::nn::batch_flatten(ctx.input(0))};
   int64_t pre = 1, post = 1;
-  for (int64_t i = 0; i < ctx.ndim(0); ++i) (i < axis ? pre : post) *= shape[i];
+  bool pre_any = false, post_any = false;
+  for (int64_t i = 0; i < ctx.ndim(0); ++i) {
+    (i < axis ? pre_any : post_any) |= shape[i] < 0;
+    (i < axis ? pre : post) *= shape[i];
+  }
+  if (pre_any && post_any) ctx.Unsupported("Flatten with `?` extents on both sides of axis");
+  if (pre_any) return {relay::reshape(ctx.input(0), Ints{-1, post})};
+  if (post_any) return {relay::reshape(ctx.input(0), Ints{pre, -1})};
   return {relay::reshape(ctx.input(0), Ints{pre, post})};
 }
 
@@ -55,7 +61,10 @@ Outputs Squeeze(const NodeContext& ctx) {
   ctx.CheckInputs(1, 2);
   std::optional<Ints> axes;
   if (ctx.opset() < 13 && ctx.has_attr("axes")) axes = ctx.attr_ints("axes");
-  if (ctx.opset() >= 13 && ctx.has_input(1)) axes = ctx.IntsValue(1, "axes");
+  if (ctx.opset() >= 13 && ctx.has_input(1)) {
+    if (ctx.AtRunTime(1, "axes")) return DynSqueeze(ctx);
+    axes = ctx.IntsValue(1, "axes");
+  }
   if (axes) {
     for (int64_t& a : *axes) a = NormalizeAxis(ctx, a, ctx.ndim(0));
   }
@@ -65,6 +74,7 @@ Outputs Squeeze(const NodeContext& ctx) {
 // TVM's Unsqueeze: one expand_dims per axis, in ascending order of the output axes.
 Outputs Unsqueeze(const NodeContext& ctx) {
   ctx.CheckInputs(1, 2);
+  if (ctx.opset() >= 13 && ctx.has_input(1) && ctx.AtRunTime(1, "axes")) return DynUnsqueeze(ctx);
   Ints axes = ctx.opset() >= 13 ? ctx.IntsValue(1, "axes") : ctx.attr_ints("axes");
   const int64_t out_rank = ctx.ndim(0) + static_cast<int64_t>(axes.size());
   for (int64_t& a : axes) a = NormalizeAxis(ctx, a, out_rank);
@@ -86,6 +96,7 @@ Outputs Split(const NodeContext& ctx) {
   ctx.CheckInputs(1, 2);
   const int axis = static_cast<int>(NormalizeAxis(ctx, ctx.attr_int("axis", 0), ctx.ndim(0)));
   Ints split = ctx.attr_ints("split");
+  if (ctx.has_input(1) && ctx.AtRunTime(1, "split")) return DynSplit(ctx, axis);
   if (ctx.has_input(1)) split = ctx.IntsValue(1, "split");
   const int n = static_cast<int>(ctx.num_outputs());
   ir::Expr call;
@@ -130,13 +141,24 @@ Outputs Shape(const NodeContext& ctx) {
   start = std::clamp<int64_t>(start, 0, r);
   end = std::clamp<int64_t>(end, 0, r);
   Ints dims;
-  for (int64_t i = start; i < end; ++i) dims.push_back(shape[i]);
-  return {Int64Vector(dims)};
+  bool dynamic = false;
+  for (int64_t i = start; i < end; ++i) {
+    dims.push_back(shape[i]);
+    dynamic |= shape[i] < 0;
+  }
+  if (!dynamic) return {Int64Vector(dims)};
+  // A `?` extent: the shape at run time (TVM's shape_of), sliced to [start, end).
+  ir::Expr of = relay::shape_of(ctx.input(0), "int64");
+  if (start == 0 && end == r) return {of};
+  return {relay::strided_slice(of, {start}, {std::max(start, end)})};
 }
 
 Outputs Size(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   const ir::Shape& shape = ctx.shape(0);
+  if (std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; })) {
+    return {relay::ndarray_size(ctx.input(0), "int64")};  // `?` extents: counted at run time
+  }
   const int64_t n = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
   return {ScalarConst(static_cast<double>(n), ir::DataType::Int64())};
 }
@@ -145,6 +167,7 @@ Outputs Size(const NodeContext& ctx) {
 Outputs DepthToSpace(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 4) ctx.Fail("takes a 4-D input");
+  ctx.StaticShape(0, "the blocksize check needs at import");
   const int64_t b = ctx.attr_int("blocksize", 0);
   if (b < 1 || b > ctx.shape(0)[1] || ctx.shape(0)[1] % (b * b))
     ctx.Fail("blocksize must divide the channels twice");
@@ -154,7 +177,7 @@ Outputs DepthToSpace(const NodeContext& ctx) {
 Outputs SpaceToDepth(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 4) ctx.Fail("takes a 4-D input");
-  const ir::Shape& s = ctx.shape(0);
+  const ir::Shape& s = ctx.StaticShape(0, "the blocksize check needs at import");
   const int64_t b = ctx.attr_int("blocksize", 0);
   if (b < 1 || b > s[2] || b > s[3] || s[2] % b || s[3] % b)
     ctx.Fail("blocksize must divide height and width");

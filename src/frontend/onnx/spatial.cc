@@ -20,6 +20,9 @@ Ints ResolvePads(const NodeContext& ctx, const Ints& spatial, const Ints& kernel
   if (mode != "SAME_UPPER" && mode != "SAME_LOWER") ctx.Fail("unknown auto_pad '" + mode + "'");
   Ints pads(2 * n, 0);
   for (size_t i = 0; i < n; ++i) {
+    if (spatial[i] < 0) ctx.Unsupported("auto_pad " + mode + " with `?` spatial extents");
+  }
+  for (size_t i = 0; i < n; ++i) {
     const int64_t out = (spatial[i] + strides[i] - 1) / strides[i];
     const int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
     const int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + extent - spatial[i]);

@@ -1,12 +1,14 @@
 // Tensors: Constant, Cast, CastLike, ConstantOfShape, Pad, Expand (broadcast_to), Tile, Gather
 // (take), GatherElements (gather), GatherND, Slice (strided_slice), Where, CumSum, TopK, OneHot,
 // Trilu, Shrink, EyeLike, Scatter / ScatterElements / ScatterND, ReverseSequence, the Hann /
-// Hamming / Blackman windows and Range on values known at import (relaypass has no arange).
+// Hamming / Blackman windows and Range on values known at import; the forms of dynamic.h when a
+// shape, pads, repeats, starts, k, depth, axis or Range bound is known only at run time.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "context.h"
+#include "dynamic.h"
 #include "relaypass/frontend/onnx.h"
 #include "relaypass/relay.h"
 #include "tensor.h"
@@ -52,12 +54,13 @@ Outputs Cast(const NodeContext& ctx) {
 
 Outputs ConstantOfShape(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
-  Ints shape = ctx.IntsValue(0, "shape");
   ir::NDArray fill = ir::NDArray::Scalar<float>(0.0f, ir::DataType::Float32());
   if (const onnx::AttributeProto* a = ctx.attr("value")) {
     fill = TensorFromProto(a->t(), ".", "ConstantOfShape's value");
     if (fill.size() != 1) ctx.Fail("value must have one element");
   }
+  if (ctx.AtRunTime(0, "shape")) return DynConstantOfShape(ctx, fill);
+  Ints shape = ctx.IntsValue(0, "shape");
   try {
     CheckedElementCount(shape, "the output shape");
   } catch (const OnnxError& e) {
@@ -79,7 +82,26 @@ Outputs Pad(const NodeContext& ctx) {
     pads = ctx.attr_ints(ctx.opset() < 2 ? "paddings" : "pads");
     value = ctx.attr_float("value", 0.0);
   } else {
+    // A constant_value known only at run time is nn.pad's pad_value argument as it is.
+    const bool pads_at_run_time = ctx.AtRunTime(1, "pads");
+    ir::Expr pad_value;
+    if (ctx.has_input(2) && ctx.AtRunTime(2, "constant_value")) {
+      pad_value = ctx.ndim(2) == 0 ? ctx.input(2) : relay::reshape(ctx.input(2), Ints{});
+    }
+    if (pads_at_run_time) {
+      if (!pad_value) {
+        pad_value = ScalarConst(ctx.has_input(2) ? ctx.ScalarValue(2, "constant_value") : 0.0,
+                                ctx.dtype(0));
+      }
+      return DynPad(ctx, pad_value, ctx.attr_string("mode", "constant"));
+    }
     pads = ctx.IntsValue(1, "pads");
+    if (pad_value) {
+      if (static_cast<int>(pads.size()) != 2 * ndim) ctx.Fail("pads must have 2 values per axis");
+      std::vector<Ints> width;
+      for (int i = 0; i < ndim; ++i) width.push_back({pads[i], pads[i + ndim]});
+      return {relay::nn::pad(ctx.input(0), width, pad_value, ctx.attr_string("mode", "constant"))};
+    }
     if (ctx.has_input(2)) value = ctx.ScalarValue(2, "constant_value");
   }
   if (static_cast<int>(pads.size()) != 2 * ndim) ctx.Fail("pads must have 2 values per axis");
@@ -97,6 +119,10 @@ Outputs Pad(const NodeContext& ctx) {
 // with ones), folded to a constant shape.
 Outputs Expand(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "shape")) return DynExpand(ctx);
+  for (int64_t d : ctx.shape(0)) {
+    if (d < 0) return DynExpand(ctx);  // a `?` input extent: the maximum taken at run time
+  }
   Ints shape = ctx.IntsValue(1, "shape");
   const ir::Shape& in = ctx.shape(0);
   const size_t r = std::max(shape.size(), in.size());
@@ -113,6 +139,7 @@ Outputs Expand(const NodeContext& ctx) {
 // TVM's Tile: tile(x, repeats).
 Outputs Tile(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "repeats")) return DynTile(ctx);
   Ints repeats = ctx.IntsValue(1, "repeats");
   if (static_cast<int>(repeats.size()) != ctx.ndim(0)) ctx.Fail("repeats needs one value per axis");
   for (int64_t r : repeats) {
@@ -142,6 +169,11 @@ ir::Expr NormalizeIndices(const NodeContext& ctx, int64_t axis) {
   }
   ir::Expr indices = ctx.input(1);
   ir::Expr negative = relay::call("less", {indices, ScalarConst(0, dtype)});
+  if (extent < 0) {  // `?`: the extent at run time
+    ir::Expr n = relay::take(relay::shape_of(ctx.input(0), dtype.ToString()),
+                             ScalarConst(static_cast<double>(axis), ir::DataType::Int64()), 0);
+    return relay::where(negative, relay::add(indices, n), indices);
+  }
   return relay::where(
       negative, relay::add(indices, ScalarConst(static_cast<double>(extent), dtype)), indices);
 }
@@ -198,6 +230,10 @@ Outputs Slice(const NodeContext& ctx) {
     return {relay::strided_slice(ctx.input(0), starts, ends)};
   }
   ctx.CheckInputs(3, 5);
+  const char* names[] = {"", "starts", "ends", "axes", "steps"};
+  for (size_t i = 1; i < 5; ++i) {
+    if (ctx.has_input(i) && ctx.AtRunTime(i, names[i])) return DynSlice(ctx);
+  }
   starts = ctx.IntsValue(1, "starts");
   ends = ctx.IntsValue(2, "ends");
   if (ctx.has_input(3)) axes = ctx.IntsValue(3, "axes");
@@ -226,6 +262,7 @@ Outputs Where(const NodeContext& ctx) {
 // TVM's CumSum: the axis input known at import; reverse around cumsum for `reverse`.
 Outputs CumSum(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "axis")) return DynCumSum(ctx);
   const int64_t axis = NormalizeAxis(ctx, ctx.IntsValue(1, "axis").at(0), ctx.ndim(0));
   const bool exclusive = ctx.attr_int("exclusive", 0) != 0;
   ir::Expr x = ctx.input(0);
@@ -241,6 +278,7 @@ Outputs CumSum(const NodeContext& ctx) {
 Outputs TopK(const NodeContext& ctx) {
   ctx.CheckInputs(1, 2);
   int64_t k = ctx.attr_int("k", 1);
+  if (ctx.opset() >= 10 && ctx.AtRunTime(1, "K")) return DynTopK(ctx);
   if (ctx.opset() >= 10) k = ctx.IntsValue(1, "K").at(0);
   const int64_t axis = ctx.attr_int("axis", -1);
   const bool largest = ctx.attr_int("largest", 1) != 0;
@@ -253,6 +291,7 @@ Outputs TopK(const NodeContext& ctx) {
 // import, the dtype of the values.
 Outputs OneHot(const NodeContext& ctx) {
   ctx.CheckInputs(3, 3);
+  if (ctx.AtRunTime(1, "depth")) return DynOneHot(ctx);
   const Ints depths = ctx.IntsValue(1, "depth");
   if (depths.size() != 1) ctx.Fail("depth must have one element");
   const int depth = ctx.Int32(depths[0], "depth");
@@ -342,6 +381,11 @@ Outputs ReverseSequence(const NodeContext& ctx) {
 Converter Window(double a0, double a1, double a2) {
   return [a0, a1, a2](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
+    if (ctx.AtRunTime(0, "size")) {
+      std::optional<ir::DataType> dt = DTypeFromOnnx(ctx.attr_int32("output_datatype", 1));
+      if (!dt) ctx.Unsupported("output_datatype");
+      return DynWindow(ctx, a0, a1, a2, ctx.attr_int("periodic", 1) != 0, dt->ToString());
+    }
     const Ints sizes = ctx.IntsValue(0, "size");
     if (sizes.size() != 1) ctx.Fail("size must have one element");
     const int64_t size = sizes[0];
@@ -363,6 +407,7 @@ Converter Window(double a0, double a1, double a2) {
 // must be known at import (a graph input is bound), the data may be computed.
 Outputs Compress(const NodeContext& ctx) {
   ctx.CheckInputs(2, 2);
+  if (ctx.AtRunTime(1, "condition")) return DynCompress(ctx);
   const Ints cond = ctx.IntsValue(1, "condition");
   ir::NDArray positions = ir::NDArray::Empty({0}, ir::DataType::Int32());
   std::vector<int32_t> picked;
@@ -383,6 +428,7 @@ Outputs Compress(const NodeContext& ctx) {
 // graph input is bound); the indices as an int64 constant [rank, count] (TVM: argwhere).
 Outputs NonZero(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
+  if (ctx.AtRunTime(0, "input (NonZero's output shape depends on it)")) return DynNonZero(ctx);
   const ir::NDArray& x = ctx.RequireValue(0, "input (NonZero's output shape depends on it)");
   const ir::Shape& s = x.shape();
   std::vector<Ints> hits;
@@ -406,6 +452,9 @@ Outputs NonZero(const NodeContext& ctx) {
 Outputs Det(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   const int r = ctx.ndim(0);
+  if (r >= 2 && (ctx.shape(0)[r - 1] < 0 || ctx.shape(0)[r - 2] < 0)) {
+    ctx.Unsupported("Det of matrices of `?` size");
+  }
   if (r < 2 || ctx.shape(0)[r - 1] != ctx.shape(0)[r - 2]) ctx.Fail("input must be [..., N, N]");
   const int64_t n = ctx.shape(0)[r - 1];
   if (n > 3) ctx.Unsupported("Det of matrices larger than 3 x 3");
@@ -428,6 +477,7 @@ Outputs Det(const NodeContext& ctx) {
 Outputs EyeLike(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   if (ctx.ndim(0) != 2) ctx.Fail("input must be 2-D");
+  ctx.StaticShape(0, "EyeLike's constant needs at import");
   ir::DataType dt = ctx.dtype(0);
   if (ctx.has_attr("dtype")) {
     std::optional<ir::DataType> d = DTypeFromOnnx(ctx.attr_int32("dtype", 1));
@@ -444,6 +494,9 @@ Outputs EyeLike(const NodeContext& ctx) {
 
 Outputs Range(const NodeContext& ctx) {
   ctx.CheckInputs(3, 3);
+  if (ctx.AtRunTime(0, "start") || ctx.AtRunTime(1, "limit") || ctx.AtRunTime(2, "delta")) {
+    return DynRange(ctx);
+  }
   const double start = ctx.ScalarValue(0, "start"), limit = ctx.ScalarValue(1, "limit");
   const double delta = ctx.ScalarValue(2, "delta");
   if (delta == 0) ctx.Fail("delta 0");
