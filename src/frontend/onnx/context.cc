@@ -186,6 +186,8 @@ const ConverterTable& ConverterTable::Global() {
     RegisterResize(t);
     RegisterQuantize(t);
     RegisterRecurrent(t);
+    RegisterVision(t);
+    RegisterUnique(t);
     return t;
   }();
   return table;

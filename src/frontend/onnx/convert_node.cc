@@ -41,6 +41,15 @@ void GraphImporter::ConvertNode(const onnx::NodeProto& node, int64_t index, int6
     }
   }
   const Converter& converter = CheckedConverter(node, index, opset);
+  // A data-dependent result (NonMaxSuppression's, Unique's: `?` extents) may be a graph output;
+  // the converters read static shapes, so it may not feed another node.
+  for (const std::string& name : node.input()) {
+    if (name.empty()) continue;
+    const ir::Shape& shape = values_.at(name).shape;
+    if (std::any_of(shape.begin(), shape.end(), [](ir::Dim d) { return d < 0; })) {
+      NodeFail(node, index, "input '" + name + "' has a data-dependent (dynamic) shape", true);
+    }
+  }
   ConverterInputs in = MakeConverterInputs(node);
   NodeContext ctx(node, index, opset, std::move(in.infos));
   Outputs outputs;
@@ -157,15 +166,14 @@ void GraphImporter::RecordOutputs(const onnx::NodeProto& node, int64_t index, Ou
     const auto* tt = types[k].as<ir::TensorTypeNode>();
     if (!tt) NodeFail(node, index, "output " + std::to_string(k) + " is not a tensor", true);
     v.dtype = tt->dtype;
-    for (ir::Dim d : tt->shape) {
-      if (d < 0)
-        NodeFail(node, index, "output " + std::to_string(k) + " has a dynamic shape", true);
-      v.shape.push_back(d);
-    }
+    // `?` extents (a data-dependent result) are kept: such a value may only be a graph output.
+    v.shape.assign(tt->shape.begin(), tt->shape.end());
+    const bool dynamic =
+        std::any_of(v.shape.begin(), v.shape.end(), [](ir::Dim d) { return d < 0; });
     if (const auto* c = v.expr.as<ir::ConstantNode>()) {
       v.value = c->data;
       v.import_const = true;
-    } else if (in.fold && FitsAtImport(v.shape)) {  // too large: left for the evaluator
+    } else if (in.fold && !dynamic && FitsAtImport(v.shape)) {  // too large: left for the evaluator
       try {
         v.value = eval::Evaluate(v.expr).tensor();
       } catch (const Error& e) {
