@@ -29,8 +29,12 @@ void GraphImporter::ConvertNode(const onnx::NodeProto& node, int64_t index, int6
     ConvertLoop(node, index, opset);
     return;
   }
-  if (node.op_type() == "Scan" && opset >= 9) {
-    ConvertScan(node, index, opset);
+  if (node.op_type() == "Scan") {
+    if (opset >= 9) {
+      ConvertScan(node, index, opset);
+    } else {
+      ConvertScan8(node, index, opset);
+    }
     return;
   }
   for (const std::string& name : node.input()) {
