@@ -188,6 +188,7 @@ const ConverterTable& ConverterTable::Global() {
     RegisterRecurrent(t);
     RegisterVision(t);
     RegisterUnique(t);
+    RegisterTraining(t);
     return t;
   }();
   return table;

@@ -122,6 +122,7 @@ void RegisterQuantize(ConverterTable& table);     // quantize.cc
 void RegisterRecurrent(ConverterTable& table);    // rnn.cc
 void RegisterVision(ConverterTable& table);       // vision.cc
 void RegisterUnique(ConverterTable& table);       // unique.cc
+void RegisterTraining(ConverterTable& table);     // training.cc
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);

@@ -14,7 +14,12 @@
 namespace relaypass::frontend::onnx_import {
 
 void GraphImporter::ConvertNode(const onnx::NodeProto& node, int64_t index, int64_t opset) {
-  if (!node.domain().empty() && node.domain() != "ai.onnx") {
+  // The optimizer steps of the training domain are deterministic formulas (training.cc);
+  // Gradient, which differentiates the graph, is not converted.
+  const bool optimizer_step =
+      node.domain() == "ai.onnx.preview.training" &&
+      (node.op_type() == "Adagrad" || node.op_type() == "Adam" || node.op_type() == "Momentum");
+  if (!node.domain().empty() && node.domain() != "ai.onnx" && !optimizer_step) {
     NodeFail(node, index, "operators of domain '" + node.domain() + "' are not supported", true);
   }
   if (IsSequenceOp(node.op_type())) {
