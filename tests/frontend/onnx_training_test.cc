@@ -2,12 +2,13 @@
 // and the evaluator. Expected values: the update formulas of ONNX's operator specification
 // (Operators.md / the reference functions of its adagrad.py, adam.py and momentum.py) evaluated
 // with NumPy on the inputs below (float32 for Adagrad, float64 for the others, printed to 7
-// digits); Gradient stays unsupported.
+// digits), with TVM v0.13's defaults where an attribute is unset; Gradient stays unsupported.
 #include <gtest/gtest.h>
 
 #include "onnx_builder.h"
 #include "relaypass/eval/interpreter.h"
 #include "relaypass/frontend/onnx.h"
+#include "relaypass/text/printer.h"
 
 namespace relaypass::frontend {
 namespace {
@@ -88,6 +89,22 @@ TEST(OnnxTrainingTest, AdamStepWithBiasCorrectionAndPostNorm) {
   ExpectNear(out[0], {-0.02090039, 1.46090614});
   ExpectNear(out[1], {1.56806, 3.29514});
   ExpectNear(out[2], {0.8032109, 5.62240706});
+}
+
+// TVM's Adam default epsilon is 1e-2 (ONNX's schema: 1e-6); norm_coefficient_post unset (0).
+TEST(OnnxTrainingTest, AdamTakesTvmsDefaultEpsilon) {
+  OnnxGraph g = TrainingGraph("Adam", {"X", "G", "V", "H"}, 2, {"X_new"});
+  onnx::NodeProto& n = *g.model().mutable_graph()->mutable_node(0);
+  OnnxGraph::FloatAttr(n, "alpha", 0.95f);
+  OnnxGraph::FloatAttr(n, "beta", 0.1f);
+  OnnxGraph::FloatAttr(n, "norm_coefficient", 0.001f);
+  std::vector<ir::NDArray> out =
+      RunStep(g, 0.1f, 3, {{1.2f, 2.8f}, {-0.94f, -2.5f}, {1.7f, 3.6f}, {0.1f, 0.1f}});
+  ASSERT_EQ(out.size(), 1u);
+  ExpectNear(out[0], {-0.01259552, 1.83022251});
+  // TVM's graph: the bias correction chosen by a Relay If on T > 0.
+  const std::string printed = text::PrettyPrint(FromOnnxBytes(g.Bytes()).mod);
+  EXPECT_NE(printed.find("if ("), std::string::npos) << printed;
 }
 
 // alpha 0.95, beta 0.1, norm_coefficient 0.001; at t = 0 beta counts as 1.
