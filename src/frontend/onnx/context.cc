@@ -189,6 +189,7 @@ const ConverterTable& ConverterTable::Global() {
     RegisterVision(t);
     RegisterUnique(t);
     RegisterTraining(t);
+    RegisterSignal(t);
     return t;
   }();
   return table;

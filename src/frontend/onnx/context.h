@@ -123,6 +123,7 @@ void RegisterRecurrent(ConverterTable& table);    // rnn.cc
 void RegisterVision(ConverterTable& table);       // vision.cc
 void RegisterUnique(ConverterTable& table);       // unique.cc
 void RegisterTraining(ConverterTable& table);     // training.cc
+void RegisterSignal(ConverterTable& table);       // signal.cc
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);
