@@ -190,6 +190,7 @@ const ConverterTable& ConverterTable::Global() {
     RegisterUnique(t);
     RegisterTraining(t);
     RegisterSignal(t);
+    RegisterTfIdf(t);
     return t;
   }();
   return table;

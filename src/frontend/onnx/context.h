@@ -124,6 +124,7 @@ void RegisterVision(ConverterTable& table);       // vision.cc
 void RegisterUnique(ConverterTable& table);       // unique.cc
 void RegisterTraining(ConverterTable& table);     // training.cc
 void RegisterSignal(ConverterTable& table);       // signal.cc
+void RegisterTfIdf(ConverterTable& table);        // tfidf.cc
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);
