@@ -200,6 +200,11 @@ const ConverterTable& ConverterTable::Global() {
     RegisterResize(t);
     RegisterQuantize(t);
     RegisterRecurrent(t);
+    RegisterVision(t);
+    RegisterUnique(t);
+    RegisterTraining(t);
+    RegisterSignal(t);
+    RegisterTfIdf(t);
     return t;
   }();
   return table;

@@ -129,6 +129,11 @@ void RegisterLoss(ConverterTable& table);         // loss.cc
 void RegisterResize(ConverterTable& table);       // resize.cc
 void RegisterQuantize(ConverterTable& table);     // quantize.cc
 void RegisterRecurrent(ConverterTable& table);    // rnn.cc
+void RegisterVision(ConverterTable& table);       // vision.cc
+void RegisterUnique(ConverterTable& table);       // unique.cc
+void RegisterTraining(ConverterTable& table);     // training.cc
+void RegisterSignal(ConverterTable& table);       // signal.cc
+void RegisterTfIdf(ConverterTable& table);        // tfidf.cc
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);

@@ -409,3 +409,85 @@ void GraphImporter::ConvertScan(const onnx::NodeProto& node, int64_t index, int6
 }
 
 }  // namespace relaypass::frontend::onnx_import
+
+namespace relaypass::frontend::onnx_import {
+
+// Scan before opset 9 (TVM's _impl_v8): inputs carry a batch axis 0 and scan along axis 1. Each
+// batch element goes through the opset-9 form (a node renaming the element's slices) and the
+// results are stacked on axis 0. sequence_lens, which TVM ignores, must be absent or the full
+// length (shorter sequences are unsupported).
+void GraphImporter::ConvertScan8(const onnx::NodeProto& node, int64_t index, int64_t opset) {
+  GraphAttr(node, index, "body");  // present (ConvertScan reads it)
+  int64_t num_scan = -1;
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() == "num_scan_inputs") num_scan = a.i();
+  }
+  const int64_t inputs = node.input_size() - 1;  // without sequence_lens
+  if (inputs < 1 || num_scan < 1 || num_scan > inputs) {
+    NodeFail(node, index, "the node's inputs do not match num_scan_inputs");
+  }
+  int64_t batch = -1, length = -1;
+  for (int64_t k = 0; k < inputs; ++k) {
+    const ValueInfo& v = values_.at(node.input(1 + k));
+    const bool scanned = k >= inputs - num_scan;
+    if (v.shape.size() < (scanned ? 2u : 1u)) {
+      NodeFail(node, index, "input '" + node.input(1 + k) + "' lacks the batch (and scan) axis");
+    }
+    if (batch >= 0 && v.shape[0] != batch) NodeFail(node, index, "the inputs' batch sizes differ");
+    batch = v.shape[0];
+    if (scanned) length = v.shape[1];
+  }
+  if (batch < 1) NodeFail(node, index, "an empty batch", true);
+  if (!node.input(0).empty()) {
+    const ir::NDArray& lens = KnownValue(node, index, node.input(0), "sequence_lens");
+    for (int64_t b = 0; b < lens.size(); ++b) {
+      if (IntAtImport(node, index, lens, b, "sequence_lens") != length) {
+        NodeFail(node, index, "sequence_lens shorter than the scanned axis", true);
+      }
+    }
+  }
+  std::vector<std::vector<ValueInfo>> results(node.output_size());
+  for (int64_t b = 0; b < batch; ++b) {
+    onnx::NodeProto step;
+    step.set_op_type("Scan");
+    step.set_name(node.name());
+    const std::string prefix = "scan8#" + std::to_string(index) + "#" + std::to_string(b) + "#";
+    for (int64_t k = 0; k < inputs; ++k) {
+      const std::string name = prefix + "in" + std::to_string(k);
+      values_[name] =
+          Derive(node, index, {values_.at(node.input(1 + k))}, [&](const std::vector<ir::Expr>& a) {
+            return relay::squeeze(
+                relay::strided_slice(a[0], {b}, {b + 1}, relay::Ints{1}, relay::Ints{0}),
+                relay::Ints{0});
+          });
+      step.add_input(name);
+    }
+    for (int k = 0; k < node.output_size(); ++k) {
+      step.add_output(node.output(k).empty() ? "" : prefix + "out" + std::to_string(k));
+    }
+    for (const onnx::AttributeProto& a : node.attribute()) {
+      if (a.name() == "directions") {
+        onnx::AttributeProto* d = step.add_attribute();
+        *d = a;
+        d->set_name("scan_input_directions");
+      } else {
+        *step.add_attribute() = a;
+      }
+    }
+    ConvertScan(step, index, opset);
+    for (int k = 0; k < node.output_size(); ++k) {
+      if (!node.output(k).empty()) results[k].push_back(values_.at(step.output(k)));
+    }
+  }
+  for (int k = 0; k < node.output_size(); ++k) {
+    if (node.output(k).empty()) continue;
+    values_[node.output(k)] =
+        Derive(node, index, results[k], [](const std::vector<ir::Expr>& parts) {
+          std::vector<ir::Expr> fields;
+          for (const ir::Expr& p : parts) fields.push_back(relay::expand_dims(p, 0));
+          return relay::concatenate(fields, 0);
+        });
+  }
+}
+
+}  // namespace relaypass::frontend::onnx_import

@@ -14,7 +14,12 @@
 namespace relaypass::frontend::onnx_import {
 
 void GraphImporter::ConvertNode(const onnx::NodeProto& node, int64_t index, int64_t opset) {
-  if (!node.domain().empty() && node.domain() != "ai.onnx") {
+  // The optimizer steps of the training domain are deterministic formulas (training.cc);
+  // Gradient, which differentiates the graph, is not converted.
+  const bool optimizer_step =
+      node.domain() == "ai.onnx.preview.training" &&
+      (node.op_type() == "Adagrad" || node.op_type() == "Adam" || node.op_type() == "Momentum");
+  if (!node.domain().empty() && node.domain() != "ai.onnx" && !optimizer_step) {
     NodeFail(node, index, "operators of domain '" + node.domain() + "' are not supported", true);
   }
   if (IsSequenceOp(node.op_type())) {
@@ -29,8 +34,12 @@ void GraphImporter::ConvertNode(const onnx::NodeProto& node, int64_t index, int6
     ConvertLoop(node, index, opset);
     return;
   }
-  if (node.op_type() == "Scan" && opset >= 9) {
-    ConvertScan(node, index, opset);
+  if (node.op_type() == "Scan") {
+    if (opset >= 9) {
+      ConvertScan(node, index, opset);
+    } else {
+      ConvertScan8(node, index, opset);
+    }
     return;
   }
   for (const std::string& name : node.input()) {

@@ -129,6 +129,9 @@ class GraphImporter {
   // Scan (opset 9+) unrolled over the scan axis: each step's slices of the scan inputs and the
   // states go through the body; the scan outputs are stacked along their axes.
   void ConvertScan(const onnx::NodeProto& node, int64_t index, int64_t opset);
+  // Scan before opset 9 (batch axis 0, scan axis 1): each batch element through ConvertScan,
+  // the results stacked (TVM's _impl_v8).
+  void ConvertScan8(const onnx::NodeProto& node, int64_t index, int64_t opset);
 
   // Sequences, kept as lists at import (sequences.cc)
   static bool IsSequenceOp(const std::string& op);

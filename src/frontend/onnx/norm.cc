@@ -58,7 +58,9 @@ Outputs Dropout(const NodeContext& ctx) {
   // Training mode drops at random; with a ratio of 0 it is the identity (and the inference
   // form below is exact).
   if (!at_run_time && ctx.has_input(2) && ctx.ScalarValue(2, "training_mode") != 0 && rate != 0) {
-    ctx.Unsupported("training_mode=true (random dropping)");
+    ctx.Unsupported(
+        "training_mode=true with a nonzero ratio (random dropping: the mask depends on the "
+        "random generator and seed, so no output can match ONNX's expected one)");
   }
   Outputs out{relay::get_item(relay::nn::dropout(ctx.input(0), rate), 0)};
   const ir::Shape& s = ctx.shape(0);
