@@ -51,7 +51,11 @@ ir::Expr MatMulCore(const NodeContext& ctx, ir::Expr a_in, size_t ia, ir::Expr b
   if (rb == 2 && ra >= 2) {
     ir::Expr b = relay::transpose(b_in, relay::Ints{1, 0});
     if (ra == 2) return relay::nn::dense(a_in, b, std::nullopt, out_dtype);
-    ir::Expr a = relay::reshape(a_in, relay::Ints{-1, as.back()});
+    // [.., K] flattened to [-1, K]; K from B when A's is `?` (a dyn.reshape's result), or
+    // kept from A at run time (reverse_reshape's 0) when neither knows it.
+    const int64_t k = as.back() >= 0 ? as.back() : bs[0];
+    ir::Expr a = k >= 0 ? relay::reshape(a_in, relay::Ints{-1, k})
+                        : relay::reverse_reshape(a_in, relay::Ints{-1, 0});
     ir::Expr out = relay::nn::dense(a, b, std::nullopt, out_dtype);
     if (any(as) || bs[1] < 0) {  // `?` leading extents: the output shape at run time
       ir::Expr shape = relay::concatenate({extents(a_in, 0, ra - 1), extents(b_in, 1, 2)}, 0);
