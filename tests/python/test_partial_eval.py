@@ -352,6 +352,26 @@ def test_primitive_functions_are_left_alone():
     np.testing.assert_allclose(_run(res).numpy(), [4.0, 4.0])
 
 
+def test_call_the_evaluator_refuses_stays():
+    # An integer division by zero cannot be computed at compile time: as FoldConstant, the call
+    # stays for run time (where, if ever, it fails).
+    f = relay.Function([], relay.divide(relay.const(1, "int32"), relay.const(0, "int32")))
+    res = _dcpe(f)
+    assert isinstance(res.body, relay.Call) and res.body.op.name == "divide"
+
+
+def test_functions_for_an_external_compiler_are_left_alone():
+    # A global function with a Compiler attribute is not entered, as TVM's function passes.
+    x = relay.var("x", shape=(2,))
+    ext = relay.Function([x], relay.add(x, relay.add(relay.const(1.0), relay.const(2.0))))
+    ext = ext.with_attr("Compiler", "ccompiler").with_attr("global_symbol", "ext")
+    mod = IRModule()
+    mod["ext"] = ext
+    mod["main"] = relay.Function([x], x)
+    out = transform.PartialEvaluate()(mod)
+    assert_structural_equal(out["ext"], mod["ext"])
+
+
 def test_input_module_is_unchanged():
     x = relay.var("x", shape=(2,))
     mod = IRModule.from_expr(relay.Function([x], relay.add(x, relay.add(relay.const(1.0), relay.const(1.0)))))

@@ -332,7 +332,7 @@ class _PartialEvaluator:
     def _op_call(self, e, args, name):
         residual = _core.call_with_fields(e, e.op, [a.dyn for a in args])
         if args and all(isinstance(a.static, _Const) for a in args):
-            folded = _fold(residual, self.mod)
+            folded = _fold(residual)
             if folded is not None:
                 return _PS(_CONST, folded)
         return _PS(None, self.emit(residual, name))
@@ -389,27 +389,29 @@ def _is_opaque(func):
     return _attr(func, "Compiler") is not None
 
 
-def _fold(call, mod):
-    """The constant an operator call on constants gives, or None (as FoldConstant, a call the
-    evaluator refuses, or a stateful operator, stays)."""
-    from .._errors import TVMError
+def _fold(call):
+    """The constant an operator call on constants gives, or None. As FoldConstant: qnn.* calls
+    stay, and so does a call the evaluator refuses (a broken precondition of the API, an
+    InternalError, still propagates)."""
+    from .._errors import InternalError, TVMError
+    from ..ir import IRModule
 
-    op = call.op
-    if op.name.startswith("qnn.") or op.name in _STATEFUL_PREFIXES or op.name.startswith("random."):
+    name = call.op.name
+    if name.startswith("qnn.") or name.startswith("random.") or name in _KEPT_OPS:
         return None
     try:
-        from ..ir import IRModule
-
         value = _core.evaluate_expr(call, IRModule())
-    except (TVMError, ValueError, RuntimeError, TypeError):
+    except InternalError:
+        raise
+    except (TVMError, ValueError, TypeError, MemoryError):
         return None
     if type(value).__name__ != "NDArray":
-        return None
+        return None  # a tuple result stays a call
     return Constant(value)
 
 
-# Calls that must stay even when their arguments are known (effects, annotations kept by TVM).
-_STATEFUL_PREFIXES = frozenset(["annotation.checkpoint", "on_device", "device_copy"])
+# Calls that stay even when their arguments are known: annotations and device placement.
+_KEPT_OPS = frozenset(["annotation.checkpoint", "on_device", "device_copy"])
 
 
 def _match_pattern(pat, ps, binds):
