@@ -185,6 +185,29 @@ def test_unknown_call_forgets_the_store():
         assert int(_run(call).numpy()) == 1
 
 
+def test_references_disappear_when_every_read_is_known():
+    # The idea of TVM's test_cps_pe (test_pass_to_cps.py) on a program written in continuation-
+    # passing style by hand: each branch writes a function into f_ref and calls the continuation
+    # k, which reads f_ref and calls what it holds. Inlining k in each branch makes every read
+    # known, so after DCE (ignore_impurity, as that test) no reference is left:
+    # fn (%cond) { if (%cond) { 1f } else { 2f } } (hand computation).
+    cond = relay.var("cond", shape=(), dtype="bool")
+    f_ref, k, g = relay.Var("f_ref"), relay.Var("k"), relay.Var("g")
+    xk = relay.Var("xk", relay.TupleType([]))
+    continuation = relay.Function([xk], relay.Let(g, relay.RefRead(f_ref), g()))
+
+    def branch(value):
+        w = relay.Var("w")
+        thunk = relay.Function([], relay.const(value))
+        return relay.Let(w, relay.RefWrite(f_ref, thunk), k(w))
+
+    body = relay.Let(k, continuation, relay.If(cond, branch(1.0), branch(2.0)))
+    body = relay.Let(f_ref, relay.RefCreate(relay.Function([], relay.const(0.0))), body)
+    res = _dcpe(relay.Function([cond], body), ignore_impurity=True)
+    expected = relay.Function([cond], relay.If(cond, relay.const(1.0), relay.const(2.0)))
+    assert_structural_equal(res, _typed(expected))
+
+
 def test_head_cons():
     # TVM's test_head_cons: hd(Cons(x, Nil)) is x.
     mod = IRModule()

@@ -68,7 +68,7 @@ class _SRef:
 class _SFunc:
     def __init__(self, func, key):
         self.func = func  # the A-normal-form function literal or global function
-        self.key = key  # what fuel is counted by
+        self.key = key  # what fuel is counted by: ("global", name) or ("fn", number)
 
 
 class _SCtor:
@@ -177,6 +177,7 @@ class _PartialEvaluator:
         self.env = {}  # Var -> _PS (variables are bound once, so one map serves every scope)
         self.cells = itertools.count()
         self.fuel = {}  # key -> [size of each argument]: the inlinings in progress
+        self.literal_ids = {}  # Function literal -> its number in fuel keys
         self.depth = 0  # inlinings in progress
         self.inlines = 0
         self.nesting = 0
@@ -232,7 +233,8 @@ class _PartialEvaluator:
             return _PS(_CONST, e)
         if isinstance(e, GlobalVar):
             func = self.mod[e] if e.name_hint in self.globals else None
-            return _PS(_SFunc(func, e) if func is not None else None, e)
+            # Fuel is counted by name: two GlobalVar nodes of one name are one function.
+            return _PS(_SFunc(func, ("global", e.name_hint)) if func is not None else None, e)
         if isinstance(e, Tuple):
             fields = [self.eval(f, store) for f in e.fields]
             return _PS(_STuple(fields), self.emit(Tuple([f.dyn for f in fields]), name))
@@ -277,7 +279,8 @@ class _PartialEvaluator:
         # The body may run whenever the function is called: nothing is known of the store.
         body = self.scope(func.body, {})
         var = self.emit(_core.function_with_fields(func, list(func.params), body), name)
-        return _PS(_SFunc(func, func), var)
+        key = ("fn", self.literal_ids.setdefault(func, len(self.literal_ids)))
+        return _PS(_SFunc(func, key), var)
 
     def _if(self, e, store, name):
         cond = self.eval(e.cond, store)
