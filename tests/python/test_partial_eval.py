@@ -93,6 +93,16 @@ def test_ref_write_then_read():
     np.testing.assert_allclose(_run(kept, np.float32(3.0)).numpy(), 9.0)
 
 
+def test_call_on_a_tuple_of_constants_folds():
+    # concatenate((1f, 2f) as (1,) tensors) is [1, 2] (hand computation), as FoldConstant folds
+    # calls on tuples of constants.
+    a = relay.const(np.array([1.0], "float32"))
+    b = relay.const(np.array([2.0], "float32"))
+    res = _dcpe(relay.Function([], relay.concatenate(relay.Tuple([a, b]), 0)))
+    assert isinstance(res.body, relay.Constant)
+    np.testing.assert_allclose(res.body.data.numpy(), [1.0, 2.0])
+
+
 def test_if_on_constant_takes_its_branch():
     # if (1 < 2) { x } else { x * x }: 1 < 2 is true, so the function is the identity.
     x = relay.var("x", shape=(3,))

@@ -334,8 +334,9 @@ class _PartialEvaluator:
 
     def _op_call(self, e, args, name):
         residual = _core.call_with_fields(e, e.op, [a.dyn for a in args])
-        if args and all(isinstance(a.static, _Const) for a in args):
-            folded = _fold(residual)
+        literals = [_constant_literal(a) for a in args]
+        if args and all(lit is not None for lit in literals):
+            folded = _fold(_core.call_with_fields(e, e.op, literals))
             if folded is not None:
                 return _PS(_CONST, folded)
         return _PS(None, self.emit(residual, name))
@@ -390,6 +391,18 @@ def _is_opaque(func):
         if value is not None and str(value) not in ("0", "False"):
             return True
     return _attr(func, "Compiler") is not None
+
+
+def _constant_literal(ps):
+    """The constant, or the tuple of constants (nested), a value is statically; None if it is
+    not one (FoldConstant's complex constants: what an operator call is folded on)."""
+    if isinstance(ps.static, _Const):
+        return ps.dyn
+    if isinstance(ps.static, _STuple):
+        fields = [_constant_literal(f) for f in ps.static.fields]
+        if all(f is not None for f in fields):
+            return Tuple(fields)
+    return None
 
 
 def _fold(call):
