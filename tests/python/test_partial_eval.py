@@ -142,7 +142,8 @@ def test_if_ref():
     u = relay.Var("u")
     eff = relay.Var("eff")
     body = relay.Let(eff, relay.If(d, u(), u()), relay.RefRead(r))
-    f = relay.Function([d], relay.Let(r, relay.RefCreate(relay.const(1)), relay.Let(u, update, body)))
+    body = relay.Let(u, update, body)
+    f = relay.Function([d], relay.Let(r, relay.RefCreate(relay.const(1)), body))
     mod = tvm_transform.Sequential(
         [transform.InferType(), transform.PartialEvaluate(), transform.InferType()]
     )(IRModule.from_expr(f))
@@ -246,7 +247,8 @@ def test_closure_reads_the_store_at_each_call():
     r, g, a1, a2, w = [relay.Var(s) for s in ("r", "g", "a1", "a2", "w")]
     body = relay.Let(a2, g(), relay.add(a1, a2))
     body = relay.Let(a1, g(), relay.Let(w, relay.RefWrite(r, c(10)), body))
-    body = relay.Let(r, relay.RefCreate(c(1)), relay.Let(g, relay.Function([], relay.RefRead(r)), body))
+    body = relay.Let(g, relay.Function([], relay.RefRead(r)), body)
+    body = relay.Let(r, relay.RefCreate(c(1)), body)
     assert _same_value_after_pe(relay.Function([], body)) == (11, 11)
 
 
@@ -462,7 +464,8 @@ def test_functions_for_an_external_compiler_are_left_alone():
 
 def test_input_module_is_unchanged():
     x = relay.var("x", shape=(2,))
-    mod = IRModule.from_expr(relay.Function([x], relay.add(x, relay.add(relay.const(1.0), relay.const(1.0)))))
+    one = relay.const(1.0)
+    mod = IRModule.from_expr(relay.Function([x], relay.add(x, relay.add(one, one))))
     before = mod.astext()
     transform.PartialEvaluate()(mod)
     assert mod.astext() == before
@@ -470,8 +473,9 @@ def test_input_module_is_unchanged():
 
 @pytest.mark.parametrize("n", [200_000])
 def test_long_let_chain(n):
-    # n lets (200,000 here to keep the suite fast; 1,000,000 was run by hand: about a minute) alternating add(v, 1f) and relu: no recursion on the chain's length. With x = 0 the
-    # result is n / 2 (each add adds 1, relu keeps positives): hand computation.
+    # n lets alternating add(v, 1f) and relu: no recursion on the chain's length (200,000 here
+    # to keep the suite fast; 1,000,000 was run by hand: about a minute). With x = 0 the result
+    # is n / 2 (each add adds 1, relu keeps positives): hand computation.
     x = relay.var("x", shape=(1, 4))
     names = [relay.var("v%d" % i) for i in range(n)]
     body = names[-1]
