@@ -275,6 +275,17 @@ def test_recursion_stopped_by_fuel_forgets_the_store():
     assert _same_value_after_pe(relay.Function([], body), mod=mod) == (3, 3)
 
 
+def test_inlined_copies_keep_their_type_annotations():
+    # h's unused inner function keeps `b: float32` in the inlined copy (without it, type inference
+    # could not type b before DCE drops it); h(2f) is 3f (hand computation).
+    t = relay.TensorType((), "float32")
+    a, b, unused, h = relay.Var("a", t), relay.Var("b", t), relay.Var("unused"), relay.Var("h")
+    inner = relay.Let(unused, relay.Function([b], b), relay.add(a, relay.const(1.0)))
+    prog = relay.Let(h, relay.Function([a], inner), h(relay.const(2.0)))
+    res = _dcpe(relay.Function([], prog))
+    assert_structural_equal(res.body, relay.const(3.0))
+
+
 def test_head_cons():
     # TVM's test_head_cons: hd(Cons(x, Nil)) is x.
     mod = IRModule()

@@ -112,14 +112,20 @@ def _size(ps):
 class _Renamer:
     """A copy of a function with fresh variables for every variable it binds (parameters, lets,
     pattern variables, nested functions' parameters), so an inlined copy binds no variable
-    twice. Type annotations of the copies are dropped (type inference gives them again): they may
-    name the inlined function's type parameters."""
+    twice. A type annotation that names one of the function's type parameters is dropped (type
+    inference gives it again at the inlined instance); the others are kept."""
 
-    def __init__(self):
+    def __init__(self, type_params=()):
         self.map = {}
+        self.type_params = list(type_params)
 
     def fresh(self, var):
-        new = Var(var.name_hint)
+        ty = var.type_annotation
+        if ty is not None and any(
+            tv.same_as(p) for tv in _core.free_type_vars(ty) for p in self.type_params
+        ):
+            ty = None
+        new = Var(var.name_hint, ty)
         self.map[var] = new
         return new
 
@@ -153,8 +159,10 @@ class _Renamer:
         if isinstance(e, TupleGetItem):
             return TupleGetItem(self.copy(e.tuple_value), e.index)
         if isinstance(e, Function):
+            # A nested polymorphic function keeps its own type parameters (other TypeVars than
+            # the inlined function's).
             params = [self.fresh(p) for p in e.params]
-            return Function(params, self.copy(e.body), None, [], e.attrs)
+            return Function(params, self.copy(e.body), None, list(e.type_params), e.attrs)
         if isinstance(e, If):
             return If(self.copy(e.cond), self.copy(e.true_branch), self.copy(e.false_branch))
         if isinstance(e, RefCreate):
@@ -355,7 +363,7 @@ class _PartialEvaluator:
         if self.nesting >= _MAX_NESTING:
             return None
         try:
-            copy = _Renamer().copy(sfunc.func)
+            copy = _Renamer(sfunc.func.type_params).copy(sfunc.func)
         except RecursionError:
             return None  # nested too deeply to copy: the call stays
         self.inlines += 1
