@@ -342,7 +342,10 @@ class _PartialEvaluator:
 
     def _op_call(self, e, args, name):
         residual = _core.call_with_fields(e, e.op, [a.dyn for a in args])
-        literals = [_constant_literal(a) for a in args]
+        try:
+            literals = [_constant_literal(a) for a in args]
+        except RecursionError:
+            literals = [None]  # tuples nested too deeply: the call stays
         if args and all(lit is not None for lit in literals):
             folded = _fold(_core.call_with_fields(e, e.op, literals))
             if folded is not None:
