@@ -252,10 +252,8 @@ def test_closure_reads_the_store_at_each_call():
     assert _same_value_after_pe(relay.Function([], body)) == (11, 11)
 
 
-def test_recursion_stopped_by_fuel_forgets_the_store():
-    # loop(n, r) adds 1 to r n times. loop(3, r) is inlined once; then its tensor argument gives
-    # no fuel and loop(2, r) stays a call, which may write r: r! must not be folded to 1. The
-    # result is 3 (hand computation).
+def _counting_loop_module():
+    """@loop(n, rr) adds 1 to the cell rr n times (if n > 0 { rr := rr! + 1; loop(n - 1, rr) })."""
     c = relay.const
     mod = IRModule()
     loop = relay.GlobalVar("loop")
@@ -270,9 +268,32 @@ def test_recursion_stopped_by_fuel_forgets_the_store():
     mod[loop] = relay.Function(
         [n, rr], relay.If(relay.greater(n, c(0)), step, relay.Tuple([])), relay.TupleType([])
     )
+    return mod, loop
+
+
+def test_constant_counter_unrolls():
+    # TVM's FTValue fuel: the int32 counter 3, 2, 1, 0 gets smaller at each call, so loop(3, r)
+    # unrolls completely and r! is 3 (hand computation); with the writes dropped (DCE
+    # ignore_impurity) the function is the constant 3.
+    mod, loop = _counting_loop_module()
     r, e = relay.Var("r"), relay.Var("e")
+    c = relay.const
     body = relay.Let(r, relay.RefCreate(c(0)), relay.Let(e, loop(c(3), r), relay.RefRead(r)))
-    assert _same_value_after_pe(relay.Function([], body), mod=mod) == (3, 3)
+    res = _dcpe(relay.Function([], body), mod, ignore_impurity=True)
+    assert_structural_equal(res.body, c(3))
+
+
+def test_recursion_stopped_by_fuel_forgets_the_store():
+    # With an unknown counter the first call is inlined, the recursive call (no argument got
+    # smaller) stays, and it may write r: r! after it must not be folded. loop(5, r) gives 5
+    # before and after the pass (hand computation).
+    mod, loop = _counting_loop_module()
+    r, e = relay.Var("r"), relay.Var("e")
+    count = relay.var("count", shape=(), dtype="int32")
+    body = relay.Let(e, loop(count, r), relay.RefRead(r))
+    body = relay.Let(r, relay.RefCreate(relay.const(0)), body)
+    func = relay.Function([count], body)
+    assert _same_value_after_pe(func, (np.int32(5),), mod=mod) == (5, 5)
 
 
 def test_inlined_copies_keep_their_type_annotations():

@@ -14,8 +14,10 @@ functions, constructor values. What is known is folded:
 * a call of a known function (a function literal or a global function) is inlined with fresh
   variables. Termination (TVM's "fuel"): a function is inlined inside its own inlining only when
   one of its arguments is a statically known constructor value smaller than the same argument's
-  smallest size so far (so ``loop(x) = loop(x)`` stays a call, ``map`` over a static list
-  unrolls); at most _MAX_INLINE_DEPTH nested inlinings and _MAX_INLINES per function.
+  smallest size so far, or a known int32 / int64 scalar smaller than its smallest value so far
+  (so ``loop(x) = loop(x)`` stays a call, ``map`` over a static list unrolls, a countdown on a
+  constant counter unrolls); at most _MAX_INLINE_DEPTH nested inlinings and _MAX_INLINES per
+  function.
 
 Everything else is residual: it is let-bound (the result is in A-normal form, as TVM's) and the
 store forgets every cell where code it did not follow could write one (a call of an unknown
@@ -94,6 +96,16 @@ _UNIT = _STuple([])
 
 def _is_constructor(expr):
     return type(expr).__name__ == "Constructor"
+
+
+def _int_value(ps):
+    """TVM's FTValue: a known int32 / int64 scalar's value (0 if negative), else 0."""
+    if not isinstance(ps.static, _Const):
+        return 0
+    data = ps.dyn.data
+    if data.dtype not in ("int32", "int64") or len(data.shape) != 0:
+        return 0
+    return max(0, int(data.numpy()))
 
 
 def _size(ps):
@@ -353,9 +365,10 @@ class _PartialEvaluator:
         return _PS(None, self.emit(residual, name))
 
     def _inline(self, sfunc, args, store, name):
-        # TVM's fuel: per key, the smallest size of each argument among the inlinings in
-        # progress; an inner call is inlined only when some argument got smaller still.
-        sizes = [_size(a) for a in args]
+        # TVM's fuel: per key, the smallest measures of each argument among the inlinings in
+        # progress (its constructor size and, as TVM's FTValue, its value if it is a known int32
+        # or int64 scalar, else 0); an inner call is inlined only when one got smaller still.
+        sizes = [n for a in args for n in (_size(a), _int_value(a))]
         previous = self.fuel.get(sfunc.key)
         if previous is not None:
             if not any(n < old for n, old in zip(sizes, previous)):
