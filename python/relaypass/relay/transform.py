@@ -139,3 +139,14 @@ ChangeBatch = _make_change_batch(function_pass)  # TVM's Python function pass
 from .split_args import _make as _make_split_args  # noqa: E402
 
 SplitArgs = _make_split_args(function_pass)  # TVM's pass, in Python here
+
+
+def PartialEvaluate():
+    """TVM's PartialEvaluate: a module pass ("PartialEval", opt_level 1) that evaluates what is
+    known statically in every global function and leaves the rest let-bound (A-normal form).
+    Run DeadCodeElimination after it to drop the bindings it made unused. See
+    relay/partial_eval.py and docs/gradient.md."""
+    from .partial_eval import partial_evaluate_module
+
+    return module_pass(lambda mod, ctx: partial_evaluate_module(mod), opt_level=1,
+                       name="PartialEval")
