@@ -1,9 +1,16 @@
 #include "relaypass/ir/expr.h"
 
+#include <atomic>
+
 namespace relaypass::ir {
 
 Type ConstantNode::tensor_type() const {
   return TensorType(data.shape(), data.dtype());
+}
+
+uint64_t VarNode::NextVarId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 Var MakeVar(std::string name, Type annotation) {

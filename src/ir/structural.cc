@@ -43,8 +43,9 @@ class EqualChecker {
     if (ax || by) return ax && by && *ax == y && *by == x;
     if (x->kind != y->kind) return false;
     if (x->kind == ExprKind::kVar) {
-      // An unpaired var is free in both graphs: only the same var is equal to itself.
-      if (x != y) return false;
+      // An unpaired var is free in both graphs: only the same variable is equal to itself (the
+      // same node, or a typed copy of it: TVM compares the Id its copies share).
+      if (static_cast<const VarNode*>(x)->vid != static_cast<const VarNode*>(y)->vid) return false;
     }
     forward_[x] = y;
     backward_[y] = x;

@@ -641,6 +641,7 @@ class ModuleInferencer::FunctionInferencer {
       auto* node = const_cast<VarNode*>(fresh.get());
       node->checked_type = t;
       node->span = var->span;
+      node->vid = var->vid;  // the same variable, typed (TVM's copy keeps the Id)
       return fresh;
     }
     if (auto* fn = post.as<FunctionNode>()) {

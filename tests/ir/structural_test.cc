@@ -36,6 +36,19 @@ TEST(StructuralTest, FreeVarsCompareByIdentity) {
   EXPECT_FALSE(StructuralEqual(Expr(MakeTuple({a})), Expr(MakeTuple({b}))));
 }
 
+TEST(StructuralTest, AFreeVarEqualsItsTypedCopies) {
+  // TVM's Var copies share their Id (vid), and type inference copies an untyped variable to type
+  // it: a free variable in two separately inferred expressions is still the same variable
+  // (TVM's test_pass_fold_explicit_padding compares such bodies).
+  Var a = MakeVar("a");
+  Var typed_once = MakeVar("a", T({1}));
+  Var typed_twice = MakeVar("a", T({1}));
+  const_cast<VarNode*>(typed_once.get())->vid = a->vid;
+  const_cast<VarNode*>(typed_twice.get())->vid = a->vid;
+  EXPECT_TRUE(StructuralEqual(Expr(MakeTuple({typed_once})), Expr(MakeTuple({typed_twice}))));
+  EXPECT_FALSE(StructuralEqual(Expr(MakeTuple({typed_once})), Expr(MakeTuple({MakeVar("a", T({1}))}))));
+}
+
 TEST(StructuralTest, SharingMustMatch) {
   Var x = MakeVar("x", T({1}));
   Expr shared = MakeTuple({x});

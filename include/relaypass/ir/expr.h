@@ -3,6 +3,7 @@
 // afterwards on a shared node).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -47,9 +48,19 @@ using Expr = Ref<ExprNode>;
 struct VarNode : ExprNode {
   static constexpr ExprKind kKind = ExprKind::kVar;
   VarNode(std::string name, Type annotation)
-      : ExprNode(kKind), name_hint(std::move(name)), type_annotation(std::move(annotation)) {}
+      : ExprNode(kKind),
+        name_hint(std::move(name)),
+        type_annotation(std::move(annotation)),
+        vid(NextVarId()) {}
   std::string name_hint;
   Type type_annotation;  // may be null
+  /// The variable's identity (TVM's Var::vid): a retyped copy of a variable (what type inference
+  /// makes of an unannotated or untyped one) keeps it, so that StructuralEqual finds a free
+  /// variable equal to its typed copies, as TVM's does.
+  uint64_t vid;
+
+ private:
+  static uint64_t NextVarId();
 };
 using Var = Ref<VarNode>;
 
