@@ -16,7 +16,10 @@ namespace {
 using ir::AttrValue;
 using ir::Expr;
 
-enum class Consumer { kConv, kAvgPool, kMaxPool };
+// What follows the pad (TVM's SimplifyExplicitPad patterns): a convolution (folds a zero pad), a
+// quantized convolution (folds a pad of its input zero point), an average pool (zero) or a max
+// pool (the dtype's lowest value).
+enum class Consumer { kConv, kQnnConv, kAvgPool, kMaxPool };
 
 // The scalar value of a constant, or nullopt.
 std::optional<double> ScalarValue(const Expr& e) {
@@ -77,12 +80,13 @@ std::optional<AttrValue> Combined(const std::vector<AttrValue>& padding, const A
 class PaddingFolder : public ir::ExprMutator {
  public:
   PaddingFolder() : pad_(op::GetOp("nn.pad").get()) {
-    for (const char* name : {"nn.conv2d", "nn.conv3d"})
+    for (const char* name : {"nn.conv1d", "nn.conv2d", "nn.conv3d"})
       consumers_.push_back({name, Consumer::kConv});
-    for (const char* name : {"nn.avg_pool2d", "nn.avg_pool3d"}) {
+    consumers_.push_back({"qnn.conv2d", Consumer::kQnnConv});
+    for (const char* name : {"nn.avg_pool1d", "nn.avg_pool2d", "nn.avg_pool3d"}) {
       consumers_.push_back({name, Consumer::kAvgPool});
     }
-    for (const char* name : {"nn.max_pool2d", "nn.max_pool3d"}) {
+    for (const char* name : {"nn.max_pool1d", "nn.max_pool2d", "nn.max_pool3d"}) {
       consumers_.push_back({name, Consumer::kMaxPool});
     }
   }
@@ -111,9 +115,14 @@ class PaddingFolder : public ir::ExprMutator {
     std::optional<double> value = ScalarValue(pad->args[1]);
     if (!value) return std::nullopt;
     ir::Attrs attrs = call->attrs;
-    const std::string layout =
-        attrs->get_string(*kind == Consumer::kConv ? "data_layout" : "layout");
-    if (*kind == Consumer::kMaxPool) {
+    const bool conv = *kind == Consumer::kConv || *kind == Consumer::kQnnConv;
+    const std::string layout = attrs->get_string(conv ? "data_layout" : "layout");
+    if (*kind == Consumer::kQnnConv) {
+      // The pad value must be the input zero point (both scalar constants, TVM's IsEqualScalar).
+      if (call->args.size() != 6) return std::nullopt;
+      std::optional<double> zero_point = ScalarValue(call->args[2]);
+      if (!zero_point || *zero_point != *value) return std::nullopt;
+    } else if (*kind == Consumer::kMaxPool) {
       std::optional<double> lowest = LowestValue(pad->args[1].as<ir::ConstantNode>()->data.dtype());
       if (!lowest || *value != *lowest) return std::nullopt;
     } else if (*value != 0.0) {
