@@ -75,8 +75,14 @@ class PurityVisitor {
       size_t top = stack_.size() - 1;
       if (!Step(top)) continue;
       const Frame& f = stack_[top];
-      // A uniquely referenced node is not met again: no memo entry.
-      if (!f.global && !f.node->uniquely_referenced()) memo_[f.node] = ret_;
+      // A uniquely referenced node is not met again: no memo entry. Nor is a global variable's
+      // visit memoized: met inside its own function's body it answers the placeholder "pure"
+      // of a recursion under way, which a later call from elsewhere must not see (global_purity_
+      // holds the function's final answer). A recursive function that writes a reference was
+      // taken as pure, and the call that made the write was dropped.
+      if (!f.global && f.node->kind != ExprKind::kGlobalVar && !f.node->uniquely_referenced()) {
+        memo_[f.node] = ret_;
+      }
       stack_.pop_back();
     }
   }
