@@ -52,7 +52,8 @@ class Labeler : public ir::ExprMutator {
     ir::DictAttrs attrs = func->attrs;
     attrs.Set("hash", ir::AttrValue::Str(HexHash(ir::StructuralHash(post))));
     for (auto& [name, value] : BodyLayoutAttrs(func)) attrs.Set(name, std::move(value));
-    ir::Function labelled = ir::MakeFunction(func->params, func->body, func->ret_type, attrs);
+    ir::Function labelled =
+        ir::MakeFunction(func->params, func->body, func->ret_type, attrs, func->type_params);
     const_cast<ir::FunctionNode*>(labelled.get())->checked_type = func->checked_type;  // fresh
     const_cast<ir::FunctionNode*>(labelled.get())->span = func->span;
     return labelled;
