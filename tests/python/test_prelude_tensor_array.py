@@ -96,6 +96,18 @@ def test_tensor_array_functions_type_check(prelude):
     assert "let %" in mod["tensor_array_stack_float32"].astext(show_meta_data=False)
 
 
+def test_to_a_normal_form_expr_binds_a_shared_expression_once():
+    # TVM's ToANormalFormExpr (what its tensor_array_stack is built with): the shared
+    # add(x, x) is bound by one let, used twice; free variables stay free.
+    x = relay.var("x", shape=(2,))
+    shared = relay.add(x, x)
+    anf = relay.transform.ToANormalFormExpr(relay.multiply(shared, shared))
+    assert isinstance(anf, relay.Let)
+    text = anf.astext(show_meta_data=False)
+    assert text.count("add(%x, %x)") == 1 and text.count("let %") == 2
+    assert relay.analysis.free_vars(anf)[0].same_as(x)
+
+
 @pytest.mark.parametrize("kind", EXECUTORS)
 def test_write_read_and_stack(prelude, kind):
     p = prelude

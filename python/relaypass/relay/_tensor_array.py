@@ -8,7 +8,7 @@ from .function import Function
 from .adt import Constructor, TypeData, Clause, Match
 from .adt import PatternConstructor, PatternVar, PatternWildcard
 from .op.tensor import add, subtract, equal
-from . import op
+from . import op, transform
 
 MAX_RANK = 6  # tensor0 .. tensor6
 MAX_CONCAT_RANK = 4  # TVM concatenates tensor1 .. tensor4 only
@@ -20,18 +20,6 @@ def _any_shape(rank):
 
 def _int32():
     return scalar_type("int32")
-
-
-def to_a_normal_form_expr(expr):
-    """TVM's relay.transform.ToANormalFormExpr: ``expr`` in A-normal form (every shared
-    sub-expression bound once by a let), through the ToANormalForm pass on a module holding it."""
-    from ..ir import IRModule
-    from .analysis import free_vars
-    from . import transform
-
-    mod = IRModule()
-    mod["main"] = Function(free_vars(expr), expr)
-    return transform.ToANormalForm()(mod)["main"].body
 
 
 class TensorArrayOps:
@@ -303,7 +291,8 @@ class TensorArrayOps:
         tensors = self.prelude.foldl(concat_var, self.prelude.hd(expanded),
                                      self.prelude.tl(expanded))
         self.prelude.mod[stack_var] = Function(
-            [tensor_array], to_a_normal_form_expr(tensors), self.tensor_type_var(), [])
+            [tensor_array], transform.ToANormalFormExpr(tensors), self.tensor_type_var(),
+            [])
 
     def register(self):
         """Adds every definition to the Prelude's module (all but gather, as TVM does)."""
