@@ -52,6 +52,10 @@ def test_names_follow_tvm(prelude):
     assert name("tensor_array_stack", "float32", (3,), 2) == "tensor_array_stack_float32_3"
     assert name("tensor_constructor", "float32", (3,), 1) == "tensor_constructor_float32_3"
     ops = StaticTensorArrayOps(prelude, "float32", (any_, 3))
+    # TVM's prelude spells the dimension tvm.tir.Any, which is relay.Any.
+    assert isinstance(any_, tvm.tir.Any)
+    assert StaticTensorArrayOps(prelude, "int8", (tvm.tir.Any(),)).get_name("tensor_t") == \
+        "static_tensor_int8_any_t"
     assert ops.get_name("tensor_array_scatter", {"indices": (2,)}) == \
         "tensor_array_scatter_float32_any_3_indices_2"
 
