@@ -37,6 +37,7 @@ _ALIASES = {
     "relay.IncompleteType": "IncompleteType",
     "relay.TypeVar": "TypeVar",
     "relay.GlobalTypeVar": "GlobalTypeVar",
+    "relay.TypeCall": "TypeCall",
     "StrMap": "Map",
     "relay.attrs.DictAttrs": "DictAttrs",
 }
@@ -53,29 +54,15 @@ _TIR_EXPRS = ["Add", "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod", "Min", 
               "Ramp", "Broadcast", "Shuffle", "Load", "BufferLoad", "ProducerLoad", "Reduce",
               "StringImm"]
 _UNAVAILABLE = dict(
-    [("TypeVar", "type variables (polymorphic types)"),
-     ("GlobalTypeVar", "global type variables (algebraic data types)"),
-     ("relay.TypeCall", "type calls (algebraic data types)"),
-     ("relay.TypeData", "algebraic data types"),
-     ("relay.Constructor", "algebraic data types"),
-     ("relay.Match", "algebraic data types (match)"),
-     ("TypeRelation", "type relations as IR nodes")]
+    [("TypeRelation", "type relations as IR nodes")]
     + [(k, "TIR variables (symbolic dimensions)")
        for k in ("Variable", "SizeVar", "tir.Var", "tir.SizeVar")]
     + [(k, "TIR expressions") for op in _TIR_EXPRS for k in (op, "tir." + op)])
 
 
-# Nodes relaypass's IR has but this reader does not read yet.
-_NOT_READ = ("TypeVar", "GlobalTypeVar", "relay.TypeCall", "relay.TypeData", "relay.Constructor",
-             "relay.Match")
-
-
 def _unavailable(key):
     from .._errors import OpNotImplemented
 
-    if key in _NOT_READ:
-        return OpNotImplemented("load_json: %s is not available: relaypass's JSON reader does "
-                                "not read %s yet" % (key, _UNAVAILABLE[key]))
     return OpNotImplemented("load_json: %s is not available: relaypass's IR has no %s"
                             % (key, _UNAVAILABLE[key]))
 
@@ -208,6 +195,46 @@ class _VDev:
 _VDEV = _VDev()
 
 
+def _describe_adt(obj):
+    """_describe's answer for the ADT and polymorphism nodes (TVM v0.13's ir/type.h,
+    ir/type_relation.h, ir/adt.h and relay/adt.h VisitAttrs), None for any other value."""
+    c = _core
+    if isinstance(obj, (c.GlobalTypeVar, c.TypeVar)):
+        key = "GlobalTypeVar" if isinstance(obj, c.GlobalTypeVar) else "TypeVar"
+        return (key, {"kind": str(int(obj.kind)), "span": "0"}, [("name_hint", obj.name_hint)],
+                [], [], None)
+    if isinstance(obj, c.TypeCall):
+        return ("TypeCall", {"span": "0"}, [("func", obj.func), ("args", list(obj.args))], [], [],
+                None)
+    if isinstance(obj, c.TypeData):
+        refs = [("header", obj.header), ("type_vars", list(obj.type_vars)),
+                ("constructors", list(obj.constructors))]
+        return "relay.TypeData", {"span": "0"}, refs, [], [], None
+    if isinstance(obj, c.Constructor):
+        # A constructor visits no virtual_device_ (ConstructorNode::VisitAttrs).
+        lit = {"tag": str(obj.tag), "span": "0", "_checked_type_": "0"}
+        refs = [("name_hint", obj.name_hint), ("inputs", list(obj.inputs)),
+                ("belong_to", obj.belong_to)]
+        return "relay.Constructor", lit, refs, [], [], None
+    if isinstance(obj, c.Match):
+        lit = {"complete": str(int(bool(obj.complete))), "span": "0", "_checked_type_": "0"}
+        refs = [("data", obj.data), ("clauses", list(obj.clauses)), ("virtual_device_", _VDEV)]
+        return "relay.Match", lit, refs, [], [], None
+    if isinstance(obj, c.Clause):
+        return "relay.Clause", {}, [("lhs", obj.lhs), ("rhs", obj.rhs)], [], [], None
+    if isinstance(obj, c.PatternWildcard):
+        return "relay.PatternWildcard", {"span": "0"}, [], [], [], None
+    if isinstance(obj, c.PatternVar):
+        return "relay.PatternVar", {"span": "0"}, [("var", obj.var)], [], [], None
+    if isinstance(obj, c.PatternConstructor):
+        refs = [("constructor", obj.constructor), ("patterns", list(obj.patterns))]
+        return "relay.PatternConstructor", {"span": "0"}, refs, [], [], None
+    if isinstance(obj, c.PatternTuple):
+        return ("relay.PatternTuple", {"span": "0"}, [("patterns", list(obj.patterns))], [], [],
+                None)
+    return None
+
+
 def _describe(obj):
     """(type_key, literal attrs, [(field, child)], data children, keys, repr_str) of a value."""
     c = _core
@@ -280,13 +307,16 @@ def _describe(obj):
         fattrs = dict(obj.attrs or {})
         key = expr("relay.Function", [
             ("params", list(obj.params)), ("body", obj.body), ("ret_type", obj.ret_type),
-            ("type_params", []), ("attrs", _DictAttrs(fattrs) if fattrs else None)])
+            ("type_params", list(obj.type_params or [])),
+            ("attrs", _DictAttrs(fattrs) if fattrs else None)])
         return key, lit, refs, [], [], None
     if isinstance(obj, c.IRModule):
         funcs = dict(obj.functions.items())
         gmap = {gv.name_hint: gv for gv in funcs}
-        refs = [("functions", funcs), ("type_definitions", {}), ("global_var_map_", gmap),
-                ("global_type_var_map_", {})]
+        tdefs = dict(obj.type_definitions.items())
+        tmap = {gtv.name_hint: gtv for gtv in tdefs}
+        refs = [("functions", funcs), ("type_definitions", tdefs), ("global_var_map_", gmap),
+                ("global_type_var_map_", tmap)]
         return "IRModule", {"source_map": "0", "attrs": "0"}, refs, [], [], None
     if isinstance(obj, c.TensorType):
         shape = [_ANY if int(d) < 0 else int(d) for d in obj.shape]
@@ -296,8 +326,11 @@ def _describe(obj):
         return "TupleType", {"span": "0"}, [("fields", list(obj.fields))], [], [], None
     if isinstance(obj, c.FuncType):
         refs = [("arg_types", list(obj.arg_types)), ("ret_type", obj.ret_type),
-                ("type_params", []), ("type_constraints", [])]
+                ("type_params", list(obj.type_params or [])), ("type_constraints", [])]
         return "FuncType", {"span": "0"}, refs, [], [], None
+    adt = _describe_adt(obj)
+    if adt is not None:
+        return adt
     if isinstance(obj, c.IncompleteType):
         return "IncompleteType", {"kind": "0", "span": "0"}, [], [], [], None
     if isinstance(obj, c.RefType):
@@ -432,11 +465,22 @@ _REF_FIELDS = {
     "relay.RefCreate": ["value"],
     "relay.RefRead": ["ref"],
     "relay.RefWrite": ["ref", "value"],
-    "relay.Function": ["params", "body", "ret_type", "attrs"],
-    "IRModule": ["functions"],
+    "relay.Function": ["params", "body", "ret_type", "type_params", "attrs"],
+    "IRModule": ["functions", "type_definitions"],
     "relay.TensorType": ["shape"],
     "TupleType": ["fields"],
-    "FuncType": ["arg_types", "ret_type"],
+    "FuncType": ["arg_types", "ret_type", "type_params"],
+    "TypeVar": [],
+    "GlobalTypeVar": [],
+    "TypeCall": ["func", "args"],
+    "relay.TypeData": ["header", "type_vars", "constructors"],
+    "relay.Constructor": ["inputs", "belong_to"],
+    "relay.Match": ["data", "clauses"],
+    "relay.Clause": ["lhs", "rhs"],
+    "relay.PatternWildcard": [],
+    "relay.PatternVar": ["var"],
+    "relay.PatternConstructor": ["constructor", "patterns"],
+    "relay.PatternTuple": ["patterns"],
     "IncompleteType": [],
     "relay.RefType": ["value"],
     "DictAttrs": ["__dict__"],
@@ -450,7 +494,9 @@ _REF_FIELDS = {
     "SourceName": [],
 }
 # tvm::String fields: a runtime.String node in v0.13, a literal in older files.
-_STRING_FIELDS = {"relay.Id": ["name_hint"], "GlobalVar": ["name_hint"], "SourceName": ["name"]}
+_STRING_FIELDS = {"relay.Id": ["name_hint"], "GlobalVar": ["name_hint"], "SourceName": ["name"],
+                  "TypeVar": ["name_hint"], "GlobalTypeVar": ["name_hint"],
+                  "relay.Constructor": ["name_hint"]}
 
 
 def _ref(jnode, field, n_nodes, required=False):
@@ -676,7 +722,8 @@ class _Loader:
             return c.RefWrite(r("ref", True), r("value", True))
         if key == "relay.Function":
             fattrs = r("attrs")
-            fn = c.Function(list(r("params") or []), r("body", True), r("ret_type"))
+            fn = c.Function(list(r("params") or []), r("body", True), r("ret_type"),
+                            list(r("type_params") or []))
             for name, value in (fattrs or {}).items():
                 fn = fn.with_attr(name, value)
             return fn
@@ -684,13 +731,18 @@ class _Loader:
             return dict(r("__dict__") or {})
         if key == "IRModule":
             funcs = r("functions") or {}
-            return c.IRModule(funcs) if funcs else c.IRModule()
+            tdefs = r("type_definitions") or {}
+            return c.IRModule(funcs or None, tdefs or None)
         if key == "relay.TensorType":
             return c.TensorType(list(r("shape") or []), _lit(jnode, "dtype", str))
         if key == "TupleType":
             return c.TupleType(list(r("fields") or []))
         if key == "FuncType":
-            return c.FuncType(list(r("arg_types") or []), r("ret_type", True))
+            return c.FuncType(list(r("arg_types") or []), r("ret_type", True),
+                              list(r("type_params") or []))
+        adt = self.build_adt(jnode, key)
+        if adt is not None:
+            return adt
         if key == "IncompleteType":
             return c.IncompleteType()
         if key == "relay.RefType":
@@ -724,6 +776,51 @@ class _Loader:
             return c.make_op_attrs(_attrs_op(key), values)
         except Exception as exc:  # noqa: BLE001
             raise _err("%s: %s" % (key, exc)) from None
+
+
+    def _type_var_name(self, jnode):
+        """A type variable's name: its name_hint, or (TVM v0.6 files) the name of the TIR
+        variable its "var" field points to, which json_compact upgrades the same way."""
+        attrs = jnode.get("attrs", {})
+        if "name_hint" not in attrs and "var" in attrs:
+            var = self.nodes[_ref(jnode, "var", len(self.nodes), True)]
+            name = var.get("attrs", {}).get("name", var.get("attrs", {}).get("name_hint"))
+            if not isinstance(name, str):
+                raise _err("%s: its var has no name" % jnode["type_key"])
+            return name
+        return self.string(jnode, "name_hint")
+
+    def build_adt(self, jnode, key):
+        """build's answer for the ADT and polymorphism nodes, None for other keys."""
+        c = _core
+        r = lambda f, req=False: self.ref(jnode, f, req)  # noqa: E731
+        if key in ("TypeVar", "GlobalTypeVar"):
+            kind = _lit(jnode, "kind", int, 5 if key == "GlobalTypeVar" else 0)
+            cls = c.GlobalTypeVar if key == "GlobalTypeVar" else c.TypeVar
+            return cls(self._type_var_name(jnode), kind)
+        if key == "TypeCall":
+            return c.TypeCall(r("func", True), list(r("args") or []))
+        if key == "relay.TypeData":
+            return c.TypeData(r("header", True), list(r("type_vars") or []),
+                              list(r("constructors") or []))
+        if key == "relay.Constructor":
+            # The tag is the module's to give (when the type definition is added).
+            return c.Constructor(self.string(jnode, "name_hint"), list(r("inputs") or []),
+                                 r("belong_to", True))
+        if key == "relay.Match":
+            complete = bool(_lit(jnode, "complete", int, 1))
+            return c.Match(r("data", True), list(r("clauses") or []), complete)
+        if key == "relay.Clause":
+            return c.Clause(r("lhs", True), r("rhs", True))
+        if key == "relay.PatternWildcard":
+            return c.PatternWildcard()
+        if key == "relay.PatternVar":
+            return c.PatternVar(r("var", True))
+        if key == "relay.PatternConstructor":
+            return c.PatternConstructor(r("constructor", True), list(r("patterns") or []))
+        if key == "relay.PatternTuple":
+            return c.PatternTuple(list(r("patterns") or []))
+        return None
 
 
 class _IdName:

@@ -20,6 +20,9 @@ from .expr import (  # noqa: F401
     var,
 )
 from .expr import Any  # noqa: F401
+from .._unsupported import tir as _tir
+
+_tir.Any = Any  # TVM's relay.Any is tir.Any (the prelude's tensor arrays name it so)
 from .expr import TensorType, TupleType, FuncType, RefType, IncompleteType, Type  # noqa: F401
 from . import function  # noqa: F401
 from . import op  # noqa: F401

@@ -76,6 +76,19 @@ def InferTypeLocal(expr):
     return _core.infer_type_local(expr)
 
 
+def ToANormalFormExpr(e):  # noqa: N802 (TVM's name)
+    """TVM's ToANormalFormExpr: ``e`` in A-normal form (each sub-expression bound once by a let,
+    shared ones once), through the ToANormalForm pass on a module whose main takes e's free
+    variables and returns e."""
+    from ..ir import IRModule
+    from .analysis import free_vars
+    from .function import Function
+
+    mod = IRModule()
+    mod["main"] = Function(free_vars(e), e)
+    return globals()["ToANormalForm"]()(mod)["main"].body
+
+
 def function_pass(pass_func=None, opt_level=None, name=None, required=None):
     """Make a function pass from a function ``(func, mod, ctx) -> func`` or a class with
     ``transform_function(self, func, mod, ctx)``; as a decorator or called directly."""

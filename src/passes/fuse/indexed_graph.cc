@@ -35,6 +35,16 @@ const ir::Type& CheckedType(const ExprNode* e) {
   return e->checked_type;
 }
 
+// The tensor type of a call argument or tuple field, null for any other type. A constructor
+// or global variable used as a value keeps the module's node, which type inference leaves
+// without a checked type: it is a function, never a tensor.
+const ir::TensorTypeNode* TensorTypeOf(const ExprNode* e) {
+  if (!e->checked_type && (e->kind == ExprKind::kConstructor || e->kind == ExprKind::kGlobalVar)) {
+    return nullptr;
+  }
+  return CheckedType(e).as<ir::TensorTypeNode>();
+}
+
 }  // namespace
 
 // Builds the graph with an explicit stack, in the order of TVM's recursive creator: on the first
@@ -125,7 +135,7 @@ class GraphBuilder {
         slots_[id].pattern = OpPattern::kTuple;
         const std::vector<ir::Expr>& fields = static_cast<const ir::TupleNode*>(e)->fields;
         for (size_t i = 0; i < fields.size(); ++i) {
-          if (CheckedType(fields[i].get()).as<ir::TensorTypeNode>()) {
+          if (TensorTypeOf(fields[i].get())) {
             Update(children[i], id, OpPattern::kInjective);
           } else {
             Update(children[i], kNone, OpPattern::kOpaque);
@@ -178,7 +188,7 @@ class GraphBuilder {
     Update(children[0], kNone, OpPattern::kOpaque);
     auto* rtype = CheckedType(call).as<ir::TensorTypeNode>();
     for (size_t i = 0; i < call->args.size(); ++i) {
-      auto* arg_type = CheckedType(call->args[i].get()).as<ir::TensorTypeNode>();
+      auto* arg_type = TensorTypeOf(call->args[i].get());
       // A broadcast of an argument that already has the result's shape is elementwise.
       OpPattern edge_pattern = op_pattern;
       if (edge_pattern == OpPattern::kBroadcast && arg_type && rtype &&
