@@ -1,6 +1,8 @@
-// TVM's function-level transformations of functional programs (relay.transform.to_cps, un_cps):
+// TVM's function-level transformations of functional programs (relay.transform.to_cps, un_cps,
+// Defunctionalization):
 // functions of a Function (and the module they add globals to), not passes.
 #include "common.h"
+#include "relaypass/passes/defunctionalization.h"
 #include "relaypass/passes/to_cps.h"
 
 namespace relaypass::python {
@@ -16,6 +18,13 @@ void BindFunctionalPasses(py::module_& m) {
       },
       py::arg("func"), py::arg("mod") = py::none());
   m.def("un_cps", &passes::UnCPS, py::arg("func"));
+  // `mod` receives the specialized globals, the apply globals and their ADTs.
+  m.def(
+      "defunctionalization",
+      [](const ir::Function& func, ir::IRModule& mod) {
+        return passes::Defunctionalization(func, mod);
+      },
+      py::arg("func"), py::arg("mod"));
 }
 
 }  // namespace relaypass::python

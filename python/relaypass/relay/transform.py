@@ -140,6 +140,13 @@ def un_cps(func):
     return _core.un_cps(func)
 
 
+def Defunctionalization(func, mod):
+    """``func`` (monomorphic, first-order itself) made first-order (TVM's
+    relay.transform.Defunctionalization): higher-order globals are cloned per type, function
+    arguments become ADT values called through ``apply`` globals; ``mod`` receives them."""
+    return _core.defunctionalization(func, mod)
+
+
 # TVM's span passes: relaypass's parser gives spans to what it parses, but it has neither pass.
 AnnotateSpans = __import__("relaypass._unsupported", fromlist=["_Missing"])._Missing(
     "tvm.relay.transform.AnnotateSpans")
