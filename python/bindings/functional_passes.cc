@@ -3,6 +3,7 @@
 // functions of a Function (and the module they add globals to), not passes.
 #include "common.h"
 #include "relaypass/passes/defunctionalization.h"
+#include "relaypass/passes/lazy_gradient_init.h"
 #include "relaypass/passes/to_cps.h"
 
 namespace relaypass::python {
@@ -18,6 +19,8 @@ void BindFunctionalPasses(py::module_& m) {
       },
       py::arg("func"), py::arg("mod") = py::none());
   m.def("un_cps", &passes::UnCPS, py::arg("func"));
+  // IRModule.import_from_std("gradient.rly"): GradCell and its functions, added to `mod`.
+  m.def("import_grad_cell", &passes::ImportGradCell, py::arg("mod"));
   // `mod` receives the specialized globals, the apply globals and their ADTs.
   m.def(
       "defunctionalization",
