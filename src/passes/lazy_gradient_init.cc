@@ -128,15 +128,66 @@ class LazyGradientRewriter : public ir::ExprMutator {
       const bool ones = name == "ones" || name == "ones_like";
       return ir::MakeCall(ones ? one_ : zero_, {thunk});
     }
-    return ir::MakeCall(raw_, {Primitive(pre, call)});
+    return RawResult(pre, call);
   }
 
  private:
-  // TVM's CallPrimitiveOp: the operator on its operands read back from their GradCells.
+  // TVM's CallPrimitiveOp: the operator on its operands read back from their GradCells. An
+  // operand of tuple type (concatenate's, or a batch_norm result) is read field by field, where
+  // TVM would call @FromGradCell on the tuple and fail to type-check.
   Expr Primitive(const ir::CallNode* pre, const ir::CallNode* call) {
+    std::vector<std::pair<ir::Var, Expr>> lets;
     std::vector<Expr> args;
-    for (const Expr& a : call->args) args.push_back(ir::MakeCall(from_, {a}));
-    return ir::MakeCall(call->op, std::move(args), call->attrs);
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      args.push_back(ReadBack(call->args[i], pre->args[i]->checked_type, lets));
+    }
+    return WithLets(lets, ir::MakeCall(call->op, std::move(args), call->attrs));
+  }
+
+  // The operator applied to plain values, its result as GradCells: Raw for a tensor, a tuple of
+  // them for a tuple result (TVM wraps any result in Raw, which a tuple result cannot use).
+  Expr RawResult(const ir::CallNode* pre, const ir::CallNode* call) {
+    std::vector<std::pair<ir::Var, Expr>> lets;
+    Expr wrapped = WrapResult(Primitive(pre, call), pre->checked_type, lets);
+    return WithLets(lets, wrapped);
+  }
+
+  static Expr WithLets(const std::vector<std::pair<ir::Var, Expr>>& lets, Expr body) {
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
+      body = ir::MakeLet(it->first, it->second, body);
+    }
+    return body;
+  }
+
+  // Types nest as a user writes them: these recurse on a type's nesting only.
+  Expr ReadBack(const Expr& e, const Type& t, std::vector<std::pair<ir::Var, Expr>>& lets) {
+    auto* tuple = t ? t.as<ir::TupleTypeNode>() : nullptr;
+    if (tuple == nullptr) {
+      return t && !t.as<ir::TensorTypeNode>() ? e : Expr(ir::MakeCall(from_, {e}));
+    }
+    ir::Var v = ir::MakeVar("x");
+    lets.emplace_back(v, e);
+    std::vector<Expr> fields;
+    for (size_t i = 0; i < tuple->fields.size(); ++i) {
+      fields.push_back(
+          ReadBack(ir::MakeTupleGetItem(v, static_cast<int>(i)), tuple->fields[i], lets));
+    }
+    return ir::MakeTuple(std::move(fields));
+  }
+
+  Expr WrapResult(const Expr& e, const Type& t, std::vector<std::pair<ir::Var, Expr>>& lets) {
+    auto* tuple = t ? t.as<ir::TupleTypeNode>() : nullptr;
+    if (tuple == nullptr) {
+      return t && !t.as<ir::TensorTypeNode>() ? e : Expr(ir::MakeCall(raw_, {e}));
+    }
+    ir::Var v = ir::MakeVar("x");
+    lets.emplace_back(v, e);
+    std::vector<Expr> fields;
+    for (size_t i = 0; i < tuple->fields.size(); ++i) {
+      fields.push_back(
+          WrapResult(ir::MakeTupleGetItem(v, static_cast<int>(i)), tuple->fields[i], lets));
+    }
+    return ir::MakeTuple(std::move(fields));
   }
 
   // TVM's CallGradCellFunction: @AddGradCell / @MultiplyGradCell with the operator as its
@@ -144,7 +195,7 @@ class LazyGradientRewriter : public ir::ExprMutator {
   Expr Overloaded(const ir::CallNode* pre, const ir::CallNode* call, const ir::GlobalVar& fn) {
     if (call->args.size() != 2 || !pre->args[0]->checked_type ||
         !ir::TypeEqual(pre->args[0]->checked_type, pre->args[1]->checked_type)) {
-      return ir::MakeCall(raw_, {Primitive(pre, call)});
+      return RawResult(pre, call);
     }
     Type t = pre->args[0]->checked_type;
     ir::Var lhs = ir::MakeVar("lhs", t);

@@ -290,6 +290,21 @@ TEST(LazyGradientInitTest, KeepsTheTypeAndTheValues) {
   EXPECT_EQ(Floats(out[1]), (std::vector<float>{2.0f, 5.0f}));
 }
 
+TEST(LazyGradientInitTest, TupleOperandsAndResultsFieldByField) {
+  // concatenate((x, relu(x))) = [1, -2, 1, 0]; split(x, 2): [1] and [-2], their sum [-1].
+  ir::IRModule mod = Typed(R"(
+def @main(%x: Tensor[(2), float32]) {
+  let %s = split(%x, indices_or_sections=2);
+  (concatenate((%x, nn.relu(%x))), add(%s.0, %s.1))
+}
+)");
+  ir::IRModule lazy = LazyGradientInit()(mod);
+  std::vector<ir::NDArray> out = eval::RunMain(lazy, {Vector({1.0f, -2.0f})});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(Floats(out[0]), (std::vector<float>{1.0f, -2.0f, 1.0f, 0.0f}));
+  EXPECT_EQ(Floats(out[1]), (std::vector<float>{-1.0f}));
+}
+
 TEST(LazyGradientInitTest, ImportGradCellIsIdempotent) {
   ir::IRModule mod;
   ImportGradCell(mod);

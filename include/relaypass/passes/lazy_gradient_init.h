@@ -6,7 +6,8 @@
 // Zero or One operand), every other operator reads its operands with @FromGradCell and wraps its
 // result in Raw, as do constants. Each changed function keeps its type: it wraps its inputs in
 // Raw, calls the rewritten function and reads the result back. Inputs and outputs are tensors
-// and tuples of them (TVM's limit). One deliberate difference: TVM builds zeros_like with the One
+// and tuples of them (TVM's limit); tuple operands and results of operators (batch_norm's) are
+// read and wrapped field by field, where TVM's pass fails to type-check. One deliberate difference: TVM builds zeros_like with the One
 // constructor (multiply by it then returns the other operand); here it is Zero, which computes
 // what the program says.
 #pragma once
