@@ -5,6 +5,7 @@
 namespace relaypass::python {
 void BindQnn(py::module_& m);  // qnn.cc (declared here: common.h is the precompiled header)
 void BindAdt(py::module_& m);  // adt.cc
+void BindFunctionalPasses(py::module_& m);  // functional_passes.cc
 }  // namespace relaypass::python
 
 PYBIND11_MODULE(_core, m) {
@@ -30,4 +31,5 @@ PYBIND11_MODULE(_core, m) {
   BindBackend(m);
   BindRuntimeFiles(m);
   BindQnn(m);
+  BindFunctionalPasses(m);
 }

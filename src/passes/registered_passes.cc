@@ -26,6 +26,7 @@
 #include "relaypass/passes/inline.h"
 #include "relaypass/passes/label_ops.h"
 #include "relaypass/passes/lambda_lift.h"
+#include "relaypass/passes/lazy_gradient_init.h"
 #include "relaypass/passes/legalize.h"
 #include "relaypass/passes/plan_devices.h"
 #include "relaypass/passes/remove_unused_functions.h"
@@ -84,6 +85,7 @@ void RegisterAllPasses(transform::PassRegistry& registry) {
   RegisterLabelOps(registry);
   RegisterDynamicToStatic(registry);
   RegisterLambdaLift(registry);
+  RegisterLazyGradientInit(registry);
   RegisterToMixedPrecision(registry);
   RegisterByocPasses(registry);
 }

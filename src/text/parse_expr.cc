@@ -62,7 +62,8 @@ bool Parser::AtBindingStatement() {
 
 // A block is a loop over statements; the lets it creates are chained from the back once the
 // result is known, so neither a long block nor a long let chain recurses.
-ir::Expr Parser::ParseBlock(TokenKind terminator, ir::Expr first) {
+ir::Expr Parser::ParseBlock(TokenKind terminator, ir::Expr first,
+                            std::optional<TokenKind> also_ends) {
   size_t scope = OpenScope();
   struct PendingLet {
     ir::Var var;
@@ -115,7 +116,7 @@ ir::Expr Parser::ParseBlock(TokenKind terminator, ir::Expr first) {
       continue;
     }
     // A standalone expression may be followed by the metadata section.
-    bool at_end = Peek().kind == terminator ||
+    bool at_end = Peek().kind == terminator || (also_ends && Peek().kind == *also_ends) ||
                   (terminator == TokenKind::kEnd && Peek().kind == TokenKind::kMetadata);
     if (!at_end) {
       Unexpected(Peek(), terminator == TokenKind::kEnd
@@ -286,6 +287,9 @@ ir::Expr Parser::ParseMatch() {
     if (Accept(TokenKind::kLBrace)) {
       rhs = ParseBlock(TokenKind::kRBrace);
       Expect(TokenKind::kRBrace);
+    } else if (AtBindingStatement()) {
+      // `Ctor(%x) => %0 = ...; body,`: TVM's ParseExpr takes bindings before a clause's body.
+      rhs = ParseBlock(TokenKind::kComma, nullptr, TokenKind::kRBrace);
     } else {
       rhs = ParseExpr();
     }

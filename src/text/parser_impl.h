@@ -115,7 +115,10 @@ class Parser {
   // ---- expressions (parse_expr.cc) ----
   // Statements then a result expression, up to (not including) `terminator`. `first`, if
   // given, is an expression statement already parsed (as in `(e1; e2)`).
-  ir::Expr ParseBlock(TokenKind terminator, ir::Expr first = nullptr);
+  /// Bindings then an expression, ending before `terminator` (or `also_ends`, when given: a
+  /// match clause's body ends before `,` or `}`).
+  ir::Expr ParseBlock(TokenKind terminator, ir::Expr first = nullptr,
+                      std::optional<TokenKind> also_ends = std::nullopt);
   bool AtBindingStatement();
   ir::Expr ParseExpr();
   ir::Expr ParseBinary(int min_precedence);

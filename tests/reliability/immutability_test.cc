@@ -64,9 +64,17 @@ TEST(ImmutabilityTest, EveryRegisteredPassLeavesBoundResNet18Unchanged) {
 // that throws at the end: the input is unchanged either way.
 TEST(ImmutabilityTest, APipelineOfEveryPassLeavesItsInputUnchanged) {
   std::vector<Pass> passes;
+  std::vector<Pass> last;
   for (const NamedPass& p : AllRegisteredPasses()) {
-    if (p.name != "PrintIR") passes.push_back(p.pass);
+    // LazyGradientInit last: its GradCell values are ADTs reached through global calls, which
+    // ToMixedPrecision refuses (as TVM's does).
+    if (p.name == "LazyGradientInit") {
+      last.push_back(p.pass);
+    } else if (p.name != "PrintIR") {
+      passes.push_back(p.pass);
+    }
   }
+  passes.insert(passes.end(), last.begin(), last.end());
   const ir::IRModule& mod = BoundResNet18();
   const Snapshot before = TakeSnapshot(mod);
   PassContext ctx({.opt_level = 3});

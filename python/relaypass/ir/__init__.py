@@ -42,9 +42,15 @@ if not hasattr(IRModule, "get_type"):
 
     def _import_from_std(self, file_to_import):
         """TVM's IRModule.import_from_std: parses a file of Relay's standard library (prelude.rly,
-        nat.rly) into this module, once; its text may name what the module defines."""
+        nat.rly; gradient.rly) into this module, once; its text may name what the module defines."""
         from ..relay import std_library as std
         from ..parser import parse
+
+        if file_to_import == "gradient.rly":  # built by the C++ library (LazyGradientInit's)
+            from .. import _core
+
+            _core.import_grad_cell(self)
+            return
 
         if file_to_import not in std.FILES:
             from .._errors import TVMError

@@ -18,7 +18,7 @@ from ..runtime.arguments import coerce_argument as _coerce_argument
 from ..runtime.arguments import check_argument as _check_argument
 from .backend.executor import Executor
 from .backend.runtime import Runtime
-from .backend.interpreter import RefValue
+from .backend.interpreter import ConstructorValue, RefValue
 from .backend.executor_factory import AOTExecutorFactoryModule, GraphExecutorFactoryModule
 
 from .build_options import (  # noqa: F401 (relay.vm takes them from there too)
@@ -114,6 +114,8 @@ def _to_value(value):
     def leaf(v):
         if isinstance(v, RefValue):
             return RefValue(_to_value(v.value))
+        if isinstance(v, ConstructorValue):  # an ADT value: converted by the evaluator
+            return v
         return v.data if isinstance(v, Constant) else _as_ndarray(v)
 
     def is_sequence(v):
@@ -200,8 +202,15 @@ class Interpreter(Executor_):
             mod = IRModule(dict(self.mod.functions), dict(self.mod.type_definitions))
             mod["main"] = Function([], expr)
             return _as_adt(_core.ModuleRunner(_prepare_for_interpreter(mod)).run_main([]))
+        if isinstance(expr, Function) and self.mod is not None and not self.params:
+            # TVM's EvalFunction: the function is evaluated in the module, so it may call its
+            # global functions and build its ADTs.
+            mod = IRModule(dict(self.mod.functions), dict(self.mod.type_definitions))
+            mod["main"] = expr
+        else:
+            mod = self._main(expr)
         # As TVM's executors: the module is type-checked before it runs (kernels trust types).
-        mod = _prepare_for_interpreter(self._main(expr))
+        mod = _prepare_for_interpreter(mod)
         main = mod["main"]
         names = [p.name_hint for p in main.params]
         runner = _core.ModuleRunner(mod)

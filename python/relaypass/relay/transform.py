@@ -139,6 +139,27 @@ def gradient(expr, mod=None, mode="higher_order"):
     return _gradient(expr, mod=mod, mode=mode)
 
 
+def to_cps(func, mod=None):
+    """Turn ``func`` into continuation-passing style (TVM's relay.transform.to_cps): every
+    intermediate result is passed to a continuation. Global functions it reaches are added to
+    ``mod`` converted, as ``<name>_cps``."""
+    return _core.to_cps(func, mod)
+
+
+def un_cps(func):
+    """A function without the continuation parameter of the CPS function ``func`` (TVM's
+    relay.transform.un_cps): it calls ``func`` with the identity continuation. Higher-order
+    inputs and outputs stay in CPS form, as in TVM."""
+    return _core.un_cps(func)
+
+
+def Defunctionalization(func, mod):
+    """``func`` (monomorphic, first-order itself) made first-order (TVM's
+    relay.transform.Defunctionalization): higher-order globals are cloned per type, function
+    arguments become ADT values called through ``apply`` globals; ``mod`` receives them."""
+    return _core.defunctionalization(func, mod)
+
+
 # TVM's span passes: relaypass's parser gives spans to what it parses, but it has neither pass.
 AnnotateSpans = __import__("relaypass._unsupported", fromlist=["_Missing"])._Missing(
     "tvm.relay.transform.AnnotateSpans")

@@ -33,3 +33,4 @@ from ...testing.utils import enabled_targets  # noqa: F401,E402
 from .grad_check import _np_randn_from_type, check_grad  # noqa: F401,E402
 from .helpers import count_ops, rand  # noqa: F401,E402
 from .nat import count, make_nat_value, make_nat_expr  # noqa: F401,E402
+from ..prelude import Prelude  # noqa: F401,E402 (TVM's relay.testing imports it)
