@@ -363,6 +363,31 @@ TEST(OnnxDynamicTest, StaticOnlyConverterRejectsAnyExtents) {
   EXPECT_NO_THROW(FromOnnxBytes(g.Bytes(), options));
 }
 
+// Dropout's training_mode known only at run time could ask for random dropping, which TVM's
+// converter ignores (it would answer the identity): refused with the reason, unless the ratio is
+// a constant 0 (training mode is then the identity as well).
+TEST(OnnxDynamicTest, DropoutTrainingModeAtRunTimeIsRefusedUnlessTheRatioIsZero) {
+  auto graph = [](float ratio) {
+    OnnxGraph g(13);
+    g.Input("x", {2, 3});
+    g.Input("training_mode", {}, onnx::TensorProto::BOOL);
+    g.Initializer("ratio", {}, {ratio});
+    g.Node("Dropout", {"x", "ratio", "training_mode"}, {"y"}, "drop");
+    g.Output("y");
+    return g;
+  };
+  try {
+    FromOnnxBytes(graph(0.5f).Bytes());
+    FAIL() << "expected an OnnxError";
+  } catch (const OnnxError& e) {
+    EXPECT_TRUE(e.unsupported());
+    EXPECT_EQ(e.node_name(), "drop");
+    EXPECT_NE(std::string(e.what()).find("training_mode given at run time"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(FromOnnxBytes(graph(0.0f).Bytes()));
+}
+
 // With dynamic_values off (the backend runner's bound mode) a shape input is still an error
 // naming the graph input to bind, as before dynamic ops.
 TEST(OnnxDynamicTest, DynamicValuesOffAsksForTheInput) {

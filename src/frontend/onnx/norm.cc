@@ -50,11 +50,20 @@ Outputs BatchNorm(const NodeContext& ctx) {
 Outputs Dropout(const NodeContext& ctx) {
   ctx.CheckInputs(1, 3);
   double rate = ctx.attr_float("ratio", 0.5);
-  // A ratio or training_mode known only at run time: the inference form (the identity), as
-  // TVM's converter, which ignores training_mode.
-  const bool at_run_time = (ctx.has_input(1) && ctx.AtRunTime(1, "ratio")) ||
-                           (ctx.has_input(2) && ctx.AtRunTime(2, "training_mode"));
-  if (ctx.has_input(1) && !at_run_time) rate = ctx.ScalarValue(1, "ratio");
+  // A ratio known only at run time: the inference form (the identity), as TVM's converter. A
+  // training_mode known only at run time could ask for random dropping, which TVM's converter
+  // ignores (it would answer the identity, a wrong number): refused, unless the ratio is a
+  // constant 0 (then training mode is the identity too).
+  const bool ratio_at_run_time = ctx.has_input(1) && ctx.AtRunTime(1, "ratio");
+  const bool mode_at_run_time = ctx.has_input(2) && ctx.AtRunTime(2, "training_mode");
+  const bool at_run_time = ratio_at_run_time || mode_at_run_time;
+  if (ctx.has_input(1) && !ratio_at_run_time) rate = ctx.ScalarValue(1, "ratio");
+  if (mode_at_run_time && (ratio_at_run_time || rate != 0)) {
+    ctx.Unsupported(
+        "training_mode given at run time with a ratio that is not a constant 0 (training mode "
+        "drops at random: TVM's converter ignores training_mode and would answer the "
+        "identity)");
+  }
   // Training mode drops at random; with a ratio of 0 it is the identity (and the inference
   // form below is exact).
   if (!at_run_time && ctx.has_input(2) && ctx.ScalarValue(2, "training_mode") != 0 && rate != 0) {
