@@ -1,11 +1,16 @@
 // Small ONNX models built in the tests with ONNX's protobuf classes.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "relaypass/frontend/onnx.h"
+#include "relaypass/ir/ndarray.h"
 
 namespace relaypass::test {
 
@@ -102,5 +107,23 @@ class OnnxGraph {
   }
   onnx::ModelProto model_;
 };
+
+// A float32 array of `shape` holding `values`.
+inline ir::NDArray Floats(const ir::Shape& shape, const std::vector<float>& values) {
+  ir::NDArray a = ir::NDArray::Empty(shape, ir::DataType::Float32());
+  std::copy(values.begin(), values.end(), a.mutable_data<float>());
+  return a;
+}
+
+// The OnnxError importing `g` throws (a test failure if it imports).
+inline frontend::OnnxError ImportError(const OnnxGraph& g) {
+  try {
+    frontend::FromOnnxBytes(g.Bytes());
+  } catch (const frontend::OnnxError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error";
+  return frontend::OnnxError("none");
+}
 
 }  // namespace relaypass::test

@@ -12,13 +12,9 @@
 namespace relaypass::frontend {
 namespace {
 
+using test::Floats;
+using test::ImportError;
 using test::OnnxGraph;
-
-ir::NDArray Floats(const ir::Shape& shape, const std::vector<float>& values) {
-  ir::NDArray a = ir::NDArray::Empty(shape, ir::DataType::Float32());
-  std::copy(values.begin(), values.end(), a.mutable_data<float>());
-  return a;
-}
 
 ir::NDArray Int64s(const ir::Shape& shape, const std::vector<int64_t>& values) {
   ir::NDArray a = ir::NDArray::Empty(shape, ir::DataType::Int(64));
@@ -33,16 +29,6 @@ std::vector<int64_t> AsInt64s(const ir::NDArray& a) {
 
 std::vector<float> AsFloats(const ir::NDArray& a) {
   return std::vector<float>(a.data<float>(), a.data<float>() + a.size());
-}
-
-OnnxError ImportError(const OnnxGraph& g) {
-  try {
-    FromOnnxBytes(g.Bytes());
-  } catch (const OnnxError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error";
-  return OnnxError("none");
 }
 
 // ONNX's NonMaxSuppression graph: boxes [1, 6, 4], scores [1, 1, 6] and the three limits.

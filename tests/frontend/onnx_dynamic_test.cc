@@ -17,13 +17,9 @@
 namespace relaypass::frontend {
 namespace {
 
+using test::Floats;
 using test::OnnxGraph;
 
-ir::NDArray Floats(const ir::Shape& shape, const std::vector<float>& values) {
-  ir::NDArray a = ir::NDArray::Empty(shape, ir::DataType::Float32());
-  std::copy(values.begin(), values.end(), a.mutable_data<float>());
-  return a;
-}
 ir::NDArray Int64s(const std::vector<int64_t>& values) {
   ir::NDArray a = ir::NDArray::Empty({static_cast<int64_t>(values.size())}, ir::DataType::Int64());
   std::copy(values.begin(), values.end(), a.mutable_data<int64_t>());

@@ -11,13 +11,9 @@
 namespace relaypass::frontend {
 namespace {
 
+using test::Floats;
+using test::ImportError;
 using test::OnnxGraph;
-
-ir::NDArray Floats(const ir::Shape& shape, const std::vector<float>& values) {
-  ir::NDArray a = ir::NDArray::Empty(shape, ir::DataType::Float32());
-  std::copy(values.begin(), values.end(), a.mutable_data<float>());
-  return a;
-}
 
 void ExpectNear(const ir::NDArray& a, const std::vector<double>& expected) {
   ASSERT_EQ(a.size(), static_cast<int64_t>(expected.size()));
@@ -131,16 +127,6 @@ TEST(OnnxSignalTest, MelWeightMatrixIsAnImportConstant) {
     expected[r * 8 + c] = 1;
   }
   ExpectNear(y, expected);
-}
-
-OnnxError ImportError(const OnnxGraph& g) {
-  try {
-    FromOnnxBytes(g.Bytes());
-  } catch (const OnnxError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error";
-  return OnnxError("none");
 }
 
 TEST(OnnxSignalTest, BadNodesAreNodeErrors) {
