@@ -175,6 +175,53 @@ class ModuleInferencer {
     return mod_.LookupTypeDef(gtv->name_hint);
   }
 
+  // A kind error in an annotation (TVM's check_kind): a type call of one of the module's ADTs
+  // with another number of arguments than the ADT has type parameters. A TypeError at `at`.
+  // (An ADT the module does not define is left to the places that need its definition.)
+  void CheckAnnotationKinds(const Type& annotation, const ExprNode* at) const {
+    if (!annotation || annotation->kind == TypeKind::kTensor) return;  // the common case
+    std::vector<const TypeNode*> stack = {annotation.get()};
+    while (!stack.empty()) {
+      const TypeNode* t = stack.back();
+      stack.pop_back();
+      if (!t) continue;
+      switch (t->kind) {
+        case TypeKind::kTypeCall: {
+          auto* call = static_cast<const TypeCallNode*>(t);
+          auto* gtv = call->func.as<GlobalTypeVarNode>();
+          if (gtv && mod_.ContainGlobalTypeVar(gtv->name_hint)) {
+            const size_t params = mod_.LookupTypeDef(gtv->name_hint)->type_vars.size();
+            if (params != call->args.size()) {
+              throw TypeError("kind error in the annotation " + TypeToString(annotation) + ": " +
+                                  gtv->name_hint + " takes " + std::to_string(params) +
+                                  " type argument" + (params == 1 ? "" : "s") + ", got " +
+                                  std::to_string(call->args.size()),
+                              at->span);
+            }
+          }
+          for (const Type& a : call->args) stack.push_back(a.get());
+          break;
+        }
+        case TypeKind::kTuple:
+          for (const Type& f : static_cast<const TupleTypeNode*>(t)->fields) {
+            stack.push_back(f.get());
+          }
+          break;
+        case TypeKind::kFunc: {
+          auto* f = static_cast<const FuncTypeNode*>(t);
+          for (const Type& a : f->arg_types) stack.push_back(a.get());
+          stack.push_back(f->ret_type.get());
+          break;
+        }
+        case TypeKind::kRef:
+          stack.push_back(static_cast<const RefTypeNode*>(t)->value.get());
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
   // The global function a FunctionInferencer is inferring, and the hole of its return type
   // made when the function first calls itself (return_hole).
   struct Inferring {
@@ -241,7 +288,9 @@ class ModuleInferencer::FunctionInferencer {
     switch (e->kind) {
       case ExprKind::kVar: {
         auto* var = e.as<VarNode>();
-        return var->type_annotation ? var->type_annotation : solver_.NewHole();
+        if (!var->type_annotation) return solver_.NewHole();
+        module_.CheckAnnotationKinds(var->type_annotation, var);
+        return var->type_annotation;
       }
       case ExprKind::kGlobalVar:
         return module_.GlobalType(e.as<GlobalVarNode>());

@@ -156,3 +156,23 @@ TEST(AdtTextTest, TwoParsesOfAPolymorphicFunctionAreEqualAndHashAlike) {
 
 }  // namespace
 }  // namespace relaypass::text
+
+namespace relaypass::text {
+namespace {
+
+TEST(AdtTextTest, AnAnnotationWithTheWrongNumberOfTypeArgumentsIsAKindError) {
+  // TVM's check_kind rejects List[int32, int32] for a one-parameter List; TVM's type checker does
+  // not look, and the annotation used to pass unnoticed. Here it is a TypeError at the variable.
+  try {
+    ParseModule("type L[A] { C(A) }\ndef @main(%x: L[int32, int32]) { %x }");
+    FAIL() << "expected a TypeError";
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("L takes 1 type argument, got 2"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("2:11"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(ParseModule("type L[A] { C(A) }\ndef @main(%x: L[int32]) { %x }"));
+}
+
+}  // namespace
+}  // namespace relaypass::text
