@@ -287,3 +287,26 @@ def test_to_casts_every_dtype_relaypass_has_and_refuses_complex():
     traced = torch.jit.trace(ToDtype(torch.complex64), x)
     with pytest.raises(NotImplementedError, match="no complex64 dtype"):
         relay.frontend.from_pytorch(traced, [("x", (6,))])
+
+
+@pytest.mark.parametrize("num_boxes,iou", [(12, 0.3), (60, 0.5)])
+def test_torchvision_nms(num_boxes, iou):
+    # Expected: torchvision.ops.nms itself (the kept indices, best score first). Boxes are drawn
+    # small in a small square so that many overlap and are suppressed; scores are distinct and
+    # partly negative (the converter shifts them above zero, as TVM's).
+    torchvision = pytest.importorskip("torchvision")
+
+    class Nms(torch.nn.Module):
+        def forward(self, boxes, scores):
+            return torchvision.ops.nms(boxes, scores, iou)
+
+    rng = np.random.RandomState(3)
+    corner = rng.uniform(0, 1, (num_boxes, 2)).astype("float32")
+    boxes = torch.from_numpy(np.concatenate([corner, corner + 0.4], axis=1))
+    scores = torch.from_numpy(rng.permutation(num_boxes).astype("float32") - num_boxes / 2)
+    mod, params = _convert(Nms(), [boxes, scores])
+    actual = _run(mod, params, [boxes, scores], kind="vm")[0]
+    expected = torchvision.ops.nms(boxes, scores, iou).numpy()
+    assert 0 < len(expected) < num_boxes  # some boxes really are suppressed
+    assert actual.dtype == np.int64
+    np.testing.assert_array_equal(actual, expected)
