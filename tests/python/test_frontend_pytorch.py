@@ -310,3 +310,56 @@ def test_torchvision_nms(num_boxes, iou):
     assert 0 < len(expected) < num_boxes  # some boxes really are suppressed
     assert actual.dtype == np.int64
     np.testing.assert_array_equal(actual, expected)
+
+
+class _Recurrent(torch.nn.Module):
+    """A torch.nn recurrent layer whose every result (output, and final states) is returned."""
+
+    def __init__(self, layer):
+        super().__init__()
+        self.layer = layer
+
+    def forward(self, x):
+        out, state = self.layer(x)
+        if isinstance(state, tuple):
+            return (out,) + state
+        return out, state
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.nn.LSTM(6, 5),
+        lambda: torch.nn.LSTM(6, 5, num_layers=2, bidirectional=True, batch_first=True),
+        lambda: torch.nn.LSTM(6, 5, num_layers=2, proj_size=3),
+        lambda: torch.nn.LSTM(6, 5, bias=False, dropout=0.5, num_layers=2),
+        lambda: torch.nn.GRU(6, 5, num_layers=2, bidirectional=True),
+        lambda: torch.nn.GRU(6, 5, batch_first=True, bias=False),
+        lambda: torch.nn.RNN(6, 5, num_layers=2, nonlinearity="tanh"),
+        lambda: torch.nn.RNN(6, 5, bidirectional=True, nonlinearity="relu"),
+    ],
+    ids=["lstm", "lstm-2-bidir-batch-first", "lstm-proj", "lstm-nobias-dropout-eval", "gru-2-bidir",
+         "gru-batch-first-nobias", "rnn-tanh-2", "rnn-relu-bidir"],
+)
+def test_recurrent_layers(make):
+    # Expected: the PyTorch module itself in eval mode (its dropout inactive), 4 time steps.
+    torch.manual_seed(2)
+    module = _Recurrent(make())
+    _check(module, [_seeded_input(3, 4, 6)], rtol=1e-5, atol=1e-5)
+
+
+def test_recurrent_layer_with_initial_state():
+    # Expected: PyTorch's LSTM given (h0, c0) as inputs of the traced function.
+    torch.manual_seed(4)
+
+    class WithState(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = torch.nn.LSTM(6, 5, num_layers=2)
+
+        def forward(self, x, h, c):
+            out, (h, c) = self.lstm(x, (h, c))
+            return out, h, c
+
+    _check(WithState(), [_seeded_input(4, 2, 6), _seeded_input(2, 2, 5, seed=1),
+                         _seeded_input(2, 2, 5, seed=2)])

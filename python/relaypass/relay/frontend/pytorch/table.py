@@ -4,7 +4,7 @@ import functools
 
 # Importing the area files registers their converters.
 from . import activations, creation, elementwise, indexing, matmul, misc, nn, reduce  # noqa: F401
-from . import attention, counting, qnn_ops, random, shape_ops, signal, vision  # noqa: F401
+from . import attention, counting, qnn_ops, random, rnn, shape_ops, signal, vision  # noqa: F401
 from .registry import available_ops, entries
 
 
