@@ -363,3 +363,52 @@ def test_recurrent_layer_with_initial_state():
 
     _check(WithState(), [_seeded_input(4, 2, 6), _seeded_input(2, 2, 5, seed=1),
                          _seeded_input(2, 2, 5, seed=2)])
+
+
+class _StackInLoop(torch.nn.Module):
+    def forward(self, x):
+        rows = []
+        for i in range(x.size(0)):
+            rows += [x[i] * 2.0]
+        return torch.stack(rows, dim=0)
+
+
+class _RunningSums(torch.nn.Module):
+    """Reads the list it grows (aten::__getitem__ of the loop's list), then concatenates it."""
+
+    def forward(self, x):
+        sums = [x[0]]
+        for i in range(x.size(0) - 1):
+            sums += [sums[i] + x[i + 1]]
+        return torch.cat(sums, dim=0)
+
+
+class _SumOfList(torch.nn.Module):
+    """aten::len of a run-time list as a loop's trip count."""
+
+    def forward(self, x):
+        parts = []
+        for i in range(x.size(0)):
+            parts += [torch.relu(x[i] - 0.1)]
+        total = torch.zeros_like(x[0])
+        for j in range(len(parts)):
+            total = total + parts[j]
+        return total
+
+
+@pytest.mark.parametrize("module", [_StackInLoop, _RunningSums, _SumOfList])
+def test_run_time_lists(module):
+    # Expected: the scripted module run eagerly by PyTorch. The lists grow in prim::Loop, so they
+    # are the Prelude's List ADT (TVM's rule), run on the VM.
+    mod, _ = _check(module(), [_seeded_input(5, 3, 4)], kind="vm", script=True)
+    assert mod.get_global_type_var("List") is not None
+
+
+def test_static_list_stays_a_python_list():
+    # A list that is only built and stacked needs no ADT: main is alone in its module.
+    class Static(torch.nn.Module):
+        def forward(self, x):
+            return torch.stack([x, x + 1.0], dim=0)
+
+    mod, _ = _check(Static(), [_seeded_input(2, 3)], script=True)
+    assert [gv.name_hint for gv in mod.get_global_vars()] == ["main"]

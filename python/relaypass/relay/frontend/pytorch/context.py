@@ -21,6 +21,17 @@ class ConversionContext:
         self.quantized = False  # a quantized graph (its uint8 tensors are quantized tensors)
         self._types = {}
         self._ops = available_ops()
+        self.maybe_prelude = None  # the Prelude, once a run-time list needs it (lists.py)
+
+    @property
+    def prelude(self):
+        """TVM's Prelude in the module being built, made at the first run-time list: its List
+        ADT, list functions and tensor arrays (TVM's from_pytorch always makes one)."""
+        if self.maybe_prelude is None:
+            from ...prelude import Prelude
+
+            self.maybe_prelude = Prelude(IRModule())
+        return self.maybe_prelude
 
     # Operators the library has
     def require(self, relay_op):
@@ -36,9 +47,18 @@ class ConversionContext:
             return expr.type_annotation
         found = self._types.get(expr)
         if found is None:
-            found = transform.InferTypeLocal(expr)
+            found = self._infer_in_prelude(expr) if self.maybe_prelude is not None else \
+                transform.InferTypeLocal(expr)
             self._types[expr] = found
         return found
+
+    def _infer_in_prelude(self, expr):
+        """The type of an expression that may call the Prelude's functions and constructors:
+        checked as the body of a main added to a copy of the Prelude's module (TVM's
+        infer_type(expr, mod))."""
+        mod = IRModule.from_expr(expr)
+        mod.update(self.maybe_prelude.mod)
+        return transform.InferType()(mod)["main"].body.checked_type
 
     def infer_shape(self, expr):
         """The static shape of a tensor expression as a tuple of ints."""

@@ -28,7 +28,16 @@ def convert_if(converter, node, outputs):
 
 
 def _loop_var(converter, name, value):
+    if converter.ctx.maybe_prelude is not None and _is_empty_list(converter.ctx, value):
+        # An empty run-time list (Nil) says nothing of its elements: the variable is left
+        # unannotated and type inference takes the element type from the loop body.
+        return _expr.var(name)
     return _expr.var(name, type_annotation=converter.ctx.infer_type(value))
+
+
+def _is_empty_list(ctx, value):
+    return isinstance(value, _expr.Call) and value.op.same_as(ctx.prelude.nil) \
+        if hasattr(value, "op") else False
 
 
 def convert_loop(converter, node, outputs):

@@ -3,6 +3,7 @@
 import logging
 
 from ... import expr as _expr
+from . import lists
 from .context import wrap_const
 from .dtypes import node_input_types
 from .graph import constant_value, input_names, operator_nodes, output_names
@@ -72,8 +73,9 @@ class NodeConverter:
         if kind == "prim::Constant":
             outputs[name] = constant_value(node)
         elif kind == "prim::ListConstruct":
-            self._check_static_list(node)
-            outputs[name] = inputs
+            # A list that changes at run time is the Prelude's List ADT (TVM's rule).
+            outputs[name] = lists.to_list_adt(self.ctx, inputs) \
+                if lists.should_construct_dynamic_list(node) else inputs
         elif kind == "prim::TupleConstruct":
             outputs[name] = _to_tuple(inputs)
         elif kind in ("prim::ListUnpack", "prim::TupleUnpack"):
@@ -111,13 +113,3 @@ class NodeConverter:
         else:
             assert node.outputsSize() == 1
             outputs[name] = result
-
-    @staticmethod
-    def _check_static_list(node):
-        """TVM builds a List ADT for a list that a prim::Loop carries; relaypass has no ADTs and
-        keeps every list a Python list, so such a list is refused."""
-        for output in node.outputs():
-            if any(use.user.kind() == "prim::Loop" for use in output.uses()):
-                raise NotImplementedError(
-                    "a list carried through prim::Loop (TVM's List ADT) is not supported by "
-                    "relaypass")

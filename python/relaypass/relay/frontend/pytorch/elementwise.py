@@ -4,6 +4,7 @@ import numpy as np
 
 from ... import expr as _expr
 from ... import op as _op
+from . import lists
 from .context import wrap_const
 from .registry import converter
 
@@ -88,7 +89,8 @@ for _kind, _name in _UNARY.items():
 @converter("aten::add")
 def add(ctx, inputs, input_types):
     if input_types[0] == "ListType":
-        # list + list: both are Python lists here (dynamic lists are not supported)
+        if lists.is_adt_list(inputs[0]) or lists.is_adt_list(inputs[1]):
+            return lists.concat(ctx, inputs[0], inputs[1])  # a list built at run time
         return list(inputs[0]) + list(inputs[1])
     if len(inputs) > 2 and inputs[2] not in (None, 1):
         lhs, rhs, alpha = ctx.promote(inputs[:3], input_types[:3])

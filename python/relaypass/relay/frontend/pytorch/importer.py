@@ -67,7 +67,8 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
     results = [_to_tuple(r) if isinstance(r, (list, _expr.TupleWrapper)) else r for r in results]
     body = results[0] if len(results) == 1 else _expr.Tuple(results)
 
-    mod = IRModule()
+    # With run-time lists, main lives beside the Prelude it calls (TVM's module always holds it).
+    mod = ctx.maybe_prelude.mod if ctx.maybe_prelude is not None else IRModule()
     mod["main"] = Function(_main_params(body, input_infos, tensors), body)
     if export_renamed_c_graph_path:
         _export_graph(export_renamed_c_graph_path, graph)

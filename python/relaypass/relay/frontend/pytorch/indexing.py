@@ -2,6 +2,7 @@
 sorting and searching."""
 from ... import expr as _expr
 from ... import op as _op
+from . import lists
 from .context import wrap_const
 from .registry import converter
 
@@ -180,18 +181,15 @@ def grid_sampler(ctx, inputs, input_types):
 
 @converter("aten::__getitem__")
 def list_getitem(ctx, inputs, input_types):
-    if not isinstance(inputs[0], list):
-        raise NotImplementedError(
-            "aten::__getitem__ on a list built at run time (TVM's List ADT) is not supported by "
-            "relaypass")
+    if lists.is_adt_list(inputs[0]):
+        return lists.nth(ctx, inputs[0], inputs[1])
     return inputs[0][int(inputs[1])]
 
 
 @converter("aten::len")
 def list_len(ctx, inputs, input_types):
-    if not isinstance(inputs[0], list):
-        raise NotImplementedError(
-            "aten::len of a list built at run time (TVM's List ADT) is not supported by relaypass")
+    if lists.is_adt_list(inputs[0]):
+        return lists.length(ctx, inputs[0])
     return len(inputs[0])
 
 

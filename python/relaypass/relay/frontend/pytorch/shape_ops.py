@@ -3,6 +3,7 @@ import sys
 
 from ... import expr as _expr
 from ... import op as _op
+from . import lists
 from .context import wrap_const
 from .registry import converter
 
@@ -30,19 +31,15 @@ def unsqueeze(ctx, inputs, input_types):
 @converter("aten::cat")
 def cat(ctx, inputs, input_types):
     data = inputs[0]
-    if not isinstance(data, list):
-        raise NotImplementedError(
-            "aten::cat of a list built at run time (TVM's tensor array) is not supported by "
-            "relaypass")
+    if lists.is_adt_list(data):
+        return lists.cat(ctx, data, inputs[1])
     return _op.concatenate(data, int(inputs[1]))
 
 
 @converter("aten::stack")
 def stack(ctx, inputs, input_types):
-    if not isinstance(inputs[0], list):
-        raise NotImplementedError(
-            "aten::stack of a list built at run time (TVM's tensor array) is not supported by "
-            "relaypass")
+    if lists.is_adt_list(inputs[0]):
+        return lists.stack(ctx, inputs[0], inputs[1])
     return _op.stack(inputs[0], inputs[1])
 
 
