@@ -2,6 +2,8 @@
 
 Every expected value here comes from PyTorch itself: the module is run eagerly on the same
 input and the converted module must agree with it."""
+from typing import List, Tuple
+
 import numpy as np
 import pytest
 
@@ -412,3 +414,62 @@ def test_static_list_stays_a_python_list():
 
     mod, _ = _check(Static(), [_seeded_input(2, 3)], script=True)
     assert [gv.name_hint for gv in mod.get_global_vars()] == ["main"]
+
+
+class _ScaleEachState(torch.nn.Module):
+    """A list input (List[Tuple[Tensor, Tensor]]) read by index, and a list result."""
+
+    def forward(self, x, states: List[Tuple[torch.Tensor, torch.Tensor]]):
+        out: List[Tuple[torch.Tensor, torch.Tensor]] = []
+        for i in range(2):
+            h, c = states[i]
+            out += [(h * x, c + x)]
+        return out
+
+
+class _TwoStackedLoops(torch.nn.Module):
+    """The second loop runs over the `?` first extent of the first loop's stack: aten::size of
+    it is shape_of at run time (a constant -1 would run the loop zero times)."""
+
+    def forward(self, x):
+        rows = []
+        for i in range(x.size(0)):
+            rows += [x[i] + 1.0]
+        stacked = torch.stack(rows, dim=0)
+        again = []
+        for j in range(stacked.size(0)):
+            again += [stacked[j] * 3.0]
+        return torch.stack(again, dim=0)
+
+
+def test_list_input_and_list_result():
+    # Expected: PyTorch's own result. The list input is the Prelude's List (input_infos gives a
+    # list of element shapes, as TVM's), passed to the VM as TVM's tests pass it: ADTs with the
+    # constructors' tags; the list result comes back as ADTs (Cons cells) of tuples.
+    from relaypass.relay.prelude import Prelude
+    from relaypass.runtime.container import ADT, tuple_object
+
+    scripted = torch.jit.script(_ScaleEachState())
+    x = _seeded_input(2, 3)
+    states = [(_seeded_input(2, 3, seed=s), _seeded_input(2, 3, seed=s + 10)) for s in (1, 2)]
+    mod, params = relay.frontend.from_pytorch(
+        scripted, [("x", (2, 3)), ("states", [((2, 3), (2, 3)), ((2, 3), (2, 3))])])
+    prelude = Prelude(tvm.IRModule())
+    value = ADT(prelude.nil.tag, [])
+    for h, c in reversed(states):
+        value = ADT(prelude.cons.tag, [tuple_object([tvm.nd.array(h.numpy()),
+                                                     tvm.nd.array(c.numpy())]), value])
+    result = relay.create_executor("vm", mod=mod).evaluate()(x.numpy(), value)
+    expected = scripted(x, states)
+    for h_expected, c_expected in expected:
+        assert result.tag == prelude.cons.tag
+        pair, result = result[0], result[1]
+        np.testing.assert_allclose(pair[0].numpy(), h_expected.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(pair[1].numpy(), c_expected.numpy(), rtol=1e-6)
+    assert result.tag == prelude.nil.tag
+
+
+def test_size_of_a_run_time_extent():
+    # Expected: PyTorch's own result (5 rows, each (x + 1) * 3).
+    mod, _ = _check(_TwoStackedLoops(), [_seeded_input(5, 3)], kind="vm", script=True)
+    assert "shape_of" in mod["main"].astext()

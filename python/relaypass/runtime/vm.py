@@ -52,19 +52,79 @@ class Executable:
 
 
 def _wrap(value):
-    if isinstance(value, tuple):
-        return ADT(0, [_wrap(v) for v in value])
-    return value
+    """A result as TVM's VM returns it: tuples and ADT values (the interpreter's
+    ConstructorValues) both as ADTs (a tuple's tag is 0), on an explicit stack (a list result
+    nests as deep as it is long)."""
+    from ..relay.backend.interpreter import ConstructorValue
+
+    def open_(v):
+        if isinstance(v, tuple):
+            return 0, list(v)
+        if isinstance(v, ConstructorValue):
+            return v.tag, list(v.fields)
+        return None
+
+    return _rebuild(value, open_, lambda tag, fields: ADT(tag, fields))
 
 
-def _to_value(value):
-    if isinstance(value, (tuple, list, ADT)):
-        return [_to_value(v) for v in value]
+def _to_value(value, mod):
+    """An argument as the evaluator takes it: NDArrays (from arrays and constants), tuples,
+    lists and ADTs of tag 0 as lists, and an ADT of a constructor's tag as a ConstructorValue of
+    ``mod``'s constructor (TVM's VM takes List values so); on an explicit stack."""
+    from ..relay.backend.interpreter import ConstructorValue
+
+    def open_(v):
+        if isinstance(v, ADT):
+            return v.tag, list(v)
+        if isinstance(v, (tuple, list)):
+            return 0, list(v)
+        return None
+
+    def close(tag, fields):
+        if tag == 0:
+            return fields
+        return ConstructorValue(tag, fields, mod.get_constructor(tag))
+
+    return _rebuild(value, open_, close, leaf=_leaf_value)
+
+
+def _leaf_value(value):
     if isinstance(value, _nd.NDArray):
         return value
     if hasattr(value, "data") and isinstance(getattr(value, "data"), _nd.NDArray):
         return value.data  # a relay Constant
+    from ..relay.backend.interpreter import ConstructorValue, RefValue
+
+    if isinstance(value, (ConstructorValue, RefValue)):
+        return value
     return _nd.array(_np.asarray(value))
+
+
+def _rebuild(value, open_, close, leaf=lambda v: v):
+    """``value`` rebuilt bottom-up: ``open_(v)`` gives (tag, children) of a node to rebuild, or
+    None for a leaf (converted by ``leaf``); ``close(tag, children)`` builds the new node."""
+    opened = open_(value)
+    if opened is None:
+        return leaf(value)
+    stack = [(opened[0], iter(opened[1]), [])]
+    while True:
+        tag, items, done = stack[-1]
+        item = next(items, _END)
+        if item is _END:
+            stack.pop()
+            built = close(tag, done)
+            if not stack:
+                return built
+            stack[-1][2].append(built)
+            continue
+        opened = open_(item)
+        if opened is None:
+            done.append(leaf(item))
+        else:
+            stack.append((opened[0], iter(opened[1]), []))
+
+
+_END = object()
 
 
 class VirtualMachine:
@@ -109,7 +169,7 @@ class VirtualMachine:
             values.append(kwargs[name])
         out = []
         for param, value in zip(func.params, values):
-            value = _to_value(coerce_argument(param, value))
+            value = _to_value(coerce_argument(param, value), self.executable.mod)
             if isinstance(value, _nd.NDArray):
                 check_argument(param, value)  # the evaluator trusts its inputs
             out.append(value)

@@ -61,7 +61,8 @@ class ConversionContext:
         return transform.InferType()(mod)["main"].body.checked_type
 
     def infer_shape(self, expr):
-        """The static shape of a tensor expression as a tuple of ints."""
+        """The shape of a tensor expression as a tuple of ints, -1 for an extent known only at
+        run time (`?`): callers that use an extent as a number check it."""
         return tuple(int(d) for d in self.infer_type(expr).shape)
 
     def infer_dtype(self, expr):

@@ -18,14 +18,16 @@ def _as_list(value):
     return value
 
 
-def _unpack(value):
+def _unpack(ctx, value):
     value = _as_list(value)
     if isinstance(value, (list, tuple)):
         return list(value)
     if isinstance(value, _expr.Tuple):
         return list(value.fields)
-    if isinstance(value, _expr.Var) and isinstance(value.type_annotation, _expr.TupleType):
-        return [_expr.TupleGetItem(value, i) for i in range(len(value.type_annotation.fields))]
+    if isinstance(value, _expr.Expr):  # a tuple-typed variable or call (a list's element)
+        ty = ctx.infer_type(value)
+        if isinstance(ty, _expr.TupleType):
+            return [_expr.TupleGetItem(value, i) for i in range(len(ty.fields))]
     raise NotImplementedError("cannot unpack {} (a tuple built at run time)".format(type(value)))
 
 
@@ -80,7 +82,7 @@ class NodeConverter:
             outputs[name] = _to_tuple(inputs)
         elif kind in ("prim::ListUnpack", "prim::TupleUnpack"):
             assert len(inputs) == 1
-            outputs.update(zip(output_names(node), _unpack(inputs[0])))
+            outputs.update(zip(output_names(node), _unpack(self.ctx, inputs[0])))
         elif kind == "prim::RaiseException":
             logger.warning("raising exceptions is ignored")
             outputs[name] = None

@@ -52,7 +52,8 @@ def from_pytorch(script_module, input_infos, custom_convert_map=None, default_dt
     state_dict = script_module.state_dict() if is_module else {}
     if use_parser_friendly_name:
         state_dict = {key.replace(".", "_"): value for key, value in state_dict.items()}
-    outputs = input_vars(graph, input_infos, is_module, default_dtype)
+    outputs = input_vars(graph, input_infos, is_module, default_dtype,
+                         list_type=lambda element: ctx.prelude.l(element))
     source_names = SourceNames(graph, use_parser_friendly_name)
     param_vars, tensors, packed_param_map = convert_params(
         graph, state_dict, source_names, use_parser_friendly_name)

@@ -1,4 +1,5 @@
 """The Relay variables of the graph's inputs, from ``input_infos`` (TVM's checks and messages)."""
+from ....ir import structural_equal
 from ... import expr as _expr
 from ...ty import TensorType, TupleType
 from .dtypes import convert_data_type
@@ -28,7 +29,7 @@ def _normalize(input_infos, default_dtype):
     return normalized
 
 
-def _relay_type(name, shape, dtype, torch_type, default_dtype):
+def _relay_type(name, shape, dtype, torch_type, default_dtype, list_type):
     kind = torch_type.kind()
     if kind == "TensorType":
         shape = [int(d) for d in shape] if _all_ints(shape) else shape
@@ -50,14 +51,20 @@ def _relay_type(name, shape, dtype, torch_type, default_dtype):
         if not isinstance(shape, tuple):
             raise RuntimeError("Shapes for tuples must be tuples (input '{}')".format(name))
         return TupleType([
-            _relay_type(name, s, dtype, t, default_dtype)
+            _relay_type(name, s, dtype, t, default_dtype, list_type)
             for s, t in zip(shape, torch_type.elements())])
     if kind == "OptionalType":
-        return _relay_type(name, shape, dtype, torch_type.getElementType(), default_dtype)
+        return _relay_type(name, shape, dtype, torch_type.getElementType(), default_dtype,
+                           list_type)
     if kind == "ListType":
-        raise NotImplementedError(
-            "input '{}' is a list: list inputs (TVM's List ADT) are not supported by "
-            "relaypass".format(name))
+        # As TVM: the Prelude's List of the elements' one type (a list of shapes in input_infos).
+        if not isinstance(shape, list) or not shape:
+            raise RuntimeError("Shapes for lists must be non-empty lists (input '{}')".format(name))
+        element_types = [_relay_type(name, s, dtype, torch_type.getElementType(), default_dtype,
+                                     list_type) for s in shape]
+        if any(not structural_equal(t, element_types[0]) for t in element_types):
+            raise RuntimeError("List elements need have identical types (input '{}')".format(name))
+        return list_type(element_types[0])
     raise NotImplementedError("unsupported input type (input '{}': {})".format(name, kind))
 
 
@@ -68,8 +75,9 @@ def _all_ints(shape):
         return False
 
 
-def input_vars(graph, input_infos, is_module, default_dtype):
-    """{graph input debug name: Relay var named as in input_infos}."""
+def input_vars(graph, input_infos, is_module, default_dtype, list_type):
+    """{graph input debug name: Relay var named as in input_infos}; ``list_type(element type)``
+    gives the type of a list input (the Prelude's List)."""
     graph_inputs = list(graph.inputs())
     if is_module:
         graph_inputs = graph_inputs[1:]  # "self"
@@ -82,5 +90,6 @@ def input_vars(graph, input_infos, is_module, default_dtype):
         shape = tuple(shape) if not isinstance(shape, tuple) and \
             value.type().kind() == "TensorType" else shape
         found[value.debugName()] = _expr.var(
-            name, type_annotation=_relay_type(name, shape, dtype, value.type(), default_dtype))
+            name, type_annotation=_relay_type(name, shape, dtype, value.type(), default_dtype,
+                                              list_type))
     return found

@@ -9,9 +9,18 @@ from .registry import converter
 
 @converter("aten::size")
 def size(ctx, inputs, input_types):
+    # As TVM's: a constant, unless the size asked for is known only at run time (a `?` extent,
+    # after a run-time list's stack, say): then shape_of, int32 as TVM's.
     shape = ctx.infer_shape(inputs[0])
-    if len(inputs) > 1:
-        return _expr.const(shape[int(inputs[1])])
+    axis = int(inputs[1]) if len(inputs) > 1 else None
+    dynamic = [d < 0 for d in shape]
+    if (axis is None and any(dynamic)) or (axis is not None and dynamic[axis]):
+        shape_dynamic = _op.shape_of(inputs[0], dtype="int32")
+        if axis is None:
+            return shape_dynamic
+        return _op.take(shape_dynamic, _expr.const(axis), 0)
+    if axis is not None:
+        return _expr.const(shape[axis])
     return _expr.const(shape)
 
 
@@ -22,7 +31,10 @@ def numel(ctx, inputs, input_types):
 
 @converter("aten::_shape_as_tensor")
 def shape_as_tensor(ctx, inputs, input_types):
-    return _expr.const(np.array(ctx.infer_shape(inputs[0])), dtype="int64")
+    shape = ctx.infer_shape(inputs[0])
+    if any(d < 0 for d in shape):  # a `?` extent: the shape at run time, as TVM's
+        return _op.shape_of(inputs[0], dtype="int64")
+    return _expr.const(np.array(shape), dtype="int64")
 
 
 @converter("prim::NumToTensor")
