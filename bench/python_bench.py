@@ -6,6 +6,11 @@
    (relaypass._core._bench_run_pass). Best of REPEATS each, runs interleaved.
 2. A Python relay.ExprMutator that rebuilds every node of resnet-50's main, against the C++
    ExprMutator doing the same (relaypass._core._bench_rebuild_all): cost per node.
+3. Issue 35: a 100,000-node graph (workloads::Chain's add/relu chain) built through the Python
+   API against the C++ builder API (_bench_build_chain), and visited by a Python
+   relay.ExprVisitor against the C++ post-order visit (_bench_visit_all).
+4. Issue 35: the time each relay.testing workload takes to build (get_workload), which users
+   and TVM's tests call everywhere.
 
 Writes a Markdown section (for bench/report.py --python) to the path given as argv[1].
 Run with PYTHONPATH=<build>/python.
@@ -18,6 +23,7 @@ from relaypass import _core, relay
 from relaypass.relay.testing import resnet
 
 REPEATS = 15
+CHAIN_NODES = 100000
 
 PASSES = [
     ("InferType", lambda: relay.transform.InferType()),
@@ -50,6 +56,81 @@ class RebuildAll(relay.ExprMutator):
     def visit_function(self, fn):
         params = [self.visit(p) for p in fn.params]
         return relay.Function(params, self.visit(fn.body), fn.ret_type, None, fn.attrs)
+
+
+class CountAll(relay.ExprVisitor):
+    """Visits every node (the base class's traversal), counting the calls."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def visit_call(self, call):
+        self.calls += 1
+        super().visit_call(call)
+
+
+def python_chain(n):
+    """workloads::Chain(n) through the Python API: x (1, 16) through n ops alternating
+    add(y, 1f) and nn.relu."""
+    x = relay.var("x", shape=(1, 16))
+    y = x
+    one = relay.const(1.0)
+    for i in range(n):
+        y = relay.add(y, one) if i % 2 == 0 else relay.nn.relu(y)
+    return relay.Function([x], y)
+
+
+def best_of(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def chain_rows():
+    """(build Python s, build C++ s, visit Python s, visit C++ s) for CHAIN_NODES."""
+    build_py = best_of(lambda: python_chain(CHAIN_NODES), 3)
+    build_cpp = min(_core._bench_build_chain(CHAIN_NODES, 3))
+    chain = python_chain(CHAIN_NODES)
+
+    def visit():
+        counter = CountAll()
+        counter.visit(chain)
+        assert counter.calls == CHAIN_NODES
+
+    visit_py = best_of(visit, 3)
+    visit_cpp = min(_core._bench_visit_all(chain, 3))
+    return build_py, build_cpp, visit_py, visit_cpp
+
+
+def workload_rows():
+    """(name, best seconds of get_workload) for each relay.testing workload."""
+    import importlib
+
+    from relaypass.relay import testing
+
+    for name in ("mlp", "resnet", "resnet_3d", "mobilenet", "inception_v3", "squeezenet", "vgg",
+                 "densenet", "dcgan", "dqn", "lstm", "synthetic"):
+        importlib.import_module("relaypass.relay.testing." + name)
+    cases = [
+        ("mlp", lambda: testing.mlp.get_workload(batch_size=1)),
+        ("resnet-18", lambda: testing.resnet.get_workload(num_layers=18)),
+        ("resnet-50", lambda: testing.resnet.get_workload(num_layers=50)),
+        ("resnet3d-18", lambda: testing.resnet_3d.get_workload(num_layers=18)),
+        ("mobilenet", lambda: testing.mobilenet.get_workload()),
+        ("inception_v3", lambda: testing.inception_v3.get_workload()),
+        ("squeezenet1.0", lambda: testing.squeezenet.get_workload()),
+        ("vgg-16", lambda: testing.vgg.get_workload(batch_size=1)),
+        ("densenet-121", lambda: testing.densenet.get_workload()),
+        ("dcgan", lambda: testing.dcgan.get_workload(batch_size=1)),
+        ("dqn", lambda: testing.dqn.get_workload(batch_size=1)),
+        ("lstm", lambda: testing.lstm.get_workload(iterations=10, num_hidden=128)),
+        ("synthetic", lambda: testing.synthetic.get_workload()),
+    ]
+    return [(name, best_of(make, 2)) for name, make in cases]
 
 
 def workload():
@@ -127,6 +208,35 @@ def main():
     lines.append("The Python mutator costs {:.0f}x the C++ one per node: each node is a Python "
                  "method dispatch, a memo-table lookup and a constructor call across the binding."
                  .format(min(py_mut) / min(cpp_mut)))
+    lines.append("")
+    build_py, build_cpp, visit_py, visit_cpp = chain_rows()
+    lines.append("A {:,}-node graph (x through add(y, 1f) and nn.relu alternately, as the chain "
+                 "benchmarks above) built and visited; best of 3:".format(CHAIN_NODES))
+    lines.append("")
+    lines.append("| work | Python API (ms) | C++ API (ms) | Python / C++ | Python per node (us) |")
+    lines.append("|---|---|---|---|---|")
+    for work, py_s, cpp_s in (("build (relay.add / relay.nn.relu calls)", build_py, build_cpp),
+                              ("visit every node (relay.ExprVisitor subclass)", visit_py,
+                               visit_cpp)):
+        lines.append("| {} | {:.1f} | {:.2f} | {:.0f}x | {:.2f} |".format(
+            work, py_s * 1e3, cpp_s * 1e3, py_s / cpp_s, py_s * 1e6 / CHAIN_NODES))
+    lines.append("")
+    lines.append("Each Python node costs an operator-builder call (argument checks, attribute "
+                 "construction) or a visitor method dispatch across the binding; the C++ columns "
+                 "are the same builder calls and the post-order visit without Python.")
+    lines.append("")
+    rows = workload_rows()
+    lines.append("`relay.testing` workloads: `get_workload()` with its default arguments (lstm: "
+                 "10 iterations of 128 hidden units), parameters initialised as TVM's; best of 2 "
+                 "(target: well under a second each):")
+    lines.append("")
+    lines.append("| workload | build (ms) |")
+    lines.append("|---|---|")
+    for name, seconds in rows:
+        lines.append("| {} | {:.1f} |".format(name, seconds * 1e3))
+    lines.append("")
+    lines.append("Slowest: {} at {:.0f} ms.".format(*max(((n, s * 1e3) for n, s in rows),
+                                                         key=lambda r: r[1])))
     lines.append("")
     with open(out_path, "w") as f:
         f.write("\n".join(lines))

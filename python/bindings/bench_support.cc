@@ -7,6 +7,7 @@
 #include "relaypass/ir/visitor.h"
 #include "relaypass/runtime/graph_executor.h"
 #include "relaypass/transform.h"
+#include "relaypass/workloads/workloads.h"
 
 namespace relaypass::python {
 namespace {
@@ -74,6 +75,31 @@ void BindBenchSupport(py::module_& m) {
       auto start = Clock::now();
       executor.Run();
       out.push_back(Seconds(start, Clock::now()));
+    }
+    return out;
+  });
+  // Seconds per build of the n-node add/relu chain (workloads::Chain) through the C++ builder
+  // API, the node-for-node twin of python_bench.py's Python builder loop.
+  m.def("_bench_build_chain", [](int64_t n, int repeats) {
+    std::vector<double> out;
+    py::gil_scoped_release release;
+    for (int i = 0; i < repeats; ++i) {
+      auto start = Clock::now();
+      ir::Function chain = workloads::Chain(n);
+      out.push_back(Seconds(start, Clock::now()));
+    }
+    return out;
+  });
+  // Seconds per post-order visit of every node of `expr` (ir::CountNodes), the C++ twin of a
+  // Python relay.ExprVisitor that visits every node.
+  m.def("_bench_visit_all", [](const ir::Expr& expr, int repeats) {
+    std::vector<double> out;
+    py::gil_scoped_release release;
+    for (int i = 0; i < repeats; ++i) {
+      auto start = Clock::now();
+      size_t count = ir::CountNodes(expr);
+      out.push_back(Seconds(start, Clock::now()));
+      if (count == 0) throw InternalError("_bench_visit_all: no node visited");
     }
     return out;
   });
