@@ -227,3 +227,30 @@ def test_a_function_with_a_free_type_variable_does_not_enter_a_module():
     mod["main"] = relay.Function([x], x, a, [a])
     assert [t.name_hint for t in relay.analysis.bound_type_vars(mod["main"])] == ["A"]
     assert relay.analysis.free_type_vars(mod["main"]) == []
+
+
+@pytest.mark.parametrize("kind", ["debug", "vm"])
+def test_runtime_adt_list_argument(kind):
+    # A List passed as TVM's tests pass it to an executor: runtime ADTs whose tags are the
+    # constructors' (the same in every module: the type's name and the constructor's index).
+    # Expected (hand computation): the sum of [1, 2, 3] is 6, and the list has 3 elements.
+    import numpy as np
+
+    from relaypass.relay.prelude import Prelude
+    from relaypass.runtime.container import ADT
+
+    mod = tvm.IRModule()
+    p = Prelude(mod)
+    scalar = relay.TensorType((), "float32")
+    xs = relay.var("xs", type_annotation=p.l(scalar))
+    acc, item = relay.var("acc", scalar), relay.var("item", scalar)
+    total = p.foldl(relay.Function([acc, item], acc + item), relay.const(0.0), xs)
+    mod["main"] = relay.Function([xs], relay.Tuple([total, p.length(xs)]))
+
+    other = Prelude(tvm.IRModule())  # tags from another module's Prelude
+    value = ADT(other.nil.tag, [])
+    for number in (3.0, 2.0, 1.0):
+        value = ADT(other.cons.tag, [tvm.nd.array(np.array(number, "float32")), value])
+    result = relay.create_executor(kind, mod=mod).evaluate()(value)
+    assert float(result[0].numpy()) == 6.0
+    assert int(result[1].numpy()) == 3

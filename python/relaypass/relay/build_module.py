@@ -105,15 +105,17 @@ def _arguments(names, args, kwargs):
     return values
 
 
-def _to_value(value):
+def _to_value(value, mod=None):
     """An executor argument as NDArrays nested in lists: on an explicit stack (a tuple argument
-    may nest as deep as the program's type), refusing a sequence that contains itself."""
+    may nest as deep as the program's type, a list as deep as it is long), refusing a sequence
+    that contains itself. A runtime ADT of a constructor's tag (what TVM's VM takes for a List)
+    becomes a ConstructorValue of ``mod``'s constructor of that tag; tag 0 is a tuple."""
     from ..runtime.container import ADT
     from .expr import Constant
 
     def leaf(v):
         if isinstance(v, RefValue):
-            return RefValue(_to_value(v.value))
+            return RefValue(_to_value(v.value, mod))
         if isinstance(v, ConstructorValue):  # an ADT value: converted by the evaluator
             return v
         return v.data if isinstance(v, Constant) else _as_ndarray(v)
@@ -121,17 +123,28 @@ def _to_value(value):
     def is_sequence(v):
         return isinstance(v, (tuple, list, ADT))
 
+    def tag_of(v):
+        return v.tag if isinstance(v, ADT) and mod is not None else 0
+
+    def close(fields, tag):
+        return fields if tag == 0 else ConstructorValue(tag, fields, mod.get_constructor(tag))
+
     if not is_sequence(value):
         return leaf(value)
     out = []
-    stack = [(iter(value), out, id(value))]
+    # Each frame: the items left, the fields converted so far, the sequence's id, its tag, and
+    # where its result goes in the parent's fields (None for the root).
+    stack = [(iter(value), out, id(value), tag_of(value), None)]
     open_ids = {id(value)}
     while stack:
-        items, fields, ident = stack[-1]
+        items, fields, ident, tag, slot = stack[-1]
         item = next(items, _END)
         if item is _END:
             open_ids.discard(ident)
             stack.pop()
+            if slot is None:
+                return close(fields, tag)
+            slot[0][slot[1]] = close(fields, tag)
             continue
         if not is_sequence(item):
             fields.append(leaf(item))
@@ -145,7 +158,7 @@ def _to_value(value):
         nested = []
         fields.append(nested)
         open_ids.add(id(item))
-        stack.append((iter(item), nested, id(item)))
+        stack.append((iter(item), nested, id(item), tag_of(item), (fields, len(fields) - 1)))
     return out
 
 
@@ -217,7 +230,7 @@ class Interpreter(Executor_):
 
         def run(*args, **kwargs):
             values = _arguments(names, args, kwargs)
-            values = [_to_value(_coerce_argument(p, v)) for p, v in zip(main.params, values)]
+            values = [_to_value(_coerce_argument(p, v), mod) for p, v in zip(main.params, values)]
             for param, value in zip(main.params, values):
                 if isinstance(value, _nd.NDArray):
                     _check_argument(param, value)
