@@ -473,3 +473,21 @@ def test_size_of_a_run_time_extent():
     # Expected: PyTorch's own result (5 rows, each (x + 1) * 3).
     mod, _ = _check(_TwoStackedLoops(), [_seeded_input(5, 3)], kind="vm", script=True)
     assert "shape_of" in mod["main"].astext()
+
+
+class _Ranges(torch.nn.Module):
+    """range(start, stop) and range(start, stop, -1): TorchScript's aten::__range_length and
+    aten::__derive_index."""
+
+    def forward(self, x):
+        y = x[0]
+        for i in range(1, x.size(0)):
+            y = y + x[i] * float(i)
+        for j in range(x.size(0) - 1, 0, -2):
+            y = y - x[j]
+        return y
+
+
+def test_range_with_start_and_step():
+    # Expected: PyTorch's own result of the scripted loops.
+    _check(_Ranges(), [_seeded_input(6, 3)], kind="vm", script=True)

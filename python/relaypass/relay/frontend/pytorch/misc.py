@@ -163,3 +163,37 @@ def cross_entropy_loss(ctx, inputs, input_types):
     assert label_smoothing == 0.0, "label_smoothing not supported in cross_entropy_loss"
     assert weights is None, "weight not supported in cross_entropy_loss"
     return _op.nn.cross_entropy_with_logits(_op.nn.log_softmax(data), target)
+
+
+def _int_expr(value):
+    return value if isinstance(value, _expr.Expr) else _expr.const(int(value), "int32")
+
+
+@converter("aten::__range_length")
+def range_length(ctx, inputs, input_types):
+    """The trip count TorchScript computes for `range(lo, hi, step)` (beyond TVM v0.13's table:
+    PyTorch's own formula, on ints at import or int32 values at run time)."""
+    lo, hi, step = inputs[0], inputs[1], inputs[2]
+    step = ctx.int_value(step)  # TorchScript's step is a constant in practice
+    if step == 0:
+        raise ValueError("aten::__range_length: range() arg 3 must not be zero")
+    if not isinstance(lo, _expr.Expr) and not isinstance(hi, _expr.Expr):
+        lo, hi = int(lo), int(hi)
+        if step > 0:
+            return max(0, (hi - lo + step - 1) // step)
+        return max(0, (lo - hi - step - 1) // -step)
+    span = _op.subtract(_int_expr(hi), _int_expr(lo)) if step > 0 else \
+        _op.subtract(_int_expr(lo), _int_expr(hi))
+    size = abs(step)
+    count = _op.floor_divide(_op.add(span, _expr.const(size - 1, "int32")),
+                             _expr.const(size, "int32"))
+    return _op.maximum(count, _expr.const(0, "int32"))
+
+
+@converter("aten::__derive_index")
+def derive_index(ctx, inputs, input_types):
+    """The loop variable of `range(start, ..., step)` at trip `index`: start + index * step."""
+    index, start, step = inputs[0], inputs[1], inputs[2]
+    if not any(isinstance(v, _expr.Expr) for v in (index, start, step)):
+        return int(start) + int(index) * int(step)
+    return _op.add(_int_expr(start), _op.multiply(_int_expr(index), _int_expr(step)))
