@@ -165,6 +165,7 @@ bool PadRel(TypeRelationCall& call) {
 void RegisterNNOps(OpRegistry& registry) {
   RegisterConvOps(registry);
   RegisterConv2DBackwardWeightOp(registry);  // after nn.conv2d: it shares its attrs
+  RegisterConvNCHWcOps(registry);            // after nn.conv2d: they share its definition
   RegisterPoolingOps(registry);
   RegisterNormalizationOps(registry);
   RegisterMatmulOp(registry);

@@ -14,7 +14,8 @@ void RegisterGroupNormOps(OpRegistry& registry);      // group_norm.cc: group_no
 void RegisterLossOps(OpRegistry& registry);           // loss.cc: nll_loss
 void RegisterMatmulOp(OpRegistry& registry);          // matmul.cc: nn.matmul
 void RegisterConv2DBackwardWeightOp(OpRegistry& registry);  // conv_backward_weight.cc
-void RegisterCorrelationOp(OpRegistry& registry);           // correlation.cc: nn.correlation
-void RegisterPadLikeOps(OpRegistry& registry);              // pad_like.cc: nn.mirror_pad, nn.dilate
+void RegisterConvNCHWcOps(OpRegistry& registry);   // conv_nchwc.cc: nn.contrib_*conv2d_NCHWc
+void RegisterCorrelationOp(OpRegistry& registry);  // correlation.cc: nn.correlation
+void RegisterPadLikeOps(OpRegistry& registry);     // pad_like.cc: nn.mirror_pad, nn.dilate
 
 }  // namespace relaypass::op

@@ -139,6 +139,8 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "nn.batch_matmul",
       "nn.batch_norm",
       "nn.bias_add",
+      "nn.contrib_conv2d_NCHWc",
+      "nn.contrib_depthwise_conv2d_NCHWc",
       "nn.conv1d",
       "nn.conv1d_transpose",
       "nn.conv2d",

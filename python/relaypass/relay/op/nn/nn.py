@@ -13,6 +13,7 @@ __all__ = [
     "conv1d", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
     "group_norm", "l2_normalize", "nll_loss", "matmul", "global_max_pool1d", "global_avg_pool1d",
+    "contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc",
 ]
 
 
@@ -26,6 +27,36 @@ def conv2d(data, weight, strides=(1, 1), padding=(0, 0), dilation=(1, 1), groups
                 padding=get_pad_tuple2d(padding), dilation=pair(dilation), groups=groups,
                 channels=channels, kernel_size=kernel_size, data_layout=data_layout,
                 kernel_layout=kernel_layout, out_layout=out_layout, out_dtype=out_dtype)
+
+
+def _conv2d_nchwc(op_name, data, kernel, strides, padding, dilation, groups, channels,
+                  kernel_size, data_layout, kernel_layout, out_layout, out_dtype):
+    if isinstance(kernel_size, int):
+        kernel_size = (kernel_size, kernel_size)
+    return call(op_name, [data, kernel], strides=pair(strides),
+                padding=get_pad_tuple2d(padding), dilation=pair(dilation), groups=groups,
+                channels=channels, kernel_size=kernel_size, data_layout=data_layout,
+                kernel_layout=kernel_layout, out_layout=out_layout, out_dtype=out_dtype)
+
+
+def contrib_conv2d_nchwc(data, kernel, strides=(1, 1), padding=(0, 0), dilation=(1, 1),
+                         groups=1, channels=None, kernel_size=None, data_layout="NCHW8c",
+                         kernel_layout="OIHW", out_layout="", out_dtype=""):
+    """2-D convolution on channel-blocked layouts (nn.contrib_conv2d_NCHWc, TVM's x86 form)."""
+    return _conv2d_nchwc("nn.contrib_conv2d_NCHWc", data, kernel, strides, padding, dilation,
+                         groups, channels, kernel_size, data_layout, kernel_layout, out_layout,
+                         out_dtype)
+
+
+def contrib_depthwise_conv2d_nchwc(data, kernel, strides=(1, 1), padding=(0, 0),
+                                   dilation=(1, 1), groups=1, channels=None, kernel_size=None,
+                                   data_layout="NCHW8c", kernel_layout="OIHW", out_layout="",
+                                   out_dtype=""):
+    """Depthwise 2-D convolution on channel-blocked layouts
+    (nn.contrib_depthwise_conv2d_NCHWc)."""
+    return _conv2d_nchwc("nn.contrib_depthwise_conv2d_NCHWc", data, kernel, strides, padding,
+                         dilation, groups, channels, kernel_size, data_layout, kernel_layout,
+                         out_layout, out_dtype)
 
 
 def conv2d_backward_weight(grad, data, strides=(1, 1), padding=(0, 0), dilation=(1, 1),
