@@ -1602,6 +1602,69 @@ def adt_case(r):
     return "\n".join(L)
 
 
+ADT_VALUE_MUTATIONS = ["none", "none", "tag", "option_tag", "unknown_tag", "fields_missing",
+                       "fields_extra", "shape", "dtype", "int", "cycle", "tuple_for_list",
+                       "constructor_value", "constructor_value_arity", "long"]
+
+
+def adt_value_case(r):
+    """Runtime ADT values given to the executors as TVM's tests give a List (ADT(tag, fields),
+    tuple_object for tuples; or the interpreter's ConstructorValue): a well-formed list is
+    checked against NumPy; a malformed one (a tag of the other constructor, of Option, of no
+    constructor, too few or too many fields, a tensor of the wrong shape or dtype, an int, a
+    list that contains itself, a tuple where a list goes, a ConstructorValue of the wrong arity)
+    must give a clean error or run, never crash; a long list must not exhaust any stack."""
+    mutation = r.choice(ADT_VALUE_MUTATIONS)
+    n = 3000 if mutation == "long" else r.randint(0, 5)
+    width = r.randint(1, 3)
+    kind = r.choice(["debug", "vm"])
+    L = ["from relaypass.runtime.container import ADT, tuple_object",
+         "from relaypass.relay.backend.interpreter import ConstructorValue",
+         "rng = np.random.default_rng(%d)" % r.randrange(10 ** 6),
+         "mod = tvm.IRModule()",
+         "p = relay.prelude.Prelude(mod)",
+         "t = relay.TensorType((%d,), 'float32')" % width,
+         "xs = relay.var('xs', type_annotation=p.l(t))",
+         "acc, it = relay.var('acc', t), relay.var('it', t)",
+         "step = relay.Function([acc, it], relay.add(acc, it))",
+         "mod['main'] = relay.Function([xs], relay.Tuple([p.foldl(step, relay.zeros((%d,), "
+         "'float32'), xs), p.length(xs)]))" % width,
+         "vals = [rng.standard_normal(%d).astype('float32') for _ in range(%d)]" % (width, n),
+         "v = ADT(p.nil.tag, [])",
+         "for a in reversed(vals):\n    v = ADT(p.cons.tag, [tvm.nd.array(a), v])",
+         "mutation = %r" % mutation,
+         "cell = v\nfor _ in range(%d):\n    cell = cell[1] if cell.tag == p.cons.tag else cell"
+         % r.randint(0, max(0, n - 1)),
+         "if mutation == 'tag':\n    cell.tag = p.nil.tag if cell.tag == p.cons.tag else p.cons.tag",
+         "if mutation == 'option_tag':\n    cell.tag = p.some.tag",
+         "if mutation == 'unknown_tag':\n    cell.tag = %d" % r.choice([-1, 7, 2 ** 31 - 1, 12345]),
+         "if mutation == 'fields_missing':\n    cell._fields = cell._fields[:-1]",
+         "if mutation == 'fields_extra':\n    cell._fields = cell._fields + [tvm.nd.array(vals[0] "
+         "if vals else np.zeros(%d, 'float32'))]" % width,
+         "if mutation == 'shape' and cell.tag == p.cons.tag:\n    cell._fields[0] = tvm.nd.array("
+         "np.zeros(%d, 'float32'))" % (width + 1),
+         "if mutation == 'dtype' and cell.tag == p.cons.tag:\n    cell._fields[0] = tvm.nd.array("
+         "np.zeros(%d, 'int32'))" % width,
+         "if mutation == 'int' and cell.tag == p.cons.tag:\n    cell._fields[0] = 3",
+         "if mutation == 'cycle' and cell.tag == p.cons.tag:\n    cell._fields[1] = cell",
+         "if mutation == 'tuple_for_list':\n    v = tuple_object([tvm.nd.array(a) for a in vals])",
+         "if mutation in ('constructor_value', 'constructor_value_arity'):\n"
+         "    w = ConstructorValue(p.nil.tag, [], p.nil)\n"
+         "    for a in reversed(vals):\n"
+         "        w = ConstructorValue(p.cons.tag, [tvm.nd.array(a), w], p.cons)\n"
+         "    if mutation == 'constructor_value_arity':\n"
+         "        w = ConstructorValue(p.cons.tag, [w], p.cons)\n"
+         "    v = w",
+         "res = attempt(run_kind, %r, mod, [v], 0)" % kind,
+         "if mutation in ('none', 'long', 'constructor_value'):\n"
+         "    if err(res):\n        raise Mismatch('a well-formed list was refused: ' + repr(res)[:300])\n"
+         "    ref = sum(vals) if vals else np.zeros(%d, 'float32')\n"
+         "    close(res[0], ref, 'foldl of a runtime List vs numpy')\n"
+         "    close(res[1], np.array(len(vals), 'int32'), 'length', strict=True)\n"
+         "elif not err(res):\n    touch(res)" % width]
+    return "\n".join(L)
+
+
 ADT_SNIPPETS = ["match", "match?", "=>", "_", "Cons", "Nil", "List[", "[A]", "fn", "ref(",
                 "ref_read(", "ref_write(", "?", "(", ")", "{", "}", ",", ";", "%x", "@main",
                 "type", "Some", "None", "Option[", "int32", "-1", "99999999999"]
@@ -1710,7 +1773,7 @@ def context_case(r):
 
 CASE_KINDS = [(program_case, 40), (hostile_case, 20), (wrapper_case, 10), (nd_case, 6),
               (params_case, 5), (text_case, 8), (pattern_case, 6), (context_case, 5),
-              (adt_case, 6)]
+              (adt_case, 6), (adt_value_case, 4)]
 
 HOSTILE_OPS = []
 SIGS = {}

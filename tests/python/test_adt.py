@@ -254,3 +254,41 @@ def test_runtime_adt_list_argument(kind):
     result = relay.create_executor(kind, mod=mod).evaluate()(value)
     assert float(result[0].numpy()) == 6.0
     assert int(result[1].numpy()) == 3
+
+
+@pytest.mark.parametrize("kind", ["debug", "vm"])
+def test_malformed_adt_arguments_are_refused_before_running(kind):
+    # Each malformed List value is a ValueError naming the argument (and, inside it, where),
+    # raised before anything runs; the reasons are hand-derived from the List type.
+    import numpy as np
+
+    from relaypass.relay.backend.interpreter import ConstructorValue
+    from relaypass.relay.prelude import Prelude
+    from relaypass.runtime.container import ADT, tuple_object
+
+    mod = tvm.IRModule()
+    p = Prelude(mod)
+    t = relay.TensorType((2,), "float32")
+    xs = relay.var("xs", type_annotation=p.l(t))
+    mod["main"] = relay.Function([xs], p.length(xs))
+    a = tvm.nd.array(np.ones(2, "float32"))
+    nil = ADT(p.nil.tag, [])
+    cases = [
+        (ADT(12345, []), "tag 12345"),
+        (ADT(p.some.tag, [a]), "Some does not build List"),
+        (ADT(p.nil.tag, [a, nil]), "Nil takes 0 fields, got 2"),
+        (ADT(p.cons.tag, [a]), "Cons takes 2 fields, got 1"),
+        (ADT(p.cons.tag, [tvm.nd.array(np.ones(3, "float32")), nil]),
+         r"field 0 of Cons\): a tensor of shape \(3,\)"),
+        (ADT(p.cons.tag, [a, ADT(p.cons.tag, [3, nil])]), "depth 2"),
+        (tuple_object([a]), "expected a value of the ADT List"),
+        (ConstructorValue(p.cons.tag, [a], p.cons), "Cons takes 2 fields, got 1"),
+    ]
+    cyclic = ADT(p.cons.tag, [a, None])
+    cyclic._fields[1] = cyclic
+    cases.append((cyclic, "contains itself"))
+    run = relay.create_executor(kind, mod=mod).evaluate()
+    for value, reason in cases:
+        with pytest.raises(ValueError, match=reason):
+            run(value)
+    assert int(run(ADT(p.cons.tag, [a, nil])).numpy()) == 1  # a well-formed one still runs

@@ -15,6 +15,8 @@ from .. import nd as _nd
 from ..ir import IRModule
 from .expr import Function
 from ..runtime.arguments import coerce_argument as _coerce_argument
+from ..runtime.arguments import check_adt_argument as _check_adt_argument
+from ..runtime.arguments import constructor_of_tag
 from ..runtime.arguments import check_argument as _check_argument
 from .backend.executor import Executor
 from .backend.runtime import Runtime
@@ -127,7 +129,7 @@ def _to_value(value, mod=None):
         return v.tag if isinstance(v, ADT) and mod is not None else 0
 
     def close(fields, tag):
-        return fields if tag == 0 else ConstructorValue(tag, fields, mod.get_constructor(tag))
+        return fields if tag == 0 else ConstructorValue(tag, fields, constructor_of_tag(mod, tag))
 
     if not is_sequence(value):
         return leaf(value)
@@ -234,6 +236,8 @@ class Interpreter(Executor_):
             for param, value in zip(main.params, values):
                 if isinstance(value, _nd.NDArray):
                     _check_argument(param, value)
+                else:
+                    _check_adt_argument(param, value, mod)
             return _as_adt(runner.run_main(values))
 
         return run

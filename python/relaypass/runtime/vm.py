@@ -8,7 +8,7 @@ import numpy as _np
 from .. import _core
 from .. import nd as _nd
 from .._errors import TVMError
-from .arguments import check_argument, coerce_argument
+from .arguments import check_adt_argument, check_argument, coerce_argument, constructor_of_tag
 from .container import ADT
 from .module import BenchmarkResult, _time
 
@@ -83,7 +83,7 @@ def _to_value(value, mod):
     def close(tag, fields):
         if tag == 0:
             return fields
-        return ConstructorValue(tag, fields, mod.get_constructor(tag))
+        return ConstructorValue(tag, fields, constructor_of_tag(mod, tag))
 
     return _rebuild(value, open_, close, leaf=_leaf_value)
 
@@ -102,16 +102,19 @@ def _leaf_value(value):
 
 def _rebuild(value, open_, close, leaf=lambda v: v):
     """``value`` rebuilt bottom-up: ``open_(v)`` gives (tag, children) of a node to rebuild, or
-    None for a leaf (converted by ``leaf``); ``close(tag, children)`` builds the new node."""
+    None for a leaf (converted by ``leaf``); ``close(tag, children)`` builds the new node. A node
+    that contains itself is refused (a ValueError), not followed forever."""
     opened = open_(value)
     if opened is None:
         return leaf(value)
-    stack = [(opened[0], iter(opened[1]), [])]
+    stack = [(opened[0], iter(opened[1]), [], id(value))]
+    open_ids = {id(value)}
     while True:
-        tag, items, done = stack[-1]
+        tag, items, done, ident = stack[-1]
         item = next(items, _END)
         if item is _END:
             stack.pop()
+            open_ids.discard(ident)
             built = close(tag, done)
             if not stack:
                 return built
@@ -120,8 +123,12 @@ def _rebuild(value, open_, close, leaf=lambda v: v):
         opened = open_(item)
         if opened is None:
             done.append(leaf(item))
-        else:
-            stack.append((opened[0], iter(opened[1]), []))
+            continue
+        if id(item) in open_ids:
+            raise ValueError("a VM argument contains itself (an element of type {} holds itself)"
+                             .format(type(item).__name__))
+        open_ids.add(id(item))
+        stack.append((opened[0], iter(opened[1]), [], id(item)))
 
 
 _END = object()
@@ -172,6 +179,8 @@ class VirtualMachine:
             value = _to_value(coerce_argument(param, value), self.executable.mod)
             if isinstance(value, _nd.NDArray):
                 check_argument(param, value)  # the evaluator trusts its inputs
+            else:
+                check_adt_argument(param, value, self.executable.mod)
             out.append(value)
         return out
 
