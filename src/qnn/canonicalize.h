@@ -32,6 +32,9 @@ ir::Expr LowerConv2DTranspose(const ir::Attrs& attrs, const Args& args, const Ty
 ir::Expr LowerConcatenate(const ir::Attrs& attrs, const Args& args, const Types& types);
 // The unary ops' float computation (qnn.tanh: tanh, ...) on the dequantized input.
 CanonicalizeFunc LowerUnary(const std::string& op_name);
+// activations.cc: qnn.leaky_relu and qnn.softmax.
+ir::Expr LowerLeakyRelu(const ir::Attrs& attrs, const Args& args, const Types& types);
+ir::Expr LowerSoftmax(const ir::Attrs& attrs, const Args& args, const Types& types);
 
 // The qnn.* calls of `expr` (typed) replaced by their lowerings, inner calls first.
 ir::Expr LowerQnnCalls(const ir::Expr& expr);

@@ -28,6 +28,8 @@ const std::map<std::string, CanonicalizeFunc>& BuiltinLowerings() {
         {"qnn.conv2d", LowerConv2D},
         {"qnn.concatenate", LowerConcatenate},
         {"qnn.conv2d_transpose", LowerConv2DTranspose},
+        {"qnn.leaky_relu", LowerLeakyRelu},
+        {"qnn.softmax", LowerSoftmax},
     };
     for (const char* name : {"qnn.tanh", "qnn.exp", "qnn.sqrt", "qnn.rsqrt", "qnn.erf",
                              "qnn.sigmoid", "qnn.hardswish", "qnn.log", "qnn.abs"}) {

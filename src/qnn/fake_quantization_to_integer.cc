@@ -87,8 +87,13 @@ using fq2i::AffineTypeMap;
 class RegionRewriter : public ir::ExprMutator {
  public:
   RegionRewriter(const ir::ExprNode* root, std::unordered_set<const ir::ExprNode*> region,
-                 AffineTypeMap& types, AffineType out_type)
-      : root_(root), region_(std::move(region)), types_(types), out_type_(std::move(out_type)) {}
+                 AffineTypeMap& types, AffineType out_type,
+                 const std::vector<std::string>& optional_ops)
+      : root_(root),
+        region_(std::move(region)),
+        types_(types),
+        out_type_(std::move(out_type)),
+        optional_ops_(optional_ops) {}
 
  protected:
   bool ShouldVisitChildren(const ir::Expr& e) override {
@@ -102,7 +107,7 @@ class RegionRewriter : public ir::ExprMutator {
     if (pre != root_ && !region_.count(pre)) return post;
     const std::string& name = pre->op_node()->name;
     if (name != "qnn.dequantize") types_.Set(post, out_type_);
-    auto [out, type] = fq2i::FindRule(name)(post, types_);
+    auto [out, type] = fq2i::FindRule(name, optional_ops_)(post, types_);
     types_.Set(out, std::move(type));
     return out;
   }
@@ -135,11 +140,13 @@ class RegionRewriter : public ir::ExprMutator {
   std::unordered_set<const ir::ExprNode*> region_;
   AffineTypeMap& types_;
   AffineType out_type_;
+  const std::vector<std::string>& optional_ops_;
 };
 
 class FakeQuantizationRewriter : public ir::ExprMutator {
  public:
-  explicit FakeQuantizationRewriter(bool hard_fail) : hard_fail_(hard_fail) {}
+  FakeQuantizationRewriter(bool hard_fail, std::vector<std::string> optional_ops)
+      : hard_fail_(hard_fail), optional_ops_(std::move(optional_ops)) {}
 
  protected:
   ir::Expr RewriteCall(const ir::CallNode* pre, const ir::Expr& post) override {
@@ -150,7 +157,7 @@ class FakeQuantizationRewriter : public ir::ExprMutator {
     if (region.empty()) return post;
     for (const ir::Expr& e : region) {
       const auto* call = e.as<ir::CallNode>();
-      if (call == nullptr || fq2i::FindRule(call->op_node()->name)) continue;
+      if (call == nullptr || fq2i::FindRule(call->op_node()->name, optional_ops_)) continue;
       if (hard_fail_) {
         throw PassError("FakeQuantizationToInteger: found no rewrite rule for " +
                         call->op_node()->name);
@@ -171,7 +178,8 @@ class FakeQuantizationRewriter : public ir::ExprMutator {
                             .value_or(ir::DataType::Int(8)),
                         static_cast<int>(quantize->attrs->get_int("axis"))};
     try {
-      ir::Expr out = RegionRewriter(post.get(), std::move(current), types, out_type).Mutate(post);
+      ir::Expr out = RegionRewriter(post.get(), std::move(current), types, out_type, optional_ops_)
+                         .Mutate(post);
       // A rewrite the types reject is a failed rewrite (TVM finds out only afterwards).
       return ir::InferExprTypes(out);
     } catch (const InternalError&) {
@@ -184,6 +192,7 @@ class FakeQuantizationRewriter : public ir::ExprMutator {
 
  private:
   bool hard_fail_;
+  std::vector<std::string> optional_ops_;
 };
 
 // use_qat (TVM's QATRewriter): an op of the QAT list whose arguments are all dequantize calls or
@@ -272,13 +281,9 @@ class QatRewriter : public ir::ExprMutator {
 
 transform::Pass FakeQuantizationToInteger(bool hard_fail, bool use_qat,
                                           const std::vector<std::string>& optional_qnn_ops) {
-  if (!optional_qnn_ops.empty()) {
-    throw PassError("FakeQuantizationToInteger: optional_qnn_ops (" + optional_qnn_ops.front() +
-                    ", ...) are not implemented");
-  }
   return transform::CreateFunctionPass(
-      [hard_fail, use_qat](const ir::Function& func, const ir::IRModule& mod,
-                           const transform::PassContext&) {
+      [hard_fail, use_qat, optional_qnn_ops](const ir::Function& func, const ir::IRModule& mod,
+                                             const transform::PassContext&) {
         // Most functions have no dequantize: one scan, and no typing or rewriting.
         bool dequantizes = false;
         ir::post_order_visit(func, [&dequantizes](const ir::Expr& e) {
@@ -289,8 +294,8 @@ transform::Pass FakeQuantizationToInteger(bool hard_fail, bool use_qat,
         if (!dequantizes) return func;
         ir::Function typed =
             func->checked_type ? func : ir::InferExprTypes(func, mod).downcast<ir::FunctionNode>();
-        ir::Expr rewritten =
-            ir::InferExprTypes(FakeQuantizationRewriter(hard_fail).Mutate(typed), mod);
+        ir::Expr rewritten = ir::InferExprTypes(
+            FakeQuantizationRewriter(hard_fail, optional_qnn_ops).Mutate(typed), mod);
         if (use_qat) rewritten = ir::InferExprTypes(QatRewriter(hard_fail).Mutate(rewritten), mod);
         return rewritten.downcast<ir::FunctionNode>();
       },

@@ -47,8 +47,9 @@ class AffineTypeMap {
 // expression and its affine type.
 using Rule = std::function<std::pair<ir::Expr, AffineType>(const ir::Expr& call,
                                                            const AffineTypeMap& types)>;
-// The rule of `op_name` (qnn.quantize and qnn.dequantize included), or an empty function.
-Rule FindRule(const std::string& op_name);
+// The rule of `op_name` (qnn.quantize and qnn.dequantize included), or an empty function; an
+// optional rule (TVM's, e.g. nn.softmax's) only when `optional_ops` names the op.
+Rule FindRule(const std::string& op_name, const std::vector<std::string>& optional_ops = {});
 
 // The fake-quantized region that ends in `quantize` (a qnn.quantize call): every call reached
 // backwards from its data through calls, tuples and constants, stopping at qnn.dequantize calls

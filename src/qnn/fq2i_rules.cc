@@ -1,6 +1,7 @@
 // FakeQuantizationToInteger's rules, by op name (TVM v0.13's
 // python/tvm/relay/transform/fake_quantization_to_integer.py): each rewrites a float op of a
 // fake-quantized region into integer ops and states its result's scale and zero point.
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -129,6 +130,23 @@ Result Conv2D(const Expr& e, const AffineTypeMap& types) {
   ir::Attrs attrs = call.attrs->With("out_dtype", AttrValue::Str("int32"));
   Expr out = ir::MakeCall(
       ir::GetOp("qnn.conv2d"),
+      {call.args[0], call.args[1], x.zero_point, w.zero_point, x.scale, w.scale}, attrs);
+  std::string layout = call.attrs->get_string("out_layout");
+  if (layout.empty()) layout = call.attrs->get_string("data_layout");
+  const size_t c = layout.find('C');
+  return {out,
+          {scale, ZerosLike(scale), DataType::Int(32),
+           c == std::string::npos ? 1 : static_cast<int>(c)}};
+}
+
+Result Conv2DTranspose(const Expr& e, const AffineTypeMap& types) {
+  const ir::CallNode& call = CallOf(e);
+  const AffineType& x = types.At(call.args[0], "nn.conv2d_transpose");
+  const AffineType& w = types.At(call.args[1], "nn.conv2d_transpose");
+  Expr scale = Fold(relay::multiply(x.scale, w.scale));
+  ir::Attrs attrs = call.attrs->With("out_dtype", AttrValue::Str("int32"));
+  Expr out = ir::MakeCall(
+      ir::GetOp("qnn.conv2d_transpose"),
       {call.args[0], call.args[1], x.zero_point, w.zero_point, x.scale, w.scale}, attrs);
   std::string layout = call.attrs->get_string("out_layout");
   if (layout.empty()) layout = call.attrs->get_string("data_layout");
@@ -355,6 +373,20 @@ Result BinaryIdentity(const Expr& e, const AffineTypeMap& types) {
   return {WithArgs(CallOf(e), {b.left, b.right}), b.out_t};
 }
 
+// nn.leaky_relu -> qnn.leaky_relu and (an optional rule) nn.softmax -> qnn.softmax: the op's
+// own attributes, the input's and the region output's parameters.
+Rule ActivationQnn(const std::string& qnn_op) {
+  return [qnn_op](const Expr& e, const AffineTypeMap& types) -> Result {
+    const ir::CallNode& call = CallOf(e);
+    const AffineType& x = types.At(call.args[0], qnn_op);
+    const AffineType& out_t = types.At(e, qnn_op);
+    return {ir::MakeCall(ir::GetOp(qnn_op),
+                         {call.args[0], x.scale, x.zero_point, out_t.scale, out_t.zero_point},
+                         call.attrs),
+            out_t};
+  };
+}
+
 Rule UnaryQnn(const std::string& qnn_op) {
   return [qnn_op](const Expr& e, const AffineTypeMap& types) -> Result {
     const ir::CallNode& call = CallOf(e);
@@ -374,6 +406,8 @@ const std::map<std::string, Rule>& Rules() {
         {"split", Split},
         {"topk", TopK},
         {"nn.conv2d", Conv2D},
+        {"nn.conv2d_transpose", Conv2DTranspose},
+        {"nn.leaky_relu", ActivationQnn("qnn.leaky_relu")},
         {"nn.dense", Dense},
         {"nn.batch_matmul", BatchMatmul},
         {"nn.bias_add", BiasAdd},
@@ -408,11 +442,25 @@ const std::map<std::string, Rule>& Rules() {
   return rules;
 }
 
+// TVM's register_optional_fake_quantization_to_integer: rules used only for the ops a pass
+// names in optional_qnn_ops.
+const std::map<std::string, Rule>& OptionalRules() {
+  static const std::map<std::string, Rule> rules = {
+      {"nn.softmax", ActivationQnn("qnn.softmax")},
+  };
+  return rules;
+}
+
 }  // namespace
 
-Rule FindRule(const std::string& op_name) {
+Rule FindRule(const std::string& op_name, const std::vector<std::string>& optional_ops) {
   auto it = Rules().find(op_name);
-  return it == Rules().end() ? Rule() : it->second;
+  if (it != Rules().end()) return it->second;
+  if (std::find(optional_ops.begin(), optional_ops.end(), op_name) == optional_ops.end()) {
+    return Rule();
+  }
+  auto optional = OptionalRules().find(op_name);
+  return optional == OptionalRules().end() ? Rule() : optional->second;
 }
 
 }  // namespace relaypass::qnn::fq2i

@@ -123,6 +123,11 @@ void RegisterQnnOps(ir::OpRegistry& ir_registry) {
   Register(registry, "qnn.concatenate", 5, ConcatenateRel(ir_registry),
            SchemaOf(ir_registry, "concatenate"),
            "Concatenates quantized tensors, requantized to the output's parameters.");
+  Register(registry, "qnn.leaky_relu", 5, UnaryRel(), SchemaOf(ir_registry, "nn.leaky_relu"),
+           "Quantized leaky relu: the input requantized to the output's parameters, the "
+           "negative side scaled by alpha in fixed point.");
+  Register(registry, "qnn.softmax", 5, SoftmaxRel(), SchemaOf(ir_registry, "nn.softmax"),
+           "Quantized softmax of int8 data by integer arithmetic (shifts for exp).");
   for (const char* name : {"qnn.tanh", "qnn.exp", "qnn.sqrt", "qnn.rsqrt", "qnn.erf", "qnn.sigmoid",
                            "qnn.hardswish", "qnn.log", "qnn.abs"}) {
     Register(registry, name, 5, UnaryRel(), nullptr,

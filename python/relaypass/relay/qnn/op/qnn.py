@@ -8,7 +8,8 @@ from ...op._make import call, get_pad_tuple2d
 __all__ = [
     "RequantizeConfig", "requantize_config", "requantize", "quantize", "dequantize",
     "concatenate", "conv2d", "conv2d_transpose", "add", "subtract", "mul", "dense", "batch_matmul",
-    "tanh", "exp", "sqrt", "rsqrt", "erf", "sigmoid", "hardswish", "log", "abs",
+    "tanh", "exp", "sqrt", "rsqrt", "erf", "sigmoid", "hardswish", "log", "abs", "leaky_relu",
+    "softmax",
 ]
 
 
@@ -176,3 +177,18 @@ sigmoid = _unary("sigmoid")
 hardswish = _unary("hardswish")
 log = _unary("log")
 abs = _unary("abs")  # noqa: A001 (TVM's name)
+
+
+def leaky_relu(x, alpha, input_scale, input_zero_point, output_scale, output_zero_point):
+    """Quantized leaky relu (int8 or uint8): the input requantized to the output's parameters,
+    the part below the input's zero point scaled by ``alpha`` in fixed point."""
+    return call("qnn.leaky_relu", [x, _scale(input_scale), _zero_point(input_zero_point),
+                                   _scale(output_scale), _zero_point(output_zero_point)],
+                alpha=float(alpha))
+
+
+def softmax(x, scale, zero_point, output_scale, output_zero_point, axis=-1):
+    """Quantized softmax of int8 data along ``axis``, by TVM's integer algorithm."""
+    return call("qnn.softmax", [x, _scale(scale), _zero_point(zero_point),
+                                _scale(output_scale), _zero_point(output_zero_point)],
+                axis=int(axis))
