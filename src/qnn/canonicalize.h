@@ -35,6 +35,8 @@ CanonicalizeFunc LowerUnary(const std::string& op_name);
 // activations.cc: qnn.leaky_relu and qnn.softmax.
 ir::Expr LowerLeakyRelu(const ir::Attrs& attrs, const Args& args, const Types& types);
 ir::Expr LowerSoftmax(const ir::Attrs& attrs, const Args& args, const Types& types);
+// pooling.cc: qnn.avg_pool2d.
+ir::Expr LowerAvgPool2D(const ir::Attrs& attrs, const Args& args, const Types& types);
 
 // The qnn.* calls of `expr` (typed) replaced by their lowerings, inner calls first.
 ir::Expr LowerQnnCalls(const ir::Expr& expr);

@@ -30,6 +30,7 @@ const std::map<std::string, CanonicalizeFunc>& BuiltinLowerings() {
         {"qnn.conv2d_transpose", LowerConv2DTranspose},
         {"qnn.leaky_relu", LowerLeakyRelu},
         {"qnn.softmax", LowerSoftmax},
+        {"qnn.avg_pool2d", LowerAvgPool2D},
     };
     for (const char* name : {"qnn.tanh", "qnn.exp", "qnn.sqrt", "qnn.rsqrt", "qnn.erf",
                              "qnn.sigmoid", "qnn.hardswish", "qnn.log", "qnn.abs"}) {

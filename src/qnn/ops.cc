@@ -126,6 +126,10 @@ void RegisterQnnOps(ir::OpRegistry& ir_registry) {
   Register(registry, "qnn.leaky_relu", 5, UnaryRel(), SchemaOf(ir_registry, "nn.leaky_relu"),
            "Quantized leaky relu: the input requantized to the output's parameters, the "
            "negative side scaled by alpha in fixed point.");
+  Register(registry, "qnn.avg_pool2d", 5, AvgPool2DRel(ir_registry),
+           SchemaOf(ir_registry, "nn.avg_pool2d"),
+           "Quantized 2D average pooling: the input requantized to the output's parameters in "
+           "int32, averaged, saturated.");
   Register(registry, "qnn.softmax", 5, SoftmaxRel(), SchemaOf(ir_registry, "nn.softmax"),
            "Quantized softmax of int8 data by integer arithmetic (shifts for exp).");
   for (const char* name : {"qnn.tanh", "qnn.exp", "qnn.sqrt", "qnn.rsqrt", "qnn.erf", "qnn.sigmoid",

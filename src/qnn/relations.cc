@@ -439,4 +439,23 @@ ir::TypeRelation UnaryRel() {
   };
 }
 
+// TVM's QnnAvgPool2DRel: int8 or uint8 data, scalar scales and zero points, then
+// nn.avg_pool2d's shape rule (the data's dtype kept).
+ir::TypeRelation AvgPool2DRel(const ir::OpRegistry& registry) {
+  ir::TypeRelation pool = NNRelation(registry, "nn.avg_pool2d");
+  return [pool](TypeRelationCall& call) {
+    TensorRef data = TensorAt(call, 0);
+    if (!data) return false;
+    CheckDType(call, data->dtype, {DataType::Int(8), DataType::UInt(8)}, "input");
+    if (!CheckScalarParam(call, 1, DataType::Float(32), "input scale") ||
+        !CheckScalarParam(call, 2, DataType::Int(32), "input zero point") ||
+        !CheckScalarParam(call, 3, DataType::Float(32), "output scale") ||
+        !CheckScalarParam(call, 4, DataType::Int(32), "output zero point", data->dtype)) {
+      return false;
+    }
+    SubCall inner(call, {0, 5});
+    return pool(inner);
+  };
+}
+
 }  // namespace relaypass::qnn

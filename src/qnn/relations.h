@@ -17,7 +17,10 @@ ir::TypeRelation Conv2DRel(const ir::OpRegistry& registry);           // qnn.con
 ir::TypeRelation Conv2DTransposeRel(const ir::OpRegistry& registry);  // qnn.conv2d_transpose
 ir::TypeRelation BatchMatmulRel(const ir::OpRegistry& registry);      // qnn.batch_matmul
 ir::TypeRelation ConcatenateRel(const ir::OpRegistry& registry);      // qnn.concatenate
-ir::TypeRelation UnaryRel();    // qnn.tanh, qnn.exp, ..., qnn.leaky_relu
-ir::TypeRelation SoftmaxRel();  // qnn.softmax (activations.cc): the unary rule, int8 only
+ir::TypeRelation UnaryRel();  // qnn.tanh, qnn.exp, ..., qnn.leaky_relu
+ir::TypeRelation SoftmaxRel();
+ir::TypeRelation AvgPool2DRel(
+    const ir::OpRegistry&
+        registry);  // qnn.avg_pool2d  // qnn.softmax (activations.cc): the unary rule, int8 only
 
 }  // namespace relaypass::qnn

@@ -187,6 +187,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "prod",
       "qnn.abs",
       "qnn.add",
+      "qnn.avg_pool2d",
       "qnn.batch_matmul",
       "qnn.concatenate",
       "qnn.conv2d",

@@ -3,13 +3,13 @@
 a Python number is taken as a float32 scale or an int32 zero point."""
 from .... import _core
 from ...expr import Expr, Tuple, TupleWrapper, const
-from ...op._make import call, get_pad_tuple2d
+from ...op._make import call, get_pad_tuple2d, pair
 
 __all__ = [
     "RequantizeConfig", "requantize_config", "requantize", "quantize", "dequantize",
     "concatenate", "conv2d", "conv2d_transpose", "add", "subtract", "mul", "dense", "batch_matmul",
     "tanh", "exp", "sqrt", "rsqrt", "erf", "sigmoid", "hardswish", "log", "abs", "leaky_relu",
-    "softmax",
+    "softmax", "avg_pool2d",
 ]
 
 
@@ -192,3 +192,17 @@ def softmax(x, scale, zero_point, output_scale, output_zero_point, axis=-1):
     return call("qnn.softmax", [x, _scale(scale), _zero_point(zero_point),
                                 _scale(output_scale), _zero_point(output_zero_point)],
                 axis=int(axis))
+
+
+def avg_pool2d(data, input_scale, input_zero_point, output_scale, output_zero_point, pool_size,
+               strides, padding, dilation, ceil_mode=False, count_include_pad=True, layout="NHWC",
+               out_layout=""):
+    """Quantized 2-D average pooling (TVM's signature; its layout defaults to NHWC): the input
+    requantized to the output's parameters in int32, averaged, saturated to the input dtype."""
+    return call("qnn.avg_pool2d", [data, _scale(input_scale), _zero_point(input_zero_point),
+                                   _scale(output_scale), _zero_point(output_zero_point)],
+                pool_size=pair(pool_size), strides=pair(strides),
+                padding=get_pad_tuple2d(padding), dilation=pair(dilation),
+                ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad),
+                layout=layout, out_layout=out_layout)
+
