@@ -13,6 +13,7 @@
 #include "relaypass/qnn/qnn.h"
 #include "relaypass/relay.h"
 #include "relaypass/support/error.h"
+#include "simulated_quantize.h"
 
 namespace relaypass::qnn {
 
@@ -106,6 +107,7 @@ void RegisterQnnOps(ir::OpRegistry& ir_registry) {
            "Dequantizes integer data: scale * (data - zero_point).");
   Register(registry, "qnn.requantize", 5, RequantizeRel(), RequantizeAttrs(),
            "Converts quantized data to another scale and zero point.");
+  RegisterSimulatedQuantizeOps(registry);
   for (const char* name : {"qnn.add", "qnn.subtract", "qnn.mul"}) {
     Register(registry, name, 8, BinaryRel(ir_registry), BroadcastAttrs(),
              std::string("Quantized ") + (name + 4) + " with numpy-style broadcasting.");

@@ -204,6 +204,8 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "qnn.requantize",
       "qnn.rsqrt",
       "qnn.sigmoid",
+      "qnn.simulated_dequantize",
+      "qnn.simulated_quantize",
       "qnn.softmax",
       "qnn.sqrt",
       "qnn.subtract",

@@ -9,7 +9,7 @@ __all__ = [
     "RequantizeConfig", "requantize_config", "requantize", "quantize", "dequantize",
     "concatenate", "conv2d", "conv2d_transpose", "add", "subtract", "mul", "dense", "batch_matmul",
     "tanh", "exp", "sqrt", "rsqrt", "erf", "sigmoid", "hardswish", "log", "abs", "leaky_relu",
-    "softmax", "avg_pool2d",
+    "softmax", "avg_pool2d", "simulated_quantize", "simulated_dequantize", "SQNN_DTYPE_TO_CODE",
 ]
 
 
@@ -206,3 +206,33 @@ def avg_pool2d(data, input_scale, input_zero_point, output_scale, output_zero_po
                 ceil_mode=bool(ceil_mode), count_include_pad=bool(count_include_pad),
                 layout=layout, out_layout=out_layout)
 
+
+
+# The dtype codes of simulated_quantize / simulated_dequantize (TVM's SQNN_DTYPE_TO_CODE).
+SQNN_DTYPE_TO_CODE = {"disable": 0, "int8": 1, "uint8": 2, "int32": 3}
+
+
+def _simulated(op_name, data, scale, zero_point, axis, dtype):
+    from ...op.transform import reshape
+
+    if isinstance(dtype, str):
+        if dtype not in SQNN_DTYPE_TO_CODE:
+            raise ValueError("%s: dtype must be one of %s, got %r"
+                             % (op_name, sorted(SQNN_DTYPE_TO_CODE), dtype))
+        dtype = const(SQNN_DTYPE_TO_CODE[dtype], "int32")
+    # As TVM: the parameters reshaped to one dimension (one value or one per channel).
+    return call(op_name, [data, dtype, reshape(_scale(scale), [-1]),
+                          reshape(_zero_point(zero_point), [-1])], axis=int(axis))
+
+
+def simulated_quantize(data, output_scale, output_zero_point, axis=-1, out_dtype="int8"):
+    """qnn.quantize simulated in floating point: ``out_dtype`` a name of SQNN_DTYPE_TO_CODE or
+    an int32 code tensor given at run time ("disable" passes the data through)."""
+    return _simulated("qnn.simulated_quantize", data, output_scale, output_zero_point, axis,
+                      out_dtype)
+
+
+def simulated_dequantize(data, input_scale, input_zero_point, axis=-1, in_dtype="int8"):
+    """qnn.dequantize simulated in floating point on float data holding quantized values."""
+    return _simulated("qnn.simulated_dequantize", data, input_scale, input_zero_point, axis,
+                      in_dtype)
