@@ -1,7 +1,10 @@
-"""relay.testing: the built-in workloads with TVM's structure and parameters, TVM's parameter
-initializers (init: create_workload) and its synthetic test network."""
-from . import resnet, mobilenet  # noqa: F401
-from . import init, layers, synthetic  # noqa: F401
+"""relay.testing: TVM's workloads with TVM's structure and parameters (mlp, resnet, resnet_3d,
+dqn, dcgan, mobilenet, lstm, inception_v3, squeezenet, vgg, densenet, synthetic; byoc's
+annotator is imported on demand, as in TVM), TVM's parameter initializers (init:
+create_workload) and its test helpers."""
+from . import mlp, resnet, resnet_3d, dqn, dcgan, mobilenet, lstm  # noqa: F401
+from . import inception_v3, squeezenet, vgg, densenet  # noqa: F401
+from . import init, layers, synthetic, temp_op_attr  # noqa: F401
 from .init import create_workload  # noqa: F401
 
 
