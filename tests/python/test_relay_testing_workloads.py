@@ -1,6 +1,6 @@
 """relay.testing's Python workloads (python/relaypass/relay/testing/: mlp, resnet_3d, dqn, dcgan,
-lstm, inception_v3, squeezenet, vgg, densenet, byoc) and the nn.global_*_pool3d functions they
-use.
+lstm, inception_v3, squeezenet, vgg, densenet, byoc, yolo_detection) and the nn.global_*_pool3d
+functions they use.
 
 Where expected values come from:
 - Parameter names, their order and the output types: TVM v0.13's python/tvm/relay/testing/
@@ -538,11 +538,56 @@ def test_byoc_ccompiler_annotator_on_tvms_multi_node_program():
 
 
 # ---------------------------------------------------------------------------------------------
+# yolo_detection (expected boxes worked by hand from TVM's yolo_detection.py formulas)
+
+
+def test_yolo_layer_boxes():
+    yd = testing.yolo_detection
+    out = np.full((1, 7, 2, 2), 0.1, "float32")  # 1 anchor, 4 box + objectness + 2 classes
+    out[0, :, 1, 0] = [0.5, 0.5, 0.0, 0.0, 0.9, 0.8, 0.3]
+    layer = {"type": "Yolo", "output": out, "biases": [10, 20], "mask": [0], "classes": 2}
+    dets = yd.fill_network_boxes((100, 100), (100, 100), 0.5, 1, [layer])
+    assert len(dets) == 1
+    box = dets[0]["bbox"]
+    # x = (col 0 + 0.5) / 2, y = (row 1 + 0.5) / 2, w = e^0 * 10 / 100, h = e^0 * 20 / 100
+    np.testing.assert_allclose([box.x, box.y, box.w, box.h], [0.25, 0.75, 0.1, 0.2], rtol=1e-6)
+    # class probabilities objectness * score, those under the threshold zeroed
+    np.testing.assert_allclose(dets[0]["prob"], [0.72, 0.0], rtol=1e-6)
+    # absolute boxes on a 200 x 100 image letter-boxed into the 100 x 100 input: new_h = 50
+    abs_dets = yd.fill_network_boxes((100, 100), (200, 100), 0.5, 0, [layer])
+    b = abs_dets[0]["bbox"]
+    np.testing.assert_allclose([b.x, b.y, b.w, b.h],
+                               [0.25 * 200, (0.75 - 0.25) / 0.5 * 100, 0.1 * 200, 0.4 * 100],
+                               rtol=1e-6)
+
+
+def test_yolo_nms_sort_and_detections(capsys):
+    yd = testing.yolo_detection
+    Box = yd.Box
+    d1 = {"bbox": Box(0.5, 0.5, 0.2, 0.2), "prob": [0.9, 0.0], "objectness": 0.9}
+    d2 = {"bbox": Box(0.52, 0.5, 0.2, 0.2), "prob": [0.8, 0.6], "objectness": 0.8}
+    d3 = {"bbox": Box(0.1, 0.1, 0.1, 0.1), "prob": [0.0, 0.0], "objectness": 0}
+    dets = [d3, d1, d2]
+    yd.do_nms_sort(dets, 2, 0.45)  # IoU(d1, d2) = 0.036 / 0.044 = 0.82
+    assert dets[-1] is d3  # zero objectness moves to the end
+    assert d1["prob"] == [0.9, 0.0] and d2["prob"] == [0.0, 0.6]
+    im = np.zeros((3, 100, 100), "float32")
+    valid, det = yd.get_detections(im, d1, 0.5, ["cat", "dog"], 2)
+    assert valid and det["category"] == 0 and det["labelstr"] == ["cat 0.9"]
+    assert (det["left"], det["right"], det["top"], det["bot"]) == (40, 60, 40, 60)
+    assert yd.get_detections(im, d3, 0.5, ["cat", "dog"], 2) == (False, None)
+    yd.show_detections(im, [d1, d3], 0.5, ["cat", "dog"], 2)
+    # TVM's format passes left, top, right, bot to "left right top bottom"
+    assert capsys.readouterr().out == "class:['cat 0.9'] left:40 right:40 top:60 bottom:60\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # the package as TVM's
 
 
 def test_relay_testing_imports_the_workloads_as_tvm_does():
     for name in ("mlp", "resnet", "resnet_3d", "dqn", "dcgan", "mobilenet", "lstm",
-                 "inception_v3", "squeezenet", "vgg", "densenet", "temp_op_attr", "synthetic"):
+                 "inception_v3", "squeezenet", "vgg", "densenet", "yolo_detection",
+                 "temp_op_attr", "synthetic"):
         assert hasattr(testing, name), name
     from relaypass.relay.testing import byoc  # noqa: F401  (imported on demand, as in TVM)
