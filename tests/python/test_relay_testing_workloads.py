@@ -582,6 +582,45 @@ def test_yolo_nms_sort_and_detections(capsys):
 
 
 # ---------------------------------------------------------------------------------------------
+# uses of the workloads in TVM's own tests
+
+
+@pytest.mark.parametrize("make", [
+    lambda: testing.mlp.get_workload(batch_size=1),
+    lambda: testing.lstm.get_workload(1, 1),
+    lambda: testing.lstm.get_workload(4, 4),
+    lambda: testing.squeezenet.get_workload(batch_size=1, version="1.1"),
+    lambda: testing.densenet.get_workload(batch_size=1),
+    lambda: testing.dqn.get_workload(batch_size=1),
+    lambda: testing.dcgan.get_workload(batch_size=1),
+    lambda: testing.resnet_3d.get_workload(batch_size=1),
+], ids=["mlp", "lstm-1", "lstm-4", "squeezenet", "densenet", "dqn", "dcgan", "resnet_3d"])
+def test_printed_workloads_parse_back_equal(make):
+    # TVM's test_ir_text_printer: astext() of each workload parses back structurally equal
+    mod, _ = make()
+    again = tvm.relay.fromtext(mod.astext())
+    tvm.ir.assert_structural_equal(again, mod, map_free_vars=True)
+
+
+def test_lstm_through_to_mixed_precision_as_tvms_test():
+    # TVM's test_to_mixed_precision.py::test_lstm[float16]: every "data" input gets the value
+    # of the "data" keyword (TVM's executor binds keywords by name_hint)
+    mod, params = testing.lstm.get_workload(iterations=5, num_hidden=4)
+    rng = np.random.RandomState(0)
+    for i in range(5):
+        params["data" if i == 0 else "data%d" % i] = rng.uniform(-10, 10, (1, 4)).astype("float32")
+    mod = relay.transform.InferType()(mod)
+
+    def run(m):
+        return relay.create_executor("debug", m, device=tvm.device("llvm", 0),
+                                     target="llvm").evaluate()(**params).numpy()
+
+    fp32 = run(mod)
+    fp16 = run(relay.transform.ToMixedPrecision("float16")(mod))
+    np.testing.assert_allclose(fp32, fp16, rtol=0.01, atol=0.01)
+
+
+# ---------------------------------------------------------------------------------------------
 # the package as TVM's
 
 
