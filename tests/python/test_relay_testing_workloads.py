@@ -18,6 +18,9 @@ Where expected values come from:
   conv2d_transpose IOHW, conv3d OIDHW / DHWIO) on the networks' shapes, worked by hand.
 - Outputs: the mlp and the LSTM are computed again in NumPy from the same parameters; the other
   networks must give finite values of the expected shape (softmax rows summing to 1).
+- Printing: TVM's test_ir_text_printer (each workload's text parses back structurally equal);
+  ToMixedPrecision: TVM's test_to_mixed_precision::test_lstm (float16 within 0.01 of float32).
+- yolo_detection: boxes and suppression worked by hand from TVM's formulas.
 - byoc: TVM's CcompilerAnnotator rules (compiler_begin on the add's operands and on Var operands
   of subtract/multiply inside the region, compiler_end after the multiply) applied by hand to
   TVM's test_multi_node_compiler program.
