@@ -17,6 +17,7 @@ Run with PYTHONPATH=<build>/python.
 """
 import sys
 import time
+import numpy as np
 
 import relaypass as tvm
 from relaypass import _core, relay
@@ -107,7 +108,10 @@ def chain_rows():
 
 
 def workload_rows():
-    """(name, best seconds of get_workload) for each relay.testing workload."""
+    """(name, best seconds of get_workload, best seconds of the type-checked graph alone or None,
+    millions of parameter values) for each relay.testing workload. The graph alone is the
+    network's get_net (densenet: _make_dense_net) through InferType, without the parameter draws
+    (NumPy's, as TVM's create_workload); resnet and mobilenet are built in C++ in one call."""
     import importlib
 
     from relaypass.relay import testing
@@ -115,22 +119,41 @@ def workload_rows():
     for name in ("mlp", "resnet", "resnet_3d", "mobilenet", "inception_v3", "squeezenet", "vgg",
                  "densenet", "dcgan", "dqn", "lstm", "synthetic"):
         importlib.import_module("relaypass.relay.testing." + name)
+
+    def typed(make_net):
+        return lambda: relay.transform.InferType()(tvm.IRModule.from_expr(make_net()))
+
     cases = [
-        ("mlp", lambda: testing.mlp.get_workload(batch_size=1)),
-        ("resnet-18", lambda: testing.resnet.get_workload(num_layers=18)),
-        ("resnet-50", lambda: testing.resnet.get_workload(num_layers=50)),
-        ("resnet3d-18", lambda: testing.resnet_3d.get_workload(num_layers=18)),
-        ("mobilenet", lambda: testing.mobilenet.get_workload()),
-        ("inception_v3", lambda: testing.inception_v3.get_workload()),
-        ("squeezenet1.0", lambda: testing.squeezenet.get_workload()),
-        ("vgg-16", lambda: testing.vgg.get_workload(batch_size=1)),
-        ("densenet-121", lambda: testing.densenet.get_workload()),
-        ("dcgan", lambda: testing.dcgan.get_workload(batch_size=1)),
-        ("dqn", lambda: testing.dqn.get_workload(batch_size=1)),
-        ("lstm", lambda: testing.lstm.get_workload(iterations=10, num_hidden=128)),
-        ("synthetic", lambda: testing.synthetic.get_workload()),
+        ("mlp", lambda: testing.mlp.get_workload(batch_size=1),
+         typed(lambda: testing.mlp.get_net(1))),
+        ("resnet-18", lambda: testing.resnet.get_workload(num_layers=18), None),
+        ("resnet-50", lambda: testing.resnet.get_workload(num_layers=50), None),
+        ("resnet3d-18", lambda: testing.resnet_3d.get_workload(num_layers=18),
+         typed(lambda: testing.resnet_3d.get_net(1, 1000, num_layers=18))),
+        ("mobilenet", lambda: testing.mobilenet.get_workload(), None),
+        ("inception_v3", lambda: testing.inception_v3.get_workload(),
+         typed(lambda: testing.inception_v3.get_net(1, 1000, (3, 299, 299), "float32"))),
+        ("squeezenet1.0", lambda: testing.squeezenet.get_workload(),
+         typed(lambda: testing.squeezenet.get_net(1, (3, 224, 224), 1000, "1.0", "float32"))),
+        ("vgg-16", lambda: testing.vgg.get_workload(batch_size=1, num_layers=16),
+         typed(lambda: testing.vgg.get_net(1, (3, 224, 224), 1000, "float32", 16))),
+        ("densenet-121", lambda: testing.densenet.get_workload(),
+         typed(lambda: testing.densenet._make_dense_net(64, 32, [6, 12, 24, 16],
+                                                        (4, 3, 224, 224), "float32", 4, 1000))),
+        ("dcgan", lambda: testing.dcgan.get_workload(batch_size=1),
+         typed(lambda: testing.dcgan.get_net(1))),
+        ("dqn", lambda: testing.dqn.get_workload(batch_size=1),
+         typed(lambda: testing.dqn.get_net(1))),
+        ("lstm", lambda: testing.lstm.get_workload(iterations=10, num_hidden=128),
+         typed(lambda: testing.lstm.get_net(10, 128))),
+        ("synthetic", lambda: testing.synthetic.get_workload(),
+         typed(lambda: testing.synthetic.get_net())),
     ]
-    return [(name, best_of(make, 2)) for name, make in cases]
+    rows = []
+    for name, make, graph in cases:
+        values = sum(int(np.prod(v.shape)) for v in make()[1].values()) / 1e6
+        rows.append((name, best_of(make, 2), best_of(graph, 2) if graph else None, values))
+    return rows
 
 
 def workload():
@@ -226,16 +249,18 @@ def main():
                  "are the same builder calls and the post-order visit without Python.")
     lines.append("")
     rows = workload_rows()
-    lines.append("`relay.testing` workloads: `get_workload()` with its default arguments (lstm: "
-                 "10 iterations of 128 hidden units), parameters initialised as TVM's; best of 2 "
-                 "(target: well under a second each):")
+    lines.append("`relay.testing` workloads: `get_workload()` with its default arguments (vgg: "
+                 "16 layers; lstm: 10 iterations of 128 hidden units), parameters initialised as "
+                 "TVM's; the graph alone is the type-checked network without its parameters; "
+                 "best of 2 (target: well under a second each):")
     lines.append("")
-    lines.append("| workload | build (ms) |")
-    lines.append("|---|---|")
-    for name, seconds in rows:
-        lines.append("| {} | {:.1f} |".format(name, seconds * 1e3))
+    lines.append("| workload | build (ms) | graph alone (ms) | parameters (M values) |")
+    lines.append("|---|---|---|---|")
+    for name, seconds, graph, values in rows:
+        lines.append("| {} | {:.1f} | {} | {:.2f} |".format(
+            name, seconds * 1e3, "{:.1f}".format(graph * 1e3) if graph else "(C++)", values))
     lines.append("")
-    lines.append("Slowest: {} at {:.0f} ms.".format(*max(((n, s * 1e3) for n, s in rows),
+    lines.append("Slowest: {} at {:.0f} ms.".format(*max(((r[0], r[1] * 1e3) for r in rows),
                                                          key=lambda r: r[1])))
     lines.append("")
     with open(out_path, "w") as f:

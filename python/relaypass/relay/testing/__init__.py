@@ -1,7 +1,10 @@
-"""relay.testing: the built-in workloads with TVM's structure and parameters, TVM's parameter
-initializers (init: create_workload) and its synthetic test network."""
-from . import resnet, mobilenet  # noqa: F401
-from . import init, layers, synthetic  # noqa: F401
+"""relay.testing: TVM's workloads with TVM's structure and parameters (mlp, resnet, resnet_3d,
+dqn, dcgan, mobilenet, lstm, inception_v3, squeezenet, vgg, densenet, synthetic; byoc's
+annotator is imported on demand, as in TVM), TVM's parameter initializers (init:
+create_workload), the YOLO box helpers (yolo_detection) and its test helpers."""
+from . import mlp, resnet, resnet_3d, dqn, dcgan, mobilenet, lstm  # noqa: F401
+from . import inception_v3, squeezenet, vgg, densenet  # noqa: F401
+from . import init, layers, synthetic, temp_op_attr, yolo_detection  # noqa: F401
 from .init import create_workload  # noqa: F401
 
 
@@ -34,3 +37,4 @@ from .grad_check import _np_randn_from_type, check_grad  # noqa: F401,E402
 from .helpers import count_ops, rand  # noqa: F401,E402
 from .nat import count, make_nat_value, make_nat_expr  # noqa: F401,E402
 from ..prelude import Prelude  # noqa: F401,E402 (TVM's relay.testing imports it)
+from ..transform import gradient  # noqa: F401,E402 (as TVM's relay.testing)

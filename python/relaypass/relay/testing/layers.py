@@ -26,6 +26,12 @@ def conv2d(data, weight=None, **kwargs):
     return _op.nn.conv2d(data, weight if weight else var(name + "_weight"), **kwargs)
 
 
+def conv3d(data, weight=None, **kwargs):
+    """relay.nn.conv3d with ``<name>_weight`` when ``weight`` is not given."""
+    name = _name(kwargs)
+    return _op.nn.conv3d(data, weight if weight else var(name + "_weight"), **kwargs)
+
+
 def conv2d_transpose(data, weight=None, **kwargs):
     """relay.nn.conv2d_transpose with ``<name>_weight`` when ``weight`` is not given."""
     name = _name(kwargs)

@@ -14,6 +14,7 @@ __all__ = [
     "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
     "group_norm", "l2_normalize", "nll_loss", "matmul", "global_max_pool1d", "global_avg_pool1d",
     "contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc",
+    "global_max_pool3d", "global_avg_pool3d",
 ]
 
 
@@ -417,6 +418,16 @@ def global_max_pool1d(data, layout="NCW", out_layout=""):
 def global_avg_pool1d(data, layout="NCW", out_layout=""):
     """TVM's relay.nn.global_avg_pool1d: adaptive average pooling to one element."""
     return adaptive_avg_pool1d(data, [1], layout, out_layout)
+
+
+def global_max_pool3d(data, layout="NCDHW", out_layout=""):
+    """TVM's relay.nn.global_max_pool3d: adaptive max pooling to 1x1x1."""
+    return adaptive_max_pool3d(data, [1, 1, 1], layout, out_layout)
+
+
+def global_avg_pool3d(data, layout="NCDHW", out_layout=""):
+    """TVM's relay.nn.global_avg_pool3d: adaptive average pooling to 1x1x1."""
+    return adaptive_avg_pool3d(data, [1, 1, 1], layout, out_layout)
 
 
 
