@@ -301,7 +301,8 @@ class MixedPrecisionRewriter : public ir::ExprMutator {
   Typed CachedCast(const Typed& value, DataType wanted, ir::PostOrderIndex::Id id) {
     const auto* tensor = value.type.as<ir::TensorTypeNode>();
     const DataType from = tensor->dtype;
-    if (!IsIeeeFloat(from) || from == wanted) return value;
+    // TVM's CachedCast casts floats and bfloat16 (`is_float() || is_bfloat16()`).
+    if (!from.is_float() || from == wanted) return value;
     std::vector<CastEntry>* entries = nullptr;
     if (id != ir::PostOrderIndex::kNone) {
       if (casts_by_id_.size() <= id) casts_by_id_.resize(index().size());
