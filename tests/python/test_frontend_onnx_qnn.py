@@ -281,11 +281,19 @@ CONTRIB_CASES = {
 }
 
 
+CONTRIB_CASES.update({
+    # ONNX Runtime's `opset` attribute picks the Softmax: 13 reduces `axis` alone, 12 the
+    # trailing axes from `axis` on.
+    "QLinearSoftmax-13": (["ys", "yz"], {"axis": 1, "opset": 13}, [1, 2, 4, 4], None),
+    "QLinearSoftmax-12": (["ys", "yz"], {"axis": 1, "opset": 12}, [1, 2, 4, 4], None),
+})
+
+
 @needs_ort
-@pytest.mark.parametrize("op", sorted(CONTRIB_CASES))
-def test_contrib_op_agrees_with_onnx_runtime(op, tmp_path):
-    extra, attrs, shape, out_shape = CONTRIB_CASES[op]
-    model = _contrib_case(op, extra, attrs, shape, out_shape)
+@pytest.mark.parametrize("case", sorted(CONTRIB_CASES))
+def test_contrib_op_agrees_with_onnx_runtime(case, tmp_path):
+    extra, attrs, shape, out_shape = CONTRIB_CASES[case]
+    model = _contrib_case(case.split("-")[0], extra, attrs, shape, out_shape)
     x = (np.arange(np.prod(shape)).reshape(shape) * 37 % 256).astype("uint8")
     (ref,) = _ort_run(model, {"x": x}, str(tmp_path))
     out = _run(_import(model), x)
@@ -293,6 +301,41 @@ def test_contrib_op_agrees_with_onnx_runtime(op, tmp_path):
     # even, and the float ops may round differently.
     assert out.shape == ref.shape
     assert np.abs(out.astype("int64") - ref.astype("int64")).max() <= 1
+
+
+def _qgemm(trans_b, quantized_output):
+    rng = np.random.default_rng(11)
+    b = rng.integers(0, 255, size=(5, 4) if trans_b else (4, 5)).astype("uint8")
+    inputs = ["a", "as", "az", "b", "bs", "bz", "c"] + (["ys", "yz"] if quantized_output else [])
+    node = helper.make_node("QGemm", inputs, ["y"], domain="com.microsoft", transB=int(trans_b),
+                            alpha=1.0)
+    out_type = TensorProto.UINT8 if quantized_output else TensorProto.FLOAT
+    return _model([node], [_vi("a", TensorProto.UINT8, [3, 4])], [_vi("y", out_type, [3, 5])],
+                  [_f32("as", 0.04), _int("az", 120, "uint8"), _int("b", b, "uint8"),
+                   _f32("bs", [0.01, 0.02, 0.03, 0.01, 0.02]), _int("bz", [128] * 5, "uint8"),
+                   _int("c", rng.integers(-500, 500, size=5), "int32"), _f32("ys", 0.1),
+                   _int("yz", 128, "uint8")], contrib=True)
+
+
+def test_qgemm_is_dequantize_dense_quantize():
+    text = _text(_import(_qgemm(False, True)))
+    for op in ("qnn.dequantize(", "nn.dense(", "add(", "qnn.quantize("):
+        assert op in text, op
+
+
+@needs_ort
+@pytest.mark.parametrize("trans_b", [False, True])
+@pytest.mark.parametrize("quantized_output", [False, True])
+def test_qgemm_agrees_with_onnx_runtime(trans_b, quantized_output, tmp_path):
+    model = _qgemm(trans_b, quantized_output)
+    a = (np.arange(12).reshape(3, 4) * 23 % 256).astype("uint8")
+    (ref,) = _ort_run(model, {"a": a}, str(tmp_path))
+    out = _run(_import(model), a)
+    assert out.shape == ref.shape == (3, 5)
+    if quantized_output:
+        assert np.abs(out.astype("int64") - ref.astype("int64")).max() <= 1
+    else:
+        np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-4)
 
 
 def _qdq(name, out, scale, zp, nodes, axis=None):
