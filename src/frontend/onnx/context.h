@@ -128,15 +128,15 @@ void RegisterReduce(ConverterTable& table);       // reduce.cc
 void RegisterLoss(ConverterTable& table);         // loss.cc
 void RegisterResize(ConverterTable& table);       // resize.cc
 void RegisterQuantize(ConverterTable& table);     // quantize.cc
+void RegisterRecurrent(ConverterTable& table);    // rnn.cc
+void RegisterVision(ConverterTable& table);       // vision.cc
+void RegisterUnique(ConverterTable& table);       // unique.cc
+void RegisterTraining(ConverterTable& table);     // training.cc
+void RegisterSignal(ConverterTable& table);       // signal.cc
+void RegisterTfIdf(ConverterTable& table);        // tfidf.cc
 void RegisterQLinear(ConverterTable& table);      // qlinear_ops.cc
 // ONNX Runtime's com.microsoft quantized operators the importer converts (qlinear_ops.cc).
 bool IsQLinearContribOp(const std::string& op_type);
-void RegisterRecurrent(ConverterTable& table);  // rnn.cc
-void RegisterVision(ConverterTable& table);     // vision.cc
-void RegisterUnique(ConverterTable& table);     // unique.cc
-void RegisterTraining(ConverterTable& table);   // training.cc
-void RegisterSignal(ConverterTable& table);     // signal.cc
-void RegisterTfIdf(ConverterTable& table);      // tfidf.cc
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);
