@@ -11,6 +11,7 @@ const DTYPES = {
   '<i4': ['int32', Int32Array],
   '<i8': ['int64', BigInt64Array],
   '|u1': ['uint8', Uint8Array],
+  '|i1': ['int8', Int8Array],
   '|b1': ['bool', Uint8Array],
 };
 
@@ -34,7 +35,7 @@ function readNpy(file) {
 
 function writeNpy(file, tensor) {
   const descr = {float32: '<f4', float64: '<f8', int32: '<i4', int64: '<i8', uint8: '|u1',
-                 bool: '|b1'}[tensor.type];
+                 int8: '|i1', bool: '|b1'}[tensor.type];
   if (!descr) throw new Error('cannot write a ' + tensor.type + ' tensor');
   const dims = tensor.dims.length === 1 ? tensor.dims[0] + ',' : tensor.dims.join(', ');
   let header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + '), }';

@@ -72,9 +72,8 @@ std::string Shortest(double v) {
 // are a TypeError at type inference. An input's or kernel's zero point is subtracted in int32 in
 // TVM's lowering (no wrap), and TVM's own tests give int8 data a zero point in [0, 255]: those
 // are not range-checked. A parameter computed at run time is not known here.
-void CheckConstantValues(const TypeRelationCall& call, size_t index, DataType dtype,
-                         const std::string& what, std::optional<DataType> zp_range) {
-  const ir::Expr* arg = call.arg_expr(index);
+void CheckConstantExpr(const TypeRelationCall& call, const ir::Expr* arg, DataType dtype,
+                       const std::string& what, std::optional<DataType> zp_range) {
   const auto* constant = arg ? arg->as<ir::ConstantNode>() : nullptr;
   if (constant == nullptr) return;
   const ir::NDArray& values = constant->data;
@@ -99,6 +98,11 @@ void CheckConstantValues(const TypeRelationCall& call, size_t index, DataType dt
                 (values.size() > 1 ? " at " + std::to_string(i) : ""));
     }
   }
+}
+
+void CheckConstantValues(const TypeRelationCall& call, size_t index, DataType dtype,
+                         const std::string& what, std::optional<DataType> zp_range) {
+  CheckConstantExpr(call, call.arg_expr(index), dtype, what, zp_range);
 }
 
 // A scale or zero point: `dtype`, and either one value (rank 0, or one element) or one per
@@ -133,11 +137,13 @@ bool IsSingle(const TypeRelationCall& call, size_t index) {
 // A scalar parameter (one value for the whole tensor).
 bool CheckScalarParam(const TypeRelationCall& call, size_t index, DataType dtype,
                       const std::string& what, std::optional<DataType> zp_range = std::nullopt) {
-  if (!CheckQParam(call, index, dtype, 1, what, zp_range)) return false;
+  TensorRef t = TensorAt(call, index);
+  if (!t) return false;
   if (!IsSingle(call, index)) {
-    call.Fail(call.op_name() + ": " + what + " must be a single value");
+    call.Fail(call.op_name() + ": " + what + " must be a single value, got " +
+              std::to_string(Elements(*t)) + " values");
   }
-  return true;
+  return CheckQParam(call, index, dtype, 1, what, zp_range);
 }
 
 // The quantized axis of `data` normalised, with its size; fails if out of range.
@@ -153,13 +159,16 @@ std::pair<int, ir::Dim> QuantizedAxis(const TypeRelationCall& call, const ir::Te
 }
 
 // A per-channel scale/zero point pair at `scale_index`, `scale_index + 1` along `axis`.
+// `always_check_axis`: the axis must be in range even for per-tensor parameters (TVM's
+// QuantizeRel, DequantizeRel and RequantizeRel check it whatever the parameters are).
 bool CheckAxisParams(const TypeRelationCall& call, const ir::TensorTypeNode& data, int64_t axis,
                      size_t scale_index, size_t zp_index, const std::string& prefix,
-                     std::optional<DataType> zp_range) {
+                     std::optional<DataType> zp_range, bool always_check_axis = false) {
   TensorRef scale = TensorAt(call, scale_index);
   TensorRef zp = TensorAt(call, zp_index);
   if (!scale || !zp) return false;
   ir::Dim channels = 1;
+  if (always_check_axis) QuantizedAxis(call, data, axis);
   if (!(IsSingle(call, scale_index) && IsSingle(call, zp_index))) {
     channels = QuantizedAxis(call, data, axis).second;
   }
@@ -209,7 +218,7 @@ ir::TypeRelation QuantizeRel() {
                {DataType::Int(8), DataType::UInt(8), DataType::Int(16), DataType::UInt(16),
                 DataType::Int(32)},
                "output");
-    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "output ", out)) {
+    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "output ", out, true)) {
       return false;
     }
     call.AssignResult(ir::TensorType(data->shape, out));
@@ -224,8 +233,8 @@ ir::TypeRelation DequantizeRel() {
     CheckDType(call, data->dtype,
                {DataType::Int(8), DataType::UInt(8), DataType::Int(16), DataType::Int(32)},
                "input");
-    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ",
-                         std::nullopt)) {
+    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ", std::nullopt,
+                         true)) {
       return false;
     }
     DataType out = AttrDType(call, "out_dtype", DataType::Float(32));
@@ -249,8 +258,8 @@ ir::TypeRelation RequantizeRel() {
                 DataType::Int(32), DataType::Int(64)},
                "output");
     // The input's zero point may be any int32 (an int32 accumulator's); the output's fits out.
-    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ",
-                         std::nullopt) ||
+    if (!CheckAxisParams(call, *data, call.attrs()->get_int("axis"), 1, 2, "input ", std::nullopt,
+                         true) ||
         !CheckScalarParam(call, 3, DataType::Float(32), "output scale") ||
         !CheckScalarParam(call, 4, DataType::Int(32), "output zero point", out)) {
       return false;
@@ -413,9 +422,21 @@ ir::TypeRelation ConcatenateRel(const ir::OpRegistry& registry) {
           call.Fail(std::string("qnn.concatenate: ") + what + " must be " + want.ToString());
         }
       }
+      // Constant input scales (a tuple of constants) are checked as every scale is.
+      const ir::Expr* arg = call.arg_expr(index);
+      const auto* given = arg ? arg->as<ir::TupleNode>() : nullptr;
+      for (size_t k = 0; index == 1 && given != nullptr && k < given->fields.size(); ++k) {
+        CheckConstantExpr(call, &given->fields[k], DataType::Float(32),
+                          "input scale " + std::to_string(k), std::nullopt);
+      }
+    }
+    // The output takes the first input's dtype; its zero point must fit it.
+    std::optional<DataType> out_dtype;
+    if (!fields->fields.empty()) {
+      if (auto* first = fields->fields[0].as<ir::TensorTypeNode>()) out_dtype = first->dtype;
     }
     if (!CheckScalarParam(call, 3, DataType::Float(32), "output scale") ||
-        !CheckScalarParam(call, 4, DataType::Int(32), "output zero point")) {
+        !CheckScalarParam(call, 4, DataType::Int(32), "output zero point", out_dtype)) {
       return false;
     }
     SubCall inner(call, {0, 5});

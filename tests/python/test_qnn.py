@@ -321,6 +321,38 @@ def test_bad_inputs_are_type_errors():
             [z], relay.qnn.op.requantize(z, _f([1.0, 2.0]), _i(0), _f(1.0), _i(0), axis=5))))
 
 
+
+def _type_error(expr):
+    with pytest.raises(tvm.error.TVMError) as info:
+        relay.transform.InferType()(tvm.IRModule.from_expr(
+            relay.Function(relay.analysis.free_vars(expr), expr)))
+    return str(info.value)
+
+
+def test_bad_quantization_parameters_of_every_kind_are_clear_type_errors():
+    # docs/quantization.md, "Bad input": what TVM's lowering would divide by, flip or wrap.
+    x = relay.var("x", shape=(1, 2, 4, 4), dtype="uint8")
+    w = relay.var("w", shape=(3, 2, 1, 1), dtype="int8")
+    conv = relay.qnn.op.conv2d(x, w, _i(0), _i(0), _f(0.5), _f([1.0, -1.0, 1.0]),
+                               kernel_size=(1, 1), channels=3)
+    message = _type_error(conv)
+    assert "qnn.conv2d" in message and "kernel scale" in message and "got -1 at 1" in message
+    q = relay.var("q", shape=(2, 3), dtype="int32")
+    message = _type_error(relay.qnn.op.requantize(q, _f(1.0), _i(0), _f(1.0), _i(-129),
+                                                  out_dtype="int8"))
+    assert "output zero point -129 is outside the range of int8 [-128, 127]" in message
+    f = relay.var("f", shape=(2, 3), dtype="float32")
+    assert "axis 2 is out of range" in _type_error(relay.qnn.op.quantize(f, _f(1.0), _i(0),
+                                                                         axis=2))
+    a = relay.var("a", shape=(1, 2), dtype="int8")
+    b = relay.var("b", shape=(1, 2), dtype="int8")
+    cat = relay.qnn.op.concatenate((a, b), (_f(1.0), _f(float("nan"))), (_i(0), _i(0)),
+                                   _f(1.0), _i(0), axis=1)
+    assert "input scale 1 must be positive and finite" in _type_error(cat)
+    add = relay.qnn.op.add(a, b, _f([1.0, 2.0, 3.0]), _i(0), _f(1.0), _i(0), _f(1.0), _i(0))
+    assert "has 3 values but the quantized axis has 2" in _type_error(add)
+
+
 # ---- FakeQuantizationToInteger
 
 def _fq2i(expr):

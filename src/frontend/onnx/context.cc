@@ -205,6 +205,7 @@ const ConverterTable& ConverterTable::Global() {
     RegisterTraining(t);
     RegisterSignal(t);
     RegisterTfIdf(t);
+    RegisterQLinear(t);
     return t;
   }();
   return table;

@@ -134,6 +134,9 @@ void RegisterUnique(ConverterTable& table);       // unique.cc
 void RegisterTraining(ConverterTable& table);     // training.cc
 void RegisterSignal(ConverterTable& table);       // signal.cc
 void RegisterTfIdf(ConverterTable& table);        // tfidf.cc
+void RegisterQLinear(ConverterTable& table);      // qlinear_ops.cc
+// ONNX Runtime's com.microsoft quantized operators the importer converts (qlinear_ops.cc).
+bool IsQLinearContribOp(const std::string& op_type);
 
 // Small helpers shared by the converters.
 ir::Expr ScalarConst(double value, ir::DataType dtype);

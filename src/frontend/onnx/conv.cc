@@ -2,8 +2,10 @@
 // ONNX pads as padding (SAME auto_pad as an explicit nn.pad first, as TVM's autopad folds to),
 // and nn.bias_add for the third input. 2-D and 3-D convolutions, and 1-D ones as 2-D over a
 // height of 1 (relaypass has no conv1d). ConvTranspose as TVM's: nn.conv{1,2,3}d_transpose.
-// ConvInteger and QLinearConv on the centered operands in float64 (exact for 8-bit values).
+// ConvInteger and QLinearConv as TVM's: qnn.conv2d (and qnn.requantize), docs/quantization.md.
 #include "context.h"
+#include "qnn_params.h"
+#include "relaypass/ir/op_registry.h"
 #include "relaypass/relay.h"
 #include "spatial.h"
 
@@ -12,6 +14,8 @@ namespace relaypass::frontend::onnx_import {
 namespace {
 
 namespace relay = relaypass::relay;
+
+const ir::DataType kInt32 = ir::DataType::Int32();
 
 // The convolution of `data` by `weight` (the node's input `w_index`, whose static shape gives the
 // kernel), with the node's attributes, then `bias` (when given) by nn.bias_add; padding values of
@@ -79,44 +83,80 @@ Outputs Conv(const NodeContext& ctx) {
                    ctx.dtype(0))};
 }
 
-// An integer tensor minus its zero point, in float64 (exact for the 8-bit types).
-ir::Expr Centered(const NodeContext& ctx, size_t i, size_t zp) {
-  ir::Expr x = relay::cast(ctx.input(i), "float64");
-  if (!ctx.has_input(zp)) return x;
-  ir::Expr z = relay::cast(ctx.input(zp), "float64");
-  // A per-channel (1-D) weight zero point lines up with the output channels.
-  if (ctx.ndim(zp) == 1 && ctx.shape(zp)[0] > 1 && ctx.ndim(i) > 1) {
-    z = relay::expand_dims(z, 1, ctx.ndim(i) - 1);
+// qnn.conv2d as TVM's ConvInteger / QLinearConv converters build it: channels and kernel_size
+// from the weight, the ONNX pads as padding (qnn.conv2d pads with the input zero point); SAME
+// auto_pad pads first with nn.pad of the zero point's value, as TVM's autopad. Only 2-D, as TVM.
+ir::Expr QnnConv2D(const NodeContext& ctx, size_t w_index, ir::Expr data, ir::Expr x_zero_point,
+                   ir::Expr w_zero_point, ir::Expr x_scale, ir::Expr w_scale) {
+  if (ctx.ndim(0) != 4 || ctx.ndim(w_index) != 4) {
+    ctx.Unsupported("Only 2D kernels are supported for operator " + ctx.op_type() + ".");
   }
-  return relay::subtract(x, z);
+  const ir::Shape& w = ctx.shape(w_index);
+  const Ints kernel = ctx.attr_positive_ints_n("kernel_shape", 2, Ints(w.begin() + 2, w.end()));
+  relay::nn::Conv2DArgs args;
+  args.strides = ctx.attr_positive_ints_n("strides", 2, Ints(2, 1));
+  args.dilation = ctx.attr_positive_ints_n("dilations", 2, Ints(2, 1));
+  const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
+  Ints pads = ResolvePads(ctx, spatial, kernel, args.strides, args.dilation);
+  if (IsSamePad(ctx)) {
+    ir::Expr pad_value = FoldIfConstant(x_zero_point);
+    if (!pad_value.as<ir::ConstantNode>()) ctx.Fail("Zero point expected to be a constant");
+    data =
+        relay::nn::pad(data, {{0, 0}, {0, 0}, {pads[0], pads[2]}, {pads[1], pads[3]}}, pad_value);
+    pads = Ints(4, 0);
+  }
+  args.padding = pads;
+  args.groups = ctx.attr_int32("group", 1);
+  args.channels = w[0];
+  args.kernel_size = kernel;
+  args.out_dtype = "int32";
+  ir::Expr conv = relay::nn::conv2d(data, ctx.input(w_index), args);
+  return ir::MakeCall(ir::GetOp("qnn.conv2d"),
+                      {data, ctx.input(w_index), std::move(x_zero_point), std::move(w_zero_point),
+                       std::move(x_scale), std::move(w_scale)},
+                      conv.as<ir::CallNode>()->attrs);
 }
 
-// ConvInteger: the convolution of the centered operands, as int32 (TVM: qnn.conv2d).
+// ConvInteger: qnn.conv2d with unit scales, the zero points cast to int32 (0 when omitted).
 Outputs ConvInteger(const NodeContext& ctx) {
   ctx.CheckInputs(2, 4);
-  ir::Expr out = ConvCore(ctx, 1, Centered(ctx, 0, 2), Centered(ctx, 1, 3), ir::Expr(),
-                          ir::DataType::Float(64));
-  return {relay::cast(out, "int32")};
+  const ir::DataType f32 = ir::DataType::Float(32);
+  ir::Expr x_zp = ctx.has_input(2) ? relay::cast(ctx.input(2), "int32") : ScalarConst(0, kInt32);
+  ir::Expr w_zp = ctx.has_input(3) ? relay::cast(ctx.input(3), "int32") : ScalarConst(0, kInt32);
+  return {
+      QnnConv2D(ctx, 1, ctx.input(0), x_zp, w_zp, ScalarConst(1.0, f32), ScalarConst(1.0, f32))};
 }
 
-// QLinearConv: the int32 accumulation (plus the int32 bias) rescaled by x_scale * w_scale /
-// y_scale, rounded half to even, shifted by y_zero_point and saturated (TVM: qnn ops).
+// QLinearConv as TVM's: qnn.conv2d, nn.bias_add of the int32 bias, then qnn.requantize from
+// x_scale * w_scale (zero point 0) to y_scale / y_zero_point on axis 1 (dequantize + quantize
+// when y_scale is not a constant). A 1-D w_scale or w_zero_point has one value per output
+// channel.
 Outputs QLinearConv(const NodeContext& ctx) {
   ctx.CheckInputs(8, 9);
-  ir::Expr acc = ConvCore(ctx, 3, Centered(ctx, 0, 2), Centered(ctx, 3, 5),
-                          ctx.has_input(8) ? relay::cast(ctx.input(8), "float64") : ir::Expr(),
-                          ir::DataType::Float(64));
-  ir::Expr w_scale = relay::cast(ctx.input(4), "float64");
-  if (ctx.ndim(4) == 1 && ctx.shape(4)[0] > 1) {
-    w_scale = relay::expand_dims(w_scale, 1, ctx.ndim(0) - 2);
+  const ir::DataType f32 = ir::DataType::Float(32);
+  ir::Expr x_scale = QnnScalar(ctx, 1, f32);
+  ir::Expr x_zp = QnnScalar(ctx, 2, kInt32);
+  ir::Expr w_scale = QnnScalarOr1D(ctx, 4, f32);
+  ir::Expr w_zp = QnnScalarOr1D(ctx, 5, kInt32);
+  ir::Expr y_scale = FoldIfConstant(QnnScalar(ctx, 6, f32));
+  ir::Expr y_zp = QnnScalar(ctx, 7, kInt32);
+  // TVM's check, except that one value in a 1-D tensor is taken as per-tensor (ONNX allows it).
+  const ir::Dim m = ctx.shape(3).empty() ? -1 : ctx.shape(3)[0];
+  for (size_t i : {size_t{4}, size_t{5}}) {
+    if (ctx.ndim(i) == 1 && ctx.shape(i)[0] != 1 && ctx.shape(i)[0] != m) {
+      ctx.Fail("The number of elements should be equal to the number of output channels");
+    }
   }
-  ir::Expr scale = relay::divide(relay::multiply(relay::cast(ctx.input(1), "float64"), w_scale),
-                                 relay::cast(ctx.input(6), "float64"));
-  ir::Expr q = RoundHalfToEven(relay::multiply(acc, scale), ir::DataType::Float(64));
-  q = relay::add(q, relay::cast(ctx.input(7), "float64"));
-  const ir::DataType out = ctx.dtype(7);
-  const bool is_signed = out.is_int();
-  return {relay::cast(relay::clip(q, is_signed ? -128 : 0, is_signed ? 127 : 255), out.ToString())};
+  ir::Expr out = QnnConv2D(ctx, 3, ctx.input(0), x_zp, w_zp, x_scale, w_scale);
+  if (ctx.has_input(8)) out = relay::nn::bias_add(out, ctx.input(8));
+  const ir::DataType out_dtype = ctx.dtype(7);
+  ir::Expr requantize_scale = relay::multiply(x_scale, w_scale);
+  if (y_scale.as<ir::ConstantNode>()) {
+    return {QnnRequantize(out, requantize_scale, ScalarConst(0, kInt32), y_scale, y_zp, 1, "None",
+                          out_dtype)};
+  }
+  out = QnnDequantize(out, requantize_scale, ScalarConst(0, kInt32), 1);
+  return {QnnQuantize(out, y_scale, y_zp, 1, out_dtype)};
 }
 
 // TVM's ConvTranspose (_impl_v11): channels = weight.shape[1] * group; SAME auto_pad and

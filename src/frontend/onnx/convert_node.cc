@@ -19,7 +19,9 @@ void GraphImporter::ConvertNode(const onnx::NodeProto& node, int64_t index, int6
   const bool optimizer_step =
       node.domain() == "ai.onnx.preview.training" &&
       (node.op_type() == "Adagrad" || node.op_type() == "Adam" || node.op_type() == "Momentum");
-  if (!node.domain().empty() && node.domain() != "ai.onnx" && !optimizer_step) {
+  // ONNX Runtime's quantized operators (com.microsoft), as TVM converts them by name.
+  const bool qlinear = node.domain() == "com.microsoft" && IsQLinearContribOp(node.op_type());
+  if (!node.domain().empty() && node.domain() != "ai.onnx" && !optimizer_step && !qlinear) {
     NodeFail(node, index, "operators of domain '" + node.domain() + "' are not supported", true);
   }
   if (IsSequenceOp(node.op_type())) {

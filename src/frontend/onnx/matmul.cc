@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "context.h"
+#include "qnn_params.h"
 #include "relaypass/relay.h"
 
 namespace relaypass::frontend::onnx_import {
@@ -123,38 +124,94 @@ Outputs MatMul(const NodeContext& ctx) {
   return {MatMulCore(ctx, ctx.input(0), 0, ctx.input(1), 1, ctx.dtype(0).ToString())};
 }
 
-// An integer tensor minus its zero point, in float64 (exact for the 8-bit types); a 1-D zero
-// point of B runs along its columns, of A along its rows.
-ir::Expr CenteredOperand(const NodeContext& ctx, size_t i, size_t zp, bool rows) {
-  ir::Expr x = relay::cast(ctx.input(i), "float64");
-  if (!ctx.has_input(zp)) return x;
-  ir::Expr z = relay::cast(ctx.input(zp), "float64");
-  if (rows && ctx.ndim(zp) == 1 && ctx.shape(zp)[0] > 1) z = relay::expand_dims(z, 1);
-  return relay::subtract(x, z);
+// TVM's try_resolve_to_const: one element made a scalar (squeeze), cast to `dtype`, folded (a
+// value known at import becomes one constant).
+ir::Expr ResolvedParam(const NodeContext& ctx, size_t i, ir::DataType dtype) {
+  ir::Expr x = ctx.input(i);
+  const ir::Shape& shape = ctx.shape(i);
+  const bool one = std::all_of(shape.begin(), shape.end(), [](ir::Dim d) { return d == 1; });
+  if (one && !shape.empty()) x = relay::squeeze(x);
+  if (ctx.dtype(i) != dtype) x = relay::cast(x, dtype.ToString());
+  return FoldIfConstant(x);
 }
 
-// MatMulInteger: the product of the centered operands, as int32 (TVM: qnn.dense / batch_matmul).
+void CheckQuantizedType(const NodeContext& ctx, size_t i, const std::string& what) {
+  const ir::DataType t = ctx.dtype(i);
+  if (t != ir::DataType::Int(8) && t != ir::DataType::UInt(8)) {
+    ctx.Fail(what + " must be int8 or uint8, not " + t.ToString());
+  }
+}
+
+// TVM's QLinearMatMul core (MatMulInteger reuses it): qnn.dense(a, transpose(b), ...) with
+// units = b's columns and an int32 result. TVM takes 2-D operands only; operands of one rank >= 3
+// with the same batch extents go through qnn.batch_matmul here (b transposed per batch).
+ir::Expr QnnMatMul(const NodeContext& ctx, ir::Expr a_zp, ir::Expr b_zp, ir::Expr a_scale,
+                   ir::Expr b_scale) {
+  const size_t ib = ctx.op_type() == "QLinearMatMul" ? 3 : 1;
+  const ir::Shape& as = ctx.shape(0);
+  const ir::Shape& bs = ctx.shape(ib);
+  const int ra = ctx.ndim(0), rb = ctx.ndim(ib);
+  ir::Expr a = ctx.input(0), b = ctx.input(ib);
+  if (ra == 2 && rb == 2) {
+    return relay::call(
+        "qnn.dense",
+        {a, relay::transpose(b, relay::Ints{1, 0}), std::move(a_zp), std::move(b_zp),
+         std::move(a_scale), std::move(b_scale)},
+        {{"units", ir::AttrValue::Int(bs[1])}, {"out_dtype", ir::AttrValue::Str("int32")}});
+  }
+  const bool same_batch = ra == rb && ra >= 3 && std::equal(as.begin(), as.end() - 2, bs.begin());
+  if (!same_batch || std::any_of(as.begin(), as.end(), [](ir::Dim d) { return d < 0; }) ||
+      std::any_of(bs.begin(), bs.end(), [](ir::Dim d) { return d < 0; })) {
+    ctx.Unsupported(ctx.op_type() +
+                    " of 2-D operands, or of operands of one rank with equal static batch extents");
+  }
+  const int64_t m = as[ra - 2], k = as[ra - 1], n = bs[rb - 1];
+  a = relay::reshape(a, relay::Ints{-1, m, k});
+  b = relay::transpose(relay::reshape(b, relay::Ints{-1, k, n}), relay::Ints{0, 2, 1});
+  ir::Expr out =
+      relay::call("qnn.batch_matmul",
+                  {a, b, std::move(a_zp), std::move(b_zp), std::move(a_scale), std::move(b_scale)},
+                  {{"out_dtype", ir::AttrValue::Str("int32")},
+                   {"transpose_a", ir::AttrValue::Bool(false)},
+                   {"transpose_b", ir::AttrValue::Bool(true)}});
+  relay::Ints final_shape(as.begin(), as.end() - 1);
+  final_shape.push_back(n);
+  return relay::reshape(out, final_shape);
+}
+
+// MatMulInteger as TVM's: QLinearMatMul's qnn.dense with unit scales, no requantize.
 Outputs MatMulInteger(const NodeContext& ctx) {
   ctx.CheckInputs(2, 4);
-  ir::Expr out = MatMulCore(ctx, CenteredOperand(ctx, 0, 2, true), 0,
-                            CenteredOperand(ctx, 1, 3, false), 1, "float64");
-  return {relay::cast(out, "int32")};
+  CheckQuantizedType(ctx, 0, "MatMulInteger: the first input");
+  CheckQuantizedType(ctx, 1, "MatMulInteger: the second input");
+  const ir::DataType i32 = ir::DataType::Int32(), f32 = ir::DataType::Float(32);
+  ir::Expr a_zp = ctx.has_input(2) ? ResolvedParam(ctx, 2, i32) : ScalarConst(0, i32);
+  ir::Expr b_zp = ctx.has_input(3) ? ResolvedParam(ctx, 3, i32) : ScalarConst(0, i32);
+  return {QnnMatMul(ctx, a_zp, b_zp, ScalarConst(1.0, f32), ScalarConst(1.0, f32))};
 }
 
-// QLinearMatMul: the centered product rescaled by a_scale * b_scale / y_scale, rounded half to
-// even, shifted by y_zero_point and saturated.
+// QLinearMatMul as TVM's: qnn.dense into int32 at scale a_scale * b_scale, then qnn.requantize
+// (axis -1, TONEAREST) to y_scale / y_zero_point, or dequantize + quantize when y_scale is not a
+// constant.
 Outputs QLinearMatMul(const NodeContext& ctx) {
   ctx.CheckInputs(8, 8);
-  ir::Expr acc = MatMulCore(ctx, CenteredOperand(ctx, 0, 2, true), 0,
-                            CenteredOperand(ctx, 3, 5, false), 3, "float64");
-  ir::Expr scale = relay::divide(
-      relay::multiply(relay::cast(ctx.input(1), "float64"), relay::cast(ctx.input(4), "float64")),
-      relay::cast(ctx.input(6), "float64"));
-  ir::Expr q = relay::add(RoundHalfToEven(relay::multiply(acc, scale), ir::DataType::Float(64)),
-                          relay::cast(ctx.input(7), "float64"));
+  CheckQuantizedType(ctx, 0, "QLinearMatMul: a");
+  CheckQuantizedType(ctx, 3, "QLinearMatMul: b");
+  CheckQuantizedType(ctx, 7, "QLinearMatMul: y_zero_point");
+  const ir::DataType i32 = ir::DataType::Int32(), f32 = ir::DataType::Float(32);
+  ir::Expr a_scale = ResolvedParam(ctx, 1, f32);
+  ir::Expr b_scale = ResolvedParam(ctx, 4, f32);
+  ir::Expr y_scale = ResolvedParam(ctx, 6, f32);
+  ir::Expr y_zp = ResolvedParam(ctx, 7, i32);
+  ir::Expr acc =
+      QnnMatMul(ctx, ResolvedParam(ctx, 2, i32), ResolvedParam(ctx, 5, i32), a_scale, b_scale);
+  ir::Expr acc_scale = FoldIfConstant(relay::multiply(a_scale, b_scale));
+  ir::Expr acc_zp = ScalarConst(0, i32);
   const ir::DataType out = ctx.dtype(7);
-  const bool is_signed = out.is_int();
-  return {relay::cast(relay::clip(q, is_signed ? -128 : 0, is_signed ? 127 : 255), out.ToString())};
+  if (y_scale.as<ir::ConstantNode>()) {
+    return {QnnRequantize(acc, acc_scale, acc_zp, y_scale, y_zp, -1, "TONEAREST", out)};
+  }
+  return {QnnQuantize(QnnDequantize(acc, acc_scale, acc_zp, 0), y_scale, y_zp, 0, out)};
 }
 
 // TVM's Einsum: einsum(inputs, equation).

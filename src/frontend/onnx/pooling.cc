@@ -15,58 +15,65 @@ namespace {
 
 namespace relay = relaypass::relay;
 
+// The pool of `data` (shaped as the node's input 0) with the node's attributes.
+Outputs PoolOf(const NodeContext& ctx, ir::Expr data, bool max) {
+  const int n = ctx.ndim(0) - 2;
+  if (n != 2 && n != 1 && n != 3) ctx.Unsupported(std::to_string(n) + "-D pooling (1-D to 3-D)");
+  const bool indices = max && ctx.num_outputs() > 1 && !ctx.node().output(1).empty();
+  if (indices && n != 2) ctx.Unsupported("MaxPool's Indices output of a 1-D or 3-D pool");
+  const int64_t storage_order = max ? ctx.attr_int("storage_order", 0) : 0;
+  if (storage_order != 0 && storage_order != 1) {
+    ctx.Fail("storage_order must be 0 or 1, not " + std::to_string(storage_order));
+  }
+  relay::nn::Pool2DArgs args;
+  args.pool_size = ctx.attr_positive_ints_n("kernel_shape", n, {});
+  args.strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
+  args.dilation = ctx.attr_positive_ints_n("dilations", n, Ints(n, 1));
+  const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
+  args.padding = ResolvePads(ctx, spatial, args.pool_size, args.strides, args.dilation);
+  if (n == 3) {  // nn.max_pool3d / nn.avg_pool3d
+    relay::nn::Pool3DArgs a3;
+    a3.pool_size = args.pool_size;
+    a3.strides = args.strides;
+    a3.dilation = args.dilation;
+    a3.padding = args.padding;
+    a3.ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
+    a3.count_include_pad = ctx.attr_int("count_include_pad", 0) != 0;
+    return {max ? relay::nn::max_pool3d(data, a3) : relay::nn::avg_pool3d(data, a3)};
+  }
+  if (n == 1) {  // 1-D as 2-D over (1, W)
+    data = relay::expand_dims(data, 2);
+    args.pool_size.insert(args.pool_size.begin(), 1);
+    args.strides.insert(args.strides.begin(), 1);
+    args.dilation.insert(args.dilation.begin(), 1);
+    args.padding = {0, args.padding[0], 0, args.padding[1]};
+  }
+  args.ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
+  args.count_include_pad = ctx.attr_int("count_include_pad", 0) != 0;
+  ir::Expr out = max ? relay::nn::max_pool2d(data, args) : relay::nn::avg_pool2d(data, args);
+  if (n == 1) out = relay::squeeze(out, relay::Ints{2});
+  if (indices) return {out, MaxPoolIndices(ctx, data, ctx.shape(0), args, storage_order == 1)};
+  return {out};
+}
+
 Converter Pool(bool max) {
   return [max](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
-    const int n = ctx.ndim(0) - 2;
-    if (n != 2 && n != 1 && n != 3) ctx.Unsupported(std::to_string(n) + "-D pooling (1-D to 3-D)");
-    const bool indices = max && ctx.num_outputs() > 1 && !ctx.node().output(1).empty();
-    if (indices && n != 2) ctx.Unsupported("MaxPool's Indices output of a 1-D or 3-D pool");
-    const int64_t storage_order = max ? ctx.attr_int("storage_order", 0) : 0;
-    if (storage_order != 0 && storage_order != 1) {
-      ctx.Fail("storage_order must be 0 or 1, not " + std::to_string(storage_order));
-    }
-    relay::nn::Pool2DArgs args;
-    args.pool_size = ctx.attr_positive_ints_n("kernel_shape", n, {});
-    args.strides = ctx.attr_positive_ints_n("strides", n, Ints(n, 1));
-    args.dilation = ctx.attr_positive_ints_n("dilations", n, Ints(n, 1));
-    const Ints spatial(ctx.shape(0).begin() + 2, ctx.shape(0).end());
-    args.padding = ResolvePads(ctx, spatial, args.pool_size, args.strides, args.dilation);
-    ir::Expr data = ctx.input(0);
-    if (n == 3) {  // nn.max_pool3d / nn.avg_pool3d
-      relay::nn::Pool3DArgs a3;
-      a3.pool_size = args.pool_size;
-      a3.strides = args.strides;
-      a3.dilation = args.dilation;
-      a3.padding = args.padding;
-      a3.ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
-      a3.count_include_pad = ctx.attr_int("count_include_pad", 0) != 0;
-      return {max ? relay::nn::max_pool3d(data, a3) : relay::nn::avg_pool3d(data, a3)};
-    }
-    if (n == 1) {  // 1-D as 2-D over (1, W)
-      data = relay::expand_dims(data, 2);
-      args.pool_size.insert(args.pool_size.begin(), 1);
-      args.strides.insert(args.strides.begin(), 1);
-      args.dilation.insert(args.dilation.begin(), 1);
-      args.padding = {0, args.padding[0], 0, args.padding[1]};
-    }
-    args.ceil_mode = ctx.attr_int("ceil_mode", 0) != 0;
-    args.count_include_pad = ctx.attr_int("count_include_pad", 0) != 0;
-    ir::Expr out = max ? relay::nn::max_pool2d(data, args) : relay::nn::avg_pool2d(data, args);
-    if (n == 1) out = relay::squeeze(out, relay::Ints{2});
-    if (indices) return {out, MaxPoolIndices(ctx, data, ctx.shape(0), args, storage_order == 1)};
-    return {out};
+    return PoolOf(ctx, ctx.input(0), max);
   };
+}
+
+ir::Expr GlobalPoolOf(const NodeContext& ctx, const ir::Expr& data, bool max) {
+  if (ctx.ndim(0) != 4) {
+    ctx.Unsupported(std::to_string(ctx.ndim(0) - 2) + "-D global pooling (only 2-D)");
+  }
+  return max ? relay::nn::global_max_pool2d(data) : relay::nn::global_avg_pool2d(data);
 }
 
 Converter GlobalPool(bool max) {
   return [max](const NodeContext& ctx) -> Outputs {
     ctx.CheckInputs(1, 1);
-    if (ctx.ndim(0) != 4) {
-      ctx.Unsupported(std::to_string(ctx.ndim(0) - 2) + "-D global pooling (only 2-D)");
-    }
-    return {max ? relay::nn::global_max_pool2d(ctx.input(0))
-                : relay::nn::global_avg_pool2d(ctx.input(0))};
+    return {max ? GlobalPoolOf(ctx, ctx.input(0), true) : GlobalAveragePoolOf(ctx, ctx.input(0))};
   };
 }
 
@@ -113,6 +120,14 @@ Outputs MaxUnpool(const NodeContext& ctx) {
 }
 
 }  // namespace
+
+ir::Expr AveragePoolOf(const NodeContext& ctx, const ir::Expr& data) {
+  return PoolOf(ctx, data, false)[0];
+}
+
+ir::Expr GlobalAveragePoolOf(const NodeContext& ctx, const ir::Expr& data) {
+  return GlobalPoolOf(ctx, data, false);
+}
 
 void RegisterPooling(ConverterTable& t) {
   t.Add("MaxUnpool", 9, MaxUnpool);

@@ -1,10 +1,9 @@
-// QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear composed from Relay arithmetic
-// (TVM emits qnn.quantize / qnn.dequantize, which relaypass does not have; the values are the
-// same): round half to even, saturate to the output type, per-axis scales broadcast along
-// `axis`.
-#include <limits>
-
+// QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear as TVM v0.13's from_onnx imports
+// them: qnn.quantize / qnn.dequantize with the zero point cast to int32, the axis TVM picks
+// (opset 10: 0; opset 13: the attribute, 0 for a tensor of rank < 2). qnn.quantize rounds halves
+// away from zero where ONNX rounds them to even (TVM's behaviour; docs/quantization.md).
 #include "context.h"
+#include "qnn_params.h"
 #include "relaypass/relay.h"
 
 namespace relaypass::frontend::onnx_import {
@@ -13,59 +12,53 @@ namespace {
 
 namespace relay = relaypass::relay;
 
-// A 1-D per-channel parameter reshaped to broadcast along `axis` of a rank-`ndim` tensor.
-ir::Expr AlongAxis(const NodeContext& ctx, ir::Expr v, size_t i, int64_t ndim) {
-  if (ctx.ndim(i) != 1 || ndim <= 1) return v;
-  const int64_t axis = NormalizeAxis(ctx, ctx.attr_int("axis", 1), ndim);
-  const int trailing = static_cast<int>(ndim - axis - 1);
-  return trailing > 0 ? relay::expand_dims(v, 1, trailing) : v;
+const ir::DataType kInt32 = ir::DataType::Int32();
+
+// The zero point's type names the output type (uint8 when it is omitted, as ONNX says).
+ir::DataType QuantizedType(const NodeContext& ctx) {
+  const ir::DataType out = ctx.has_input(2) ? ctx.dtype(2) : ir::DataType::UInt(8);
+  if (out != ir::DataType::UInt(8) && out != ir::DataType::Int(8)) {
+    ctx.Unsupported("quantized type " + out.ToString() + " (int8 and uint8)");
+  }
+  return out;
 }
 
-std::pair<double, double> Range(const NodeContext& ctx, ir::DataType dt) {
-  if (dt == ir::DataType::UInt(8)) return {0, 255};
-  if (dt == ir::DataType::Int(8)) return {-128, 127};
-  if (dt == ir::DataType::UInt(16)) return {0, 65535};
-  if (dt == ir::DataType::Int(16)) return {-32768, 32767};
-  if (dt == ir::DataType::Int32()) return {-2147483648.0, 2147483647.0};
-  ctx.Unsupported("quantized type " + dt.ToString());
+// The zero point: absent is 0; otherwise cast to int32 as TVM's `_op.cast(zp, "int32")`.
+ir::Expr ZeroPoint(const NodeContext& ctx) {
+  if (!ctx.has_input(2)) return ScalarConst(0, kInt32);
+  return relay::cast(ctx.input(2), "int32");
+}
+
+int64_t Axis(const NodeContext& ctx, int min_rank) {
+  if (ctx.opset() < 13) return 0;
+  return ctx.ndim(0) < min_rank ? 0 : ctx.attr_int("axis", 1);
 }
 
 Outputs QuantizeLinear(const NodeContext& ctx) {
   ctx.CheckInputs(2, 3);
-  const int64_t ndim = ctx.ndim(0);
-  const ir::DataType out = ctx.has_input(2) ? ctx.dtype(2) : ir::DataType::UInt(8);
-  const auto [lo, hi] = Range(ctx, out);
-  const std::string ft = ctx.dtype(0).ToString();
-  ir::Expr scale = AlongAxis(ctx, relay::cast(ctx.input(1), ft), 1, ndim);
-  ir::Expr q = RoundHalfToEven(relay::divide(ctx.input(0), scale), ctx.dtype(0));
-  if (ctx.has_input(2)) q = relay::add(q, AlongAxis(ctx, relay::cast(ctx.input(2), ft), 2, ndim));
-  return {relay::cast(relay::clip(q, lo, hi), out.ToString())};
+  return {
+      QnnQuantize(ctx.input(0), ctx.input(1), ZeroPoint(ctx), Axis(ctx, 2), QuantizedType(ctx))};
 }
 
 Outputs DequantizeLinear(const NodeContext& ctx) {
   ctx.CheckInputs(2, 3);
-  const int64_t ndim = ctx.ndim(0);
-  const std::string ft = ctx.dtype(1).ToString();
-  ir::Expr x = relay::cast(ctx.input(0), ft);
-  if (ctx.has_input(2)) {
-    x = relay::subtract(x, AlongAxis(ctx, relay::cast(ctx.input(2), ft), 2, ndim));
-  }
-  return {relay::multiply(x, AlongAxis(ctx, ctx.input(1), 1, ndim))};
+  return {QnnDequantize(ctx.input(0), ctx.input(1), ZeroPoint(ctx), Axis(ctx, 2))};
 }
 
-// y_scale = (max(x, 0) - min(x, 0)) / 255, y_zero_point = saturate(round(-min / y_scale)),
-// y = saturate(round(x / y_scale) + y_zero_point), all uint8.
+// TVM's converter: scale = (max(0, max(x)) - min(0, min(x))) / 255, zero point =
+// uint8(round(clip(0 - min(x) / scale, 0, 255))), y = qnn.quantize(x, scale, zp, 0, uint8).
 Outputs DynamicQuantizeLinear(const NodeContext& ctx) {
   ctx.CheckInputs(1, 1);
   const ir::DataType dt = ctx.dtype(0);
   ir::Expr x = ctx.input(0);
   ir::Expr zero = ScalarConst(0, dt);
-  ir::Expr hi = relay::maximum(relay::max(x), zero);
-  ir::Expr lo = relay::minimum(relay::min(x), zero);
-  ir::Expr scale = relay::divide(relay::subtract(hi, lo), ScalarConst(255, dt));
-  ir::Expr zp = relay::clip(RoundHalfToEven(relay::divide(relay::negative(lo), scale), dt), 0, 255);
-  ir::Expr y = relay::clip(relay::add(RoundHalfToEven(relay::divide(x, scale), dt), zp), 0, 255);
-  return {relay::cast(y, "uint8"), scale, relay::cast(zp, "uint8")};
+  ir::Expr maximum = relay::maximum(zero, relay::max(x));
+  ir::Expr minimum = relay::minimum(zero, relay::min(x));
+  ir::Expr scale = relay::divide(relay::subtract(maximum, minimum), ScalarConst(255, dt));
+  ir::Expr zp = relay::subtract(zero, relay::divide(relay::min(x), scale));
+  zp = relay::cast(relay::round(relay::clip(zp, 0, 255)), "uint8");
+  ir::Expr y = QnnQuantize(x, scale, relay::cast(zp, "int32"), 0, ir::DataType::UInt(8));
+  return {y, scale, zp};
 }
 
 }  // namespace

@@ -13,4 +13,9 @@ Ints ResolvePads(const NodeContext& ctx, const Ints& spatial, const Ints& kernel
 // True when auto_pad is SAME_UPPER or SAME_LOWER.
 bool IsSamePad(const NodeContext& ctx);
 
+// AveragePool / GlobalAveragePool of `data`, shaped as the node's input 0, with the node's
+// attributes (pooling.cc; QLinearAveragePool pools its dequantized input with them).
+ir::Expr AveragePoolOf(const NodeContext& ctx, const ir::Expr& data);
+ir::Expr GlobalAveragePoolOf(const NodeContext& ctx, const ir::Expr& data);
+
 }  // namespace relaypass::frontend::onnx_import
