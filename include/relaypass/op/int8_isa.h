@@ -31,7 +31,8 @@ const char* Int8IsaTitle(Int8Isa isa);
 /// "+avx512vnni" raise it). No mcpu or an unknown one: the SSE2 baseline.
 Int8Isa Int8IsaForTarget(const std::string& mcpu, const std::vector<std::string>& mattr);
 
-/// True if this processor runs the variant (cpuid).
+/// True if this processor runs the variant (cpuid), and the environment's RELAYPASS_INT8_ISA (a
+/// name, if set) is not a narrower one.
 bool HostSupportsInt8Isa(Int8Isa isa);
 /// The best variant this processor runs.
 Int8Isa BestHostInt8Isa();

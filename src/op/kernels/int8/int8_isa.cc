@@ -72,7 +72,20 @@ Int8Isa Int8IsaForTarget(const std::string& mcpu, const std::vector<std::string>
   return isa;
 }
 
-bool HostSupportsInt8Isa(Int8Isa isa) {
+namespace {
+
+// RELAYPASS_INT8_ISA=<name> caps the variants taken as this processor's at that one (as if the
+// processor had no wider instructions): the error for a build's missing variant and the
+// narrower kernels can be tried on any machine. Read once.
+std::optional<Int8Isa> HostCap() {
+  static const std::optional<Int8Isa> cap = []() -> std::optional<Int8Isa> {
+    const char* env = std::getenv("RELAYPASS_INT8_ISA");
+    return env ? ParseInt8Isa(env) : std::nullopt;
+  }();
+  return cap;
+}
+
+bool CpuHas(Int8Isa isa) {
 #if defined(__GNUC__) && defined(__x86_64__)
   switch (isa) {
     case Int8Isa::kSse2:
@@ -89,6 +102,13 @@ bool HostSupportsInt8Isa(Int8Isa isa) {
   }
 #endif
   return false;
+}
+
+}  // namespace
+
+bool HostSupportsInt8Isa(Int8Isa isa) {
+  const std::optional<Int8Isa> cap = HostCap();
+  return CpuHas(isa) && (!cap || isa <= *cap);
 }
 
 Int8Isa BestHostInt8Isa() {
