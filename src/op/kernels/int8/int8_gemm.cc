@@ -84,21 +84,42 @@ std::unique_ptr<uint8_t[]> Pack(const void* src, int64_t rows, int64_t k, int64_
   return out;
 }
 
-}  // namespace
-
-void Int8Gemm(Int8Isa isa, int64_t m, int64_t n, int64_t k, const void* x, bool x_signed,
-              const void* w, bool w_signed, int32_t* c, int64_t row_stride, int64_t col_stride) {
+void CheckHostRuns(Int8Isa isa) {
   if (!HostSupportsInt8Isa(isa)) {
     Fail(std::string("int8 GEMM: the module was built for ") + Int8IsaTitle(isa) +
          " (its target's -mcpu/-mattr) and this processor does not have " + Int8IsaTitle(isa) +
          " (TVM's code would stop on an illegal instruction); build for a target this "
          "processor runs");
   }
+}
+
+}  // namespace
+
+int64_t Int8PackedDepth(int64_t k) {
+  return RoundUp(std::max<int64_t>(k, 1), kDepthStep);
+}
+int64_t Int8PackedRows(int64_t m) {
+  return RoundUp(m, kTileRows);
+}
+
+void Int8Gemm(Int8Isa isa, int64_t m, int64_t n, int64_t k, const void* x, bool x_signed,
+              const void* w, bool w_signed, int32_t* c, int64_t row_stride, int64_t col_stride) {
+  if (m == 0 || n == 0) {
+    CheckHostRuns(isa);
+    return;
+  }
+  const auto a = Pack(x, m, k, Int8PackedRows(m), Int8PackedDepth(k), x_signed ? 0x80 : 0);
+  Int8GemmPackedX(isa, m, n, k, a.get(), x_signed, w, w_signed, c, row_stride, col_stride);
+}
+
+void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t* a, bool x_signed,
+                     const void* w, bool w_signed, int32_t* c, int64_t row_stride,
+                     int64_t col_stride) {
+  CheckHostRuns(isa);
   if (m == 0 || n == 0) return;
   const Variant variant = VariantFor(isa);
-  const int64_t depth = RoundUp(std::max<int64_t>(k, 1), kDepthStep);
-  const int64_t row_tiles = (m + kTileRows - 1) / kTileRows;
-  const auto a = Pack(x, m, k, row_tiles * kTileRows, depth, x_signed ? 0x80 : 0);
+  const int64_t depth = Int8PackedDepth(k);
+  const int64_t row_tiles = Int8PackedRows(m) / kTileRows;
   const auto b = Pack(w, n, k, RoundUp(n, kTileCols), depth, 0);
   // Each task: whole row tiles against every column. A tile's work is about kTileRows * n * depth
   // byte products.
@@ -106,7 +127,7 @@ void Int8Gemm(Int8Isa isa, int64_t m, int64_t n, int64_t k, const void* x, bool 
   support::ParallelFor(row_tiles, grain, [&](int64_t begin, int64_t end) {
     const int64_t i0 = begin * kTileRows;
     const int64_t rows = std::min(end * kTileRows, m) - i0;
-    const uint8_t* a_rows = a.get() + i0 * depth;
+    const uint8_t* a_rows = a + i0 * depth;
     int32_t* c_rows = c + i0 * row_stride;
     if (w_signed) {
       variant.u8s8(a_rows, reinterpret_cast<const int8_t*>(b.get()), depth, rows, n, c_rows,

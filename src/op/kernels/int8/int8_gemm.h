@@ -22,4 +22,15 @@ using op::Int8GemmKind;
 void Int8Gemm(Int8Isa isa, int64_t m, int64_t n, int64_t k, const void* x, bool x_signed,
               const void* w, bool w_signed, int32_t* c, int64_t row_stride, int64_t col_stride);
 
+/// x as the variants read it (int8_tiles.h): Int8PackedRows(m) rows of Int8PackedDepth(k) bytes,
+/// x[i][p] at row i, byte p, xor 0x80 if x is int8 (then uint8: x + 128), zeros past k and in the
+/// rows past m.
+int64_t Int8PackedDepth(int64_t k);
+int64_t Int8PackedRows(int64_t m);
+
+/// Int8Gemm with x already packed so (conv2d's patches are gathered straight into it).
+void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t* packed_x,
+                     bool x_signed, const void* w, bool w_signed, int32_t* c, int64_t row_stride,
+                     int64_t col_stride);
+
 }  // namespace relaypass::op::kernels

@@ -3,7 +3,9 @@
 #include "int8_products.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 #include "../kernel_util.h"
 #include "../kernels.h"
@@ -54,9 +56,53 @@ NDArray Int8BatchMatmul(const NDArray& x_in, const NDArray& y_in, bool transpose
   return out;
 }
 
+namespace {
+
+// The image's input channels [c0, c0 + C) with their padding, channels last (HWC), as the patches
+// read them: rows (OH - 1) * SH + (KH - 1) * DH + 1 by such columns, the data at (pad_top,
+// pad_left), `flip` (a zero of the data) around it, each byte xor `flip`.
+struct PaddedImage {
+  int64_t rows, cols;
+  std::vector<uint8_t> bytes;
+};
+
+PaddedImage PadChannelsLast(const ConvGeometry& g, const uint8_t* src, uint8_t flip) {
+  PaddedImage p;
+  p.rows = (g.out_height - 1) * g.stride_h + (g.kernel_h - 1) * g.dilation_h + 1;
+  p.cols = (g.out_width - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + 1;
+  const int64_t channels = g.in_per_group;
+  p.bytes.assign(static_cast<size_t>(p.rows * p.cols * channels), flip);
+  const int64_t cols = std::min(g.width, p.cols - g.pad_left);
+  for (int64_t c = 0; c < channels; ++c) {
+    for (int64_t h = 0; h < g.height && h + g.pad_top < p.rows; ++h) {
+      const uint8_t* in = src + (c * g.height + h) * g.width;
+      uint8_t* out = p.bytes.data() + ((h + g.pad_top) * p.cols + g.pad_left) * channels + c;
+      for (int64_t w = 0; w < cols; ++w) out[w * channels] = in[w] ^ flip;
+    }
+  }
+  return p;
+}
+
+// The group's weight rows (OIHW: [c][r][s] per output channel) in the patches' order [r][s][c].
+std::vector<uint8_t> WeightTapsFirst(const ConvGeometry& g, const uint8_t* w) {
+  const int64_t taps = g.kernel_h * g.kernel_w, channels = g.in_per_group;
+  std::vector<uint8_t> out(static_cast<size_t>(g.out_per_group * taps * channels));
+  for (int64_t o = 0; o < g.out_per_group; ++o) {
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t t = 0; t < taps; ++t) {
+        out[(o * taps + t) * channels + c] = w[(o * channels + c) * taps + t];
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& weight) {
   const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
-  const int64_t depth = g.in_per_group * g.kernel_h * g.kernel_w;
+  const int64_t channels = g.in_per_group;
+  const int64_t k = channels * g.kernel_h * g.kernel_w;
   NDArray out =
       NDArray::Empty({g.batch, g.out_channels, g.out_height, g.out_width}, DataType::Int(32));
   if (out.size() == 0) return out;
@@ -64,33 +110,42 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
   const auto* w = static_cast<const uint8_t*>(weight.raw_data());
   int32_t* y = out.mutable_data<int32_t>();
   const Int8Isa isa = CurrentInt8Isa();
-  // patches[pixel][(c * KH + r) * KW + s]: the weight's OIHW row order; zeros for the padding.
-  std::unique_ptr<uint8_t[]> patches(new uint8_t[static_cast<size_t>(out_plane * depth)]);
-  for (int64_t n = 0; n < g.batch; ++n) {
-    for (int64_t group = 0; group < g.groups; ++group) {
-      const uint8_t* src = x + (n * g.channels + group * g.in_per_group) * plane;
+  const bool x_signed = Signed(data);
+  const uint8_t flip = x_signed ? 0x80 : 0;  // int8 data as uint8 x + 128 (int8_gemm.h)
+  // The patches straight in the GEMM's packed layout: row `pixel`, byte (r * KW + s) * C + c, so
+  // that each tap is one run of C bytes of the channels-last image; zeros past k and in the
+  // padding rows.
+  const int64_t depth = Int8PackedDepth(k), rows = Int8PackedRows(out_plane);
+  std::unique_ptr<uint8_t[]> patches(new uint8_t[static_cast<size_t>(rows * depth)]);
+  std::memset(patches.get() + out_plane * depth, 0,
+              static_cast<size_t>((rows - out_plane) * depth));
+  for (int64_t group = 0; group < g.groups; ++group) {
+    const int64_t first = group * g.out_per_group;
+    const std::vector<uint8_t> taps_first = WeightTapsFirst(g, w + first * k);
+    for (int64_t n = 0; n < g.batch; ++n) {
+      const PaddedImage image =
+          PadChannelsLast(g, x + (n * g.channels + group * channels) * plane, flip);
       support::ParallelFor(
           out_plane, std::max<int64_t>(1, kParallelGrain / depth), [&](int64_t begin, int64_t end) {
             for (int64_t pixel = begin; pixel < end; ++pixel) {
               const int64_t oh = pixel / g.out_width, ow = pixel % g.out_width;
               uint8_t* row = patches.get() + pixel * depth;
-              for (int64_t c = 0; c < g.in_per_group; ++c) {
-                for (int64_t r = 0; r < g.kernel_h; ++r) {
-                  const int64_t ih = oh * g.stride_h - g.pad_top + r * g.dilation_h;
-                  for (int64_t s = 0; s < g.kernel_w; ++s) {
-                    const int64_t iw = ow * g.stride_w - g.pad_left + s * g.dilation_w;
-                    const bool inside = ih >= 0 && ih < g.height && iw >= 0 && iw < g.width;
-                    *row++ = inside ? src[(c * g.height + ih) * g.width + iw] : 0;
-                  }
+              for (int64_t r = 0; r < g.kernel_h; ++r) {
+                const int64_t ih = oh * g.stride_h + r * g.dilation_h;
+                for (int64_t s = 0; s < g.kernel_w; ++s) {
+                  const int64_t iw = ow * g.stride_w + s * g.dilation_w;
+                  std::memcpy(row, image.bytes.data() + (ih * image.cols + iw) * channels,
+                              static_cast<size_t>(channels));
+                  row += channels;
                 }
               }
+              std::memset(row, 0, static_cast<size_t>(depth - k));
             }
           });
-      const int64_t first = group * g.out_per_group;
       // C[pixel][channel] is written into the NCHW output: rows step 1, columns a plane.
-      Int8Gemm(isa, out_plane, g.out_per_group, depth, patches.get(), Signed(data),
-               w + first * depth, Signed(weight), y + (n * g.out_channels + first) * out_plane, 1,
-               out_plane);
+      Int8GemmPackedX(isa, out_plane, g.out_per_group, k, patches.get(), x_signed,
+                      taps_first.data(), Signed(weight),
+                      y + (n * g.out_channels + first) * out_plane, 1, out_plane);
     }
   }
   return out;

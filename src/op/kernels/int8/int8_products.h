@@ -18,8 +18,9 @@ ir::NDArray Int8BatchMatmul(const ir::NDArray& x_in, const ir::NDArray& y_in, bo
                             bool transpose_b);
 
 /// The convolution of NCHW data (padding >= 0) by an OIHW weight (g from conv2d.cc): int32 NCHW.
-/// Patches are gathered per image and group (im2col, pixel-major) and multiplied by the
-/// group's weight rows.
+/// Patches are gathered per image and group (im2col, pixel-major, from a channels-last copy of
+/// the padded image: one run of channels per kernel tap) straight into the GEMM's packed layout,
+/// and multiplied by the group's weight rows reordered to match.
 ir::NDArray Int8Conv2D(const ConvGeometry& g, const ir::NDArray& data, const ir::NDArray& weight);
 
 }  // namespace relaypass::op::kernels
