@@ -28,8 +28,8 @@ namespace relaypass::op::kernels {
 
 namespace {
 
-// As int8_tiles.h's kTileRows and kTileCols; rows are padded to 64 bytes (the widest step).
-constexpr int64_t kTileRows = 2, kTileCols = 4, kDepthStep = 64;
+// As int8_tiles.h's kRowPad and kTileCols; rows are padded to 64 bytes (the widest step).
+constexpr int64_t kRowPad = 4, kTileCols = 4, kDepthStep = 64;
 
 using U8S8Entry = void (*)(const uint8_t*, const int8_t*, int64_t, int64_t, int64_t, int32_t*,
                            int64_t, int64_t);
@@ -99,7 +99,7 @@ int64_t Int8PackedDepth(int64_t k) {
   return RoundUp(std::max<int64_t>(k, 1), kDepthStep);
 }
 int64_t Int8PackedRows(int64_t m) {
-  return RoundUp(m, kTileRows);
+  return RoundUp(m, kRowPad);
 }
 
 void Int8Gemm(Int8Isa isa, int64_t m, int64_t n, int64_t k, const void* x, bool x_signed,
@@ -119,14 +119,14 @@ void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t
   if (m == 0 || n == 0) return;
   const Variant variant = VariantFor(isa);
   const int64_t depth = Int8PackedDepth(k);
-  const int64_t row_tiles = Int8PackedRows(m) / kTileRows;
+  const int64_t row_tiles = Int8PackedRows(m) / kRowPad;
   const auto b = Pack(w, n, k, RoundUp(n, kTileCols), depth, 0);
-  // Each task: whole row tiles against every column. A tile's work is about kTileRows * n * depth
+  // Each task: whole row tiles against every column. A tile's work is about kRowPad * n * depth
   // byte products.
-  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 20) / (kTileRows * n * depth));
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 20) / (kRowPad * n * depth));
   support::ParallelFor(row_tiles, grain, [&](int64_t begin, int64_t end) {
-    const int64_t i0 = begin * kTileRows;
-    const int64_t rows = std::min(end * kTileRows, m) - i0;
+    const int64_t i0 = begin * kRowPad;
+    const int64_t rows = std::min(end * kRowPad, m) - i0;
     const uint8_t* a_rows = a + i0 * depth;
     int32_t* c_rows = c + i0 * row_stride;
     if (w_signed) {

@@ -25,6 +25,7 @@ struct WideU8U8 {
   };
   using BVec = AVec;
   static constexpr int64_t kBytes = 64;
+  static constexpr int64_t kTileRows = 2;
   static Acc Zero() { return _mm512_setzero_si512(); }
   static AVec LoadA(const uint8_t* p) {
     return {_mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),

@@ -21,6 +21,7 @@ struct SplitU8S8 {
   };
   using BVec = __m256i;
   static constexpr int64_t kBytes = 32;
+  static constexpr int64_t kTileRows = 2;
   static Acc Zero() { return _mm256_setzero_si256(); }
   static AVec LoadA(const uint8_t* p) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
@@ -45,6 +46,7 @@ struct WideU8U8 {
   };
   using BVec = AVec;
   static constexpr int64_t kBytes = 32;
+  static constexpr int64_t kTileRows = 2;
   static Acc Zero() { return _mm256_setzero_si256(); }
   static AVec LoadA(const uint8_t* p) {
     return {_mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),

@@ -13,6 +13,7 @@ struct SplitU8S8 {
   };
   using BVec = __m512i;
   static constexpr int64_t kBytes = 64;
+  static constexpr int64_t kTileRows = 2;
   static Acc Zero() { return _mm512_setzero_si512(); }
   static AVec LoadA(const uint8_t* p) {
     const __m512i v = _mm512_loadu_si512(p);

@@ -11,6 +11,7 @@ struct VnniU8S8 {
   using AVec = __m512i;
   using BVec = __m512i;
   static constexpr int64_t kBytes = 64;
+  static constexpr int64_t kTileRows = 4;
   static Acc Zero() { return _mm512_setzero_si512(); }
   static AVec LoadA(const uint8_t* p) { return _mm512_loadu_si512(p); }
   static BVec LoadB(const int8_t* p) { return _mm512_loadu_si512(p); }

@@ -18,6 +18,7 @@ struct SplitU8S8 {
   };
   using BVec = __m128i;
   static constexpr int64_t kBytes = 16;
+  static constexpr int64_t kTileRows = 2;
   static Acc Zero() { return _mm_setzero_si128(); }
   static AVec LoadA(const uint8_t* p) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));

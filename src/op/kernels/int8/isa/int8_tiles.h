@@ -1,9 +1,10 @@
 // The loop every int8 GEMM variant shares (isa/gemm_*.cc include it, each compiled for its own
 // instruction set): C[i, j] = sum_p a[i, p] * b[j, p] over packed operands, in tiles of
-// kTileRows rows of A by kTileCols rows of B, one vector accumulator per output element, summed
+// Ops::kTileRows (2 or 4) rows of A by kTileCols rows of B, one vector accumulator per output
+// element, summed
 // across its lanes once the depth is done.
 //
-// Packed operands (int8_gemm.cc packs them): a is uint8, rows padded to a multiple of kTileRows,
+// Packed operands (int8_gemm.cc packs them): a is uint8, rows padded to a multiple of kRowPad,
 // b is int8 or uint8, rows padded to a multiple of kTileCols, every row `depth` bytes (a
 // multiple of 64, zeros past k). Only C's valid m x n elements are written, at
 // c[i * row_stride + j * col_stride].
@@ -17,15 +18,18 @@
 
 namespace {
 
-constexpr int64_t kTileRows = 2;
+constexpr int64_t kRowPad = 4;  // a multiple of every Ops::kTileRows
 constexpr int64_t kTileCols = 4;
 
 // Ops: AVec/BVec (an operand vector as the product wants it), Acc, LoadA, LoadB, Zero, Dot
 // (acc + the lane sums of products), Sum (the lanes of an accumulator added), kBytes (bytes of
-// one row consumed per step).
+// one row consumed per step), kTileRows (rows of A per tile: 2, or 4 where 32 vector registers
+// hold 16 accumulators).
 template <class Ops, class BType>
 inline void Tiles(const uint8_t* a, const BType* b, int64_t depth, int64_t m, int64_t n, int32_t* c,
                   int64_t row_stride, int64_t col_stride) {
+  constexpr int64_t kTileRows = Ops::kTileRows;
+  static_assert(kRowPad % kTileRows == 0);
   for (int64_t i0 = 0; i0 < m; i0 += kTileRows) {
     for (int64_t j0 = 0; j0 < n; j0 += kTileCols) {
       typename Ops::Acc acc[kTileRows][kTileCols];

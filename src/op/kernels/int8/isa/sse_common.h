@@ -45,6 +45,7 @@ struct WideU8U8 {
   using AVec = Pair;
   using BVec = Pair;
   static constexpr int64_t kBytes = 16;
+  static constexpr int64_t kTileRows = 2;
   static Acc Zero() { return _mm_setzero_si128(); }
   static AVec LoadA(const uint8_t* p) { return LoadUnsigned(p); }
   static BVec LoadB(const uint8_t* p) { return LoadUnsigned(p); }
