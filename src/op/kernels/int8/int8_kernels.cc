@@ -39,12 +39,14 @@ const char* Int8VariantFlags(Int8Isa isa) {
 std::string Int8KernelAssembly(Int8Isa isa, Int8GemmKind kind) {
   const std::string_view text = kInt8VariantAssembly[static_cast<size_t>(isa)];
   const std::string symbol = Int8KernelSymbol(isa, kind);
-  const std::string first = "\t.globl\t" + symbol + "\n";
-  const std::string last = "\t.size\t" + symbol + ", .-" + symbol + "\n";
-  const size_t begin = text.find(first);
-  const size_t end = begin == std::string_view::npos ? begin : text.find(last, begin);
+  // From ".globl NAME" to the end of the ".size NAME, ..." line (g++ writes ".-NAME" there,
+  // clang a local end label).
+  const size_t begin = text.find("\t.globl\t" + symbol + "\n");
+  if (begin == std::string_view::npos) return "";
+  const size_t size = text.find("\t.size\t" + symbol + ",", begin);
+  const size_t end = size == std::string_view::npos ? size : text.find('\n', size);
   if (end == std::string_view::npos) return "";
-  return std::string(text.substr(begin, end + last.size() - begin));
+  return std::string(text.substr(begin, end + 1 - begin));
 }
 
 }  // namespace relaypass::op
