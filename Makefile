@@ -193,6 +193,8 @@ bench: deps
 	done
 	$(BENCH_BUILD)/bench/pattern_bench --benchmark_out=$(BENCH_BUILD)/pattern_bench.json \
 	  --benchmark_out_format=json
+	$(BENCH_BUILD)/bench/int8_bench --benchmark_out=$(BENCH_BUILD)/int8_bench.json \
+	  --benchmark_out_format=json
 	$(BENCH_BUILD)/bench/onnx_bench --model-dir=$(BENCH_BUILD) --benchmark_repetitions=5 \
 	  --benchmark_out=$(BENCH_BUILD)/onnx_bench.json --benchmark_out_format=json
 	$(BENCH_BUILD)/bench/eval_bench --onnx-dir=$(BENCH_BUILD) \
@@ -231,6 +233,7 @@ bench: deps
 	python3 bench/report.py --passes $(BENCH_BUILD)/passes_bench.json $(BENCH_BUILD)/chain_*.json \
 	  --eval $(BENCH_BUILD)/eval_bench.json --python $(BENCH_BUILD)/python_bench.md \
 	  --onnx $(BENCH_BUILD)/onnx_bench.json --pattern $(BENCH_BUILD)/pattern_bench.json \
+	  --int8 $(BENCH_BUILD)/int8_bench.json \
 	  --ort $(BENCH_BUILD)/ort_resnet-50.json $(BENCH_BUILD)/ort_mobilenet-v2.json \
 	  $(BENCH_BUILD)/ort_round*.json \
 	  --eval-rounds $(BENCH_BUILD)/eval_onnx_round*.json \

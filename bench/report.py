@@ -214,6 +214,42 @@ def onnx_section(path, w):
     w("")
 
 
+def int8_section(path, w):
+    """The int8 products (uint8 x int8 -> int32) on each int8 GEMM variant, against the
+    reference loop they ran on before and against the same product in float32."""
+    _, runs = load(path)
+    w("## int8 products, this run")
+    w("")
+    w("`build/bench/int8_bench` (bench/int8_bench.cc), one evaluator thread, CPU time of the "
+      "call: a resnet-50 3x3 convolution (1x64x56x56 by 64x64x3x3, padding 1) and a dense "
+      "(128x768 by 768x768), uint8 x int8 -> int32 on each variant of the int8 GEMM this "
+      "processor runs (the variant relay.build's target picks: x86-64 SSE2, nehalem SSSE3, "
+      "core-avx2 AVX2, skylake-avx512 AVX-512BW, cascadelake AVX-512 VNNI), against the "
+      "reference loop (the same call on int32 operands: what int8 products ran on before) and "
+      "against float32 (the packed AVX-512 GEMM for the convolution, OpenBLAS for dense).")
+    w("")
+    w("| product | kernel | CPU ms | reference / this | float32 / this |")
+    w("|---|---|---|---|---|")
+
+    def cpu_ms(b):
+        unit = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
+        return b["cpu_time"] * unit
+
+    for shape in ("conv3x3", "dense"):
+        found = {k.split("/")[2]: b for k, b in runs.items()
+                 if k.startswith(f"int8/{shape}/") and not b.get("error_occurred")}
+        ref, f32 = found.get("reference"), found.get("float32")
+        for kernel in ("sse2", "ssse3", "avx2", "avx512bw", "avx512vnni", "reference", "float32"):
+            b = found.get(kernel)
+            if not b:
+                continue
+            ms = cpu_ms(b)
+            w(f"| {shape} | {kernel} | {fmt_ms(ms)} | "
+              f"{f'{cpu_ms(ref) / ms:.1f}x' if ref else '-'} | "
+              f"{f'{cpu_ms(f32) / ms:.2f}x' if f32 else '-'} |")
+    w("")
+
+
 def ort_section(ort_paths, eval_rounds, w):
     """relaypass's evaluator and ONNX Runtime on the same ONNX files, threads 1 and 2.
 
@@ -289,6 +325,8 @@ def main():
     ap.add_argument("--stderr-log", default="")
     # A Markdown section written by bench/python_bench.py (the Python package's costs).
     ap.add_argument("--python", default="")
+    # build/bench/int8_bench's JSON (the int8 GEMM's variants, the reference loop, float32).
+    ap.add_argument("--int8", default="")
     # build/bench/onnx_bench's JSON (ONNX import against reading the file's bytes).
     ap.add_argument("--onnx", default="")
     # build/bench/pattern_bench's JSON (the pattern language and BYOC passes).
@@ -648,6 +686,10 @@ def main():
             unit = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b.get("time_unit", "ns")]
             w(f"| {key} | {fmt_ms(b['cpu_time'] * unit)} |")
         w("")
+
+    # --- the int8 products on the int8 GEMM's variants
+    if args.int8 and os.path.exists(args.int8):
+        int8_section(args.int8, w)
 
     # --- ONNX import against the floor of reading the file
     if args.onnx and os.path.exists(args.onnx):

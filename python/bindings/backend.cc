@@ -3,12 +3,15 @@
 // a module (the VM and the debug executor). The heavy calls release the GIL.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common.h"
 #include "relaypass/backend/build.h"
+#include "relaypass/backend/kernel_source.h"
 #include "relaypass/eval/interpreter.h"
+#include "relaypass/op/int8_isa.h"
 #include "relaypass/runtime/graph_executor.h"
 #include "relaypass/runtime/module_file.h"
 
@@ -75,7 +78,24 @@ void BindBackend(py::module_& m) {
       .def_property_readonly(
           "params", [](const backend::BuiltModule& b) { return ParamsToPy(b.graph.params); })
       .def_property_readonly("function_names",
-                             [](const backend::BuiltModule& b) { return b.graph.function_names; });
+                             [](const backend::BuiltModule& b) { return b.graph.function_names; })
+      // The int8 GEMM variant of the target (op/int8_isa.h), by name ("avx512vnni", ...).
+      .def_property(
+          "int8_isa", [](const backend::BuiltModule& b) { return op::Int8IsaName(b.int8_isa); },
+          [](backend::BuiltModule& b, const std::string& name) {
+            const std::optional<op::Int8Isa> isa = op::ParseInt8Isa(name);
+            if (!isa) throw ValueError("unknown int8 instruction set '" + name + "'");
+            b.int8_isa = *isa;
+          })
+      .def("kernel_assembly_source",
+           [](const backend::BuiltModule& b) { return backend::KernelAssemblySource(b); });
+  m.def(
+      "int8_isa_for_target",
+      [](const std::string& mcpu, const std::vector<std::string>& mattr) {
+        return op::Int8IsaName(op::Int8IsaForTarget(mcpu, mattr));
+      },
+      py::arg("mcpu"), py::arg("mattr"));
+  m.def("host_int8_isa", [] { return op::Int8IsaName(op::BestHostInt8Isa()); });
   m.def(
       "build_graph",
       [](const ir::IRModule& mod, const py::dict& params, const std::string& mod_name) {

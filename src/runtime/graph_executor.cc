@@ -184,7 +184,11 @@ void GraphExecutor::Run() {
   }
   if (s.params_changed) s.Rebuild();
   s.ran = false;
-  s.outputs = eval::FlattenTensors(s.interpreter->RunMain(args));
+  {
+    // The int8 products run on the variant of the build's target (TVM's code for that target).
+    op::Int8IsaScope int8_isa(built().int8_isa);
+    s.outputs = eval::FlattenTensors(s.interpreter->RunMain(args));
+  }
   if (s.outputs.size() != s.output_types.size()) {
     throw InternalError("graph executor: main returned " + std::to_string(s.outputs.size()) +
                         " tensors, its type says " + std::to_string(s.output_types.size()));

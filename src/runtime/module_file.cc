@@ -1,6 +1,7 @@
 #include "relaypass/runtime/module_file.h"
 
 #include <fstream>
+#include <optional>
 
 #include "relaypass/runtime/artifact.h"
 #include "relaypass/support/error.h"
@@ -28,6 +29,7 @@ void ExportBuiltModule(const backend::BuiltModule& built, const std::string& pat
   artifact.sections["module"] = text::AsText(built.mod, /*show_meta_data=*/true);
   artifact.sections["graph_json"] = built.graph.json;
   artifact.sections["mod_name"] = built.mod_name;
+  artifact.sections["int8_isa"] = op::Int8IsaName(built.int8_isa);
   WriteArtifactFile(path, artifact);
 }
 
@@ -48,6 +50,16 @@ backend::BuiltModule LoadBuiltModule(const std::string& path) {
   backend::BuiltModule built = backend::FromOptimized(mod, mod_name);
   if (built.graph.json != Section(artifact, "graph_json", path)) {
     throw Error(path + ": its graph JSON does not match its module (a damaged file?)");
+  }
+  // The int8 GEMM variant of the build's target; files written before it existed have none
+  // (then x86-64's baseline, as a build without a target).
+  if (auto it = artifact.sections.find("int8_isa"); it != artifact.sections.end()) {
+    const std::optional<op::Int8Isa> isa = op::ParseInt8Isa(it->second);
+    if (!isa) {
+      throw Error(path + ": unknown int8 instruction set '" + it->second.substr(0, 40) +
+                  "' (a damaged file?)");
+    }
+    built.int8_isa = *isa;
   }
   return built;
 }

@@ -9,6 +9,7 @@
 #include "relaypass/backend/graph_codegen.h"
 #include "relaypass/ir/module.h"
 #include "relaypass/ir/ndarray.h"
+#include "relaypass/op/int8_isa.h"
 
 namespace relaypass::backend {
 
@@ -26,6 +27,10 @@ struct BuiltModule {
   ir::IRModule mod;  // Optimize's result: what the executor runs
   GraphProgram graph;
   std::string mod_name;
+  // The int8 GEMM variant of the build's target (op::Int8IsaForTarget; relay.build sets it from
+  // -mcpu/-mattr): the graph executor runs its int8 products on it. Without a target, x86-64's
+  // baseline, as TVM's "llvm".
+  op::Int8Isa int8_isa = op::Int8Isa::kSse2;
 };
 
 /// relay.build for the graph executor: Optimize, then GraphCodegen. Errors (a pass failing, a

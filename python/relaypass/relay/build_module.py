@@ -68,8 +68,11 @@ def build(ir_mod, target=None, target_host=None, executor=Executor("graph"),
         raise TypeError("executor must be a tvm.relay.backend.Executor")
     if not isinstance(runtime, Runtime):
         raise TypeError("runtime must be a tvm.relay.backend.Runtime")
-    with _target_scope(target):
+    scope = _target_scope(target)
+    with scope:
         built = _core.build_graph(ir_mod, _params_dict(params), mod_name)
+    # The int8 GEMM variant TVM's code for this target would use (docs/python.md).
+    built.int8_isa = _core.int8_isa_for_target(scope.mcpu, list(scope.mattr))
     if executor.name == "aot":
         return AOTExecutorFactoryModule(ir_mod, target, executor, runtime, built)
     return GraphExecutorFactoryModule(ir_mod, target, executor, runtime, built)

@@ -181,7 +181,10 @@ def factory_module(built, executor_kind="graph"):
         "get_params": lambda: dict(built.params),
         "_export": lambda path: _write_artifact(built, path),
     }
-    lib = Module("relaypass", {"_export": lambda path: _write_artifact(built, path)})
+    lib = Module("relaypass", {
+        "_export": lambda path: _write_artifact(built, path),
+        "_asm": built.kernel_assembly_source,
+    })
     factory = Module("GraphExecutorFactory", functions, [lib])
     factory._default_name = built.mod_name
     lib._factory = factory  # graph_executor.create(graph, lib, dev) finds the build through it

@@ -121,6 +121,12 @@ class Module:
         return "Module(%s, %x)" % (self.type_key, id(self))
 
     def get_source(self, fmt=""):
+        """The library module of a build answers "asm" (and "s"): the assembly of the int8
+        kernel functions its operators call, or a comment saying that it generates no code
+        (docs/python.md). Other formats and modules have no source."""
+        asm = self._functions.get("_asm")
+        if asm is not None and fmt in ("asm", "s"):
+            return asm()
         raise TVMError(
             "Module[%s] has no source: relaypass runs Relay on its evaluator and generates no "
             "code" % self.type_key

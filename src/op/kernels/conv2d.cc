@@ -1,7 +1,8 @@
 // nn.conv2d. The data is brought to NCHW and the weight to OIHW whatever their layouts, the
 // convolution is computed there and the result is converted to out_layout (or data_layout).
 // Float types use im2col and BLAS GEMM per group; depthwise convolutions (one input channel per
-// group) use depthwise_conv.cc and integer types a direct loop. Conv2DWithEpilogue (op/
+// group) use depthwise_conv.cc, uint8/int8 operands with out_dtype int32 the int8 GEMM
+// (int8/int8_products.h) and other integer types a direct loop. Conv2DWithEpilogue (op/
 // conv2d_epilogue.h) is the same computation with fused elementwise steps.
 #include <algorithm>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "depthwise_conv.h"
 #include "epilogue.h"
 #include "gemm.h"
+#include "int8/int8_products.h"
 #include "kernel_util.h"
 #include "kernels.h"
 #include "packed_sgemm.h"
@@ -358,7 +360,7 @@ Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
          ShapeString(in[1].shape()) + " do not match layouts " + data_layout.name() + " and " +
          kernel_layout.name());
   }
-  NDArray data = CastArray(TransformLayout(in[0], data_layout, Layout("NCHW")), compute);
+  NDArray data = TransformLayout(in[0], data_layout, Layout("NCHW"));
   NDArray weight;
   if (kernel_layout.Contains('G')) {
     // GOIHW [G, O/G, I, KH, KW] has the memory order of OIHW [O, I, KH, KW].
@@ -368,9 +370,16 @@ Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
   } else {
     weight = TransformLayout(in[1], kernel_layout, Layout("OIHW"));
   }
-  weight = CastArray(weight, compute);
   std::vector<int64_t> pad = Padding4(a.get_ints("padding"), "nn.conv2d");
+  if (Int8GemmKindFor(in[0].dtype(), in[1].dtype(), out_dtype)) {
+    // uint8/int8 operands, int32 products: the int8 GEMM (int8/int8_products.h).
+    data = CropNegativePadding(data, pad);
+    const ConvGeometry g = Geometry(data, weight, a, pad);
+    return {TransformLayout(Int8Conv2D(g, data, weight), Layout("NCHW"), out_layout)};
+  }
+  weight = CastArray(weight, compute);
   data = CropNegativePadding(data, pad);
+  data = CastArray(data, compute);
   const ConvGeometry g = Geometry(data, weight, a, pad);
   NDArray out = DispatchNumeric(compute, "nn.conv2d", [&](auto tag) {
     using T = typename decltype(tag)::type;

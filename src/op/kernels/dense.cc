@@ -1,8 +1,10 @@
-// nn.dense: out[.., n] = sum_k data[.., k] * weight[n, k]. Float types call BLAS GEMM; integer
-// types (e.g. int8 data with out_dtype int32) use a reference loop in the output dtype.
+// nn.dense: out[.., n] = sum_k data[.., k] * weight[n, k]. Float types call BLAS GEMM; uint8/int8
+// operands with out_dtype int32 the int8 GEMM (int8/int8_products.h); other integer types a
+// reference loop in the output dtype.
 #include <type_traits>
 
 #include "gemm.h"
+#include "int8/int8_products.h"
 #include "kernel_util.h"
 #include "kernels.h"
 
@@ -22,6 +24,9 @@ NDArray DenseProduct(const NDArray& data_in, const NDArray& weight_in, DataType 
     Fail(std::string(op) + ": data " + ShapeString(data_in.shape()) + " and weight " +
          ShapeString(weight_in.shape()) + " do not match (weight must be [units, " +
          (data_in.ndim() ? std::to_string(data_in.shape().back()) : std::string("?")) + "])");
+  }
+  if (Int8GemmKindFor(data_in.dtype(), weight_in.dtype(), out_dtype)) {
+    return Int8Dense(data_in, weight_in);
   }
   const NDArray data = CastArray(data_in, compute);
   const NDArray weight = CastArray(weight_in, compute);

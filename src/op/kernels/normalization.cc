@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gemm.h"
+#include "int8/int8_products.h"
 #include "kernel_util.h"
 #include "kernels.h"
 
@@ -192,6 +193,8 @@ Arrays BatchMatmul(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out
   // As TVM's topi: each operand cast to out_dtype, products summed in it (int8 x int8 with
   // out_dtype int32 accumulates in int32; the operands may differ, e.g. uint8 x int8).
   const DataType compute = IsHalf(out_dtype) ? DataType::Float32() : out_dtype;
+  if (Int8GemmKindFor(in[0].dtype(), in[1].dtype(), out_dtype))
+    return {Int8BatchMatmul(in[0], in[1], ta, tb)};
   const Arrays operands = {CastArray(in[0], compute), CastArray(in[1], compute)};
   Arrays result = PromoteHalf(operands, out_type, [&](const Arrays& v) -> Arrays {
     if (v[0].ndim() != 3 || v[1].ndim() != 3) Fail("nn.batch_matmul: operands must be 3-D");

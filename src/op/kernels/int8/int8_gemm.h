@@ -1,0 +1,36 @@
+// The evaluator's int8 GEMM: C[i, j] = sum_p x[i, p] * w[j, p] in int32 (wrapping as NumPy's
+// int32 does), x and w each uint8 or int8, on the variant of the current instruction set
+// (relaypass/op/int8_isa.h). The int8 nn.dense, nn.matmul, nn.batch_matmul and nn.conv2d with
+// out_dtype int32 run on it.
+//
+// The variants multiply a uint8 x by an int8 or uint8 w. An int8 x is made uint8 by adding 128
+// (TVM's x86 legalization of int8 x int8 does the same): sum (x + 128) * w - 128 * sum w is the
+// product exactly, in wrapping int32. Exact integer results, the same at any thread count.
+#pragma once
+
+#include <cstdint>
+#include "relaypass/op/int8_isa.h"
+#include "relaypass/op/int8_kernels.h"
+
+namespace relaypass::op::kernels {
+
+using op::Int8GemmKind;
+
+/// C (m x n; element (i, j) at c[i * row_stride + j * col_stride]) = x (m x k, row pitch k) times
+/// w (n x k, row pitch k) transposed, on variant `isa`. Fails (relaypass::Error) naming the
+/// instruction set when this processor lacks it.
+void Int8Gemm(Int8Isa isa, int64_t m, int64_t n, int64_t k, const void* x, bool x_signed,
+              const void* w, bool w_signed, int32_t* c, int64_t row_stride, int64_t col_stride);
+
+/// x as the variants read it (int8_tiles.h): Int8PackedRows(m) rows of Int8PackedDepth(k) bytes,
+/// x[i][p] at row i, byte p, xor 0x80 if x is int8 (then uint8: x + 128), zeros past k and in the
+/// rows past m.
+int64_t Int8PackedDepth(int64_t k);
+int64_t Int8PackedRows(int64_t m);
+
+/// Int8Gemm with x already packed so (conv2d's patches are gathered straight into it).
+void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t* packed_x,
+                     bool x_signed, const void* w, bool w_signed, int32_t* c, int64_t row_stride,
+                     int64_t col_stride);
+
+}  // namespace relaypass::op::kernels

@@ -1,0 +1,154 @@
+// nn.dense, nn.batch_matmul and nn.conv2d of uint8/int8 operands with out_dtype int32, on the
+// int8 GEMM (int8_products.h).
+#include "int8_products.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "../kernel_util.h"
+#include "../kernels.h"
+#include "int8_gemm.h"
+#include "relaypass/support/parallel.h"
+
+namespace relaypass::op::kernels {
+
+namespace {
+
+bool Signed(const NDArray& a) {
+  return a.dtype() == DataType::Int(8);
+}
+
+}  // namespace
+
+NDArray Int8Dense(const NDArray& data, const NDArray& weight) {
+  const int64_t k = data.shape().back(), n = weight.shape()[0];
+  const int64_t m = NumElements(Shape(data.shape().begin(), data.shape().end() - 1));
+  Shape out_shape = data.shape();
+  out_shape.back() = n;
+  NDArray out = NDArray::Uninitialized(out_shape, DataType::Int(32));
+  Int8Gemm(CurrentInt8Isa(), m, n, k, data.raw_data(), Signed(data), weight.raw_data(),
+           Signed(weight), out.mutable_data<int32_t>(), n, 1);
+  return out;
+}
+
+NDArray Int8BatchMatmul(const NDArray& x_in, const NDArray& y_in, bool transpose_a,
+                        bool transpose_b) {
+  if (x_in.ndim() != 3 || y_in.ndim() != 3) Fail("nn.batch_matmul: operands must be 3-D");
+  const NDArray x = transpose_a ? Permute(x_in, {0, 2, 1}) : x_in;
+  const NDArray y = transpose_b ? y_in : Permute(y_in, {0, 2, 1});
+  if (y.shape()[2] != x.shape()[2]) Fail("nn.batch_matmul: reduction dimensions differ");
+  const int64_t bx = x.shape()[0], by = y.shape()[0];
+  if (bx != by && bx != 1 && by != 1) Fail("nn.batch_matmul: batches do not broadcast");
+  // A batch of 1 against an empty batch is empty (NumPy's broadcast, as the type relation).
+  const int64_t batch = (bx == 0 || by == 0) ? 0 : std::max(bx, by);
+  const int64_t m = x.shape()[1], k = x.shape()[2], n = y.shape()[1];
+  NDArray out = NDArray::Uninitialized({batch, m, n}, DataType::Int(32));
+  const auto* px = static_cast<const uint8_t*>(x.raw_data());
+  const auto* py = static_cast<const uint8_t*>(y.raw_data());
+  int32_t* po = out.mutable_data<int32_t>();
+  const Int8Isa isa = CurrentInt8Isa();
+  for (int64_t i = 0; i < batch; ++i) {
+    Int8Gemm(isa, m, n, k, px + (bx == 1 ? 0 : i) * m * k, Signed(x),
+             py + (by == 1 ? 0 : i) * n * k, Signed(y), po + i * m * n, n, 1);
+  }
+  return out;
+}
+
+namespace {
+
+// The image's input channels [c0, c0 + C) with their padding, channels last (HWC), as the patches
+// read them: rows (OH - 1) * SH + (KH - 1) * DH + 1 by such columns, the data at (pad_top,
+// pad_left), `flip` (a zero of the data) around it, each byte xor `flip`.
+struct PaddedImage {
+  int64_t rows, cols;
+  std::vector<uint8_t> bytes;
+};
+
+PaddedImage PadChannelsLast(const ConvGeometry& g, const uint8_t* src, uint8_t flip) {
+  PaddedImage p;
+  p.rows = (g.out_height - 1) * g.stride_h + (g.kernel_h - 1) * g.dilation_h + 1;
+  p.cols = (g.out_width - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + 1;
+  const int64_t channels = g.in_per_group;
+  p.bytes.assign(static_cast<size_t>(p.rows * p.cols * channels), flip);
+  const int64_t cols = std::min(g.width, p.cols - g.pad_left);
+  for (int64_t c = 0; c < channels; ++c) {
+    for (int64_t h = 0; h < g.height && h + g.pad_top < p.rows; ++h) {
+      const uint8_t* in = src + (c * g.height + h) * g.width;
+      uint8_t* out = p.bytes.data() + ((h + g.pad_top) * p.cols + g.pad_left) * channels + c;
+      for (int64_t w = 0; w < cols; ++w) out[w * channels] = in[w] ^ flip;
+    }
+  }
+  return p;
+}
+
+// The group's weight rows (OIHW: [c][r][s] per output channel) in the patches' order [r][s][c].
+std::vector<uint8_t> WeightTapsFirst(const ConvGeometry& g, const uint8_t* w) {
+  const int64_t taps = g.kernel_h * g.kernel_w, channels = g.in_per_group;
+  std::vector<uint8_t> out(static_cast<size_t>(g.out_per_group * taps * channels));
+  for (int64_t o = 0; o < g.out_per_group; ++o) {
+    for (int64_t c = 0; c < channels; ++c) {
+      for (int64_t t = 0; t < taps; ++t) {
+        out[(o * taps + t) * channels + c] = w[(o * channels + c) * taps + t];
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& weight) {
+  const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
+  const int64_t channels = g.in_per_group;
+  const int64_t k = channels * g.kernel_h * g.kernel_w;
+  NDArray out =
+      NDArray::Empty({g.batch, g.out_channels, g.out_height, g.out_width}, DataType::Int(32));
+  if (out.size() == 0) return out;
+  const auto* x = static_cast<const uint8_t*>(data.raw_data());
+  const auto* w = static_cast<const uint8_t*>(weight.raw_data());
+  int32_t* y = out.mutable_data<int32_t>();
+  const Int8Isa isa = CurrentInt8Isa();
+  const bool x_signed = Signed(data);
+  const uint8_t flip = x_signed ? 0x80 : 0;  // int8 data as uint8 x + 128 (int8_gemm.h)
+  // The patches straight in the GEMM's packed layout: row `pixel`, byte (r * KW + s) * C + c, so
+  // that each tap is one run of C bytes of the channels-last image; zeros past k and in the
+  // padding rows.
+  const int64_t depth = Int8PackedDepth(k), rows = Int8PackedRows(out_plane);
+  std::unique_ptr<uint8_t[]> patches(new uint8_t[static_cast<size_t>(rows * depth)]);
+  std::memset(patches.get() + out_plane * depth, 0,
+              static_cast<size_t>((rows - out_plane) * depth));
+  for (int64_t group = 0; group < g.groups; ++group) {
+    const int64_t first = group * g.out_per_group;
+    const std::vector<uint8_t> taps_first = WeightTapsFirst(g, w + first * k);
+    for (int64_t n = 0; n < g.batch; ++n) {
+      const PaddedImage image =
+          PadChannelsLast(g, x + (n * g.channels + group * channels) * plane, flip);
+      support::ParallelFor(
+          out_plane, std::max<int64_t>(1, kParallelGrain / depth), [&](int64_t begin, int64_t end) {
+            for (int64_t pixel = begin; pixel < end; ++pixel) {
+              const int64_t oh = pixel / g.out_width, ow = pixel % g.out_width;
+              uint8_t* row = patches.get() + pixel * depth;
+              for (int64_t r = 0; r < g.kernel_h; ++r) {
+                const int64_t ih = oh * g.stride_h + r * g.dilation_h;
+                for (int64_t s = 0; s < g.kernel_w; ++s) {
+                  const int64_t iw = ow * g.stride_w + s * g.dilation_w;
+                  std::memcpy(row, image.bytes.data() + (ih * image.cols + iw) * channels,
+                              static_cast<size_t>(channels));
+                  row += channels;
+                }
+              }
+              std::memset(row, 0, static_cast<size_t>(depth - k));
+            }
+          });
+      // C[pixel][channel] is written into the NCHW output: rows step 1, columns a plane.
+      Int8GemmPackedX(isa, out_plane, g.out_per_group, k, patches.get(), x_signed,
+                      taps_first.data(), Signed(weight),
+                      y + (n * g.out_channels + first) * out_plane, 1, out_plane);
+    }
+  }
+  return out;
+}
+
+}  // namespace relaypass::op::kernels
