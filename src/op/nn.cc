@@ -8,6 +8,7 @@
 #include "layout_rules/layout_rules.h"
 #include "nn_family.h"
 #include "op_common.h"
+#include "relaypass/ir/dim_expr.h"
 #include "relaypass/relay.h"
 #include "type_relations.h"
 
@@ -127,8 +128,10 @@ bool BatchFlattenRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
   if (data->ndim() == 0) call.Fail("nn.batch_flatten: data must have rank >= 1, got a scalar");
+  // TVM's BatchFlattenRel: 1 * d1 * d2 ..., left to right (a symbolic extent gives TVM's
+  // expression, `?` gives `?`).
   Dim flat = 1;
-  for (int i = 1; i < data->ndim(); ++i) flat = DimMul(flat, data->shape[i]);
+  for (int i = 1; i < data->ndim(); ++i) flat = ir::DimExprMul(flat, data->shape[i]);
   call.AssignResult(ir::TensorType({data->shape[0], flat}, data->dtype));
   return true;
 }
@@ -149,8 +152,14 @@ bool PadRel(TypeRelationCall& call) {
       call.Fail("nn.pad: pad_width entry " + std::to_string(i) + " is " + rows[i].ToString() +
                 ", not a [before, after] pair");
     }
-    if (IsAny(out[i])) continue;
-    out[i] = CheckedAdd(out[i], CheckedAdd(pair[0], pair[1]));
+    if (out[i] == kAnyDim) continue;
+    const int64_t padding = CheckedAdd(pair[0], pair[1]);
+    if (ir::IsSymbolicDim(out[i])) {  // TVM: `n + padding`, e.g. `n + -2`
+      out[i] = ir::MakeDimExpr(ir::DimOp::kAdd, ir::DimOperand::Of(out[i]),
+                               ir::DimOperand::Const(padding));
+      continue;
+    }
+    out[i] = CheckedAdd(out[i], padding);
     if (out[i] < 0) {
       call.Fail("nn.pad: padding makes dimension " + std::to_string(i) + " of " + TypeString(data) +
                 " negative");
