@@ -6,6 +6,7 @@
 
 #include "common.h"
 #include "relaypass/op/registry.h"
+#include "relaypass/op/user_ops.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::python {
@@ -67,6 +68,14 @@ ir::Call MakeOpCall(const std::string& name, const std::vector<ir::Expr>& args,
 
 void BindOps(py::module_& m) {
   m.def("list_op_names", [] { return op::OpRegistry::Global().ListNames(); });
+  // Operators registered from Python (relay.op.op.register; op/user_ops.h).
+  m.def("register_user_op", &op::RegisterUserOp, py::arg("op_name"), py::arg("description"));
+  m.def("set_user_op_num_inputs", &op::SetUserOpNumInputs);
+  m.def("set_user_op_type_relation", &op::SetUserOpTypeRelation);
+  m.def("set_user_op_support_level", &op::SetUserOpSupportLevel);
+  m.def("set_user_op_pattern", &op::SetUserOpPattern);
+  m.def("set_user_op_stateful", &op::SetUserOpStateful);
+  m.def("is_user_op", &op::IsUserOp);
   // (num_inputs, attrs type key or "", [(field, type, has_default, default), ...])
   m.def("op_signature", [](const std::string& name) {
     const op::OpDef& def = FindOp(name);
