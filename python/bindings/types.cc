@@ -103,12 +103,13 @@ std::vector<ir::Dim> ShapeFrom(const py::iterable& shape) {
 void BindTypes(py::module_& m) {
   m.def("new_symbolic_dim", &ir::NewSymbolicDim, py::arg("name"));
   m.def("symbolic_dim_name", &ir::SymbolicDimName, py::arg("dim"));
-  // Dimension expressions (ir/dim_expr.h): op is 0 add, 1 sub, 2 mul, 3 floordiv, 4 floormod;
+  // Dimension expressions (ir/dim_expr.h): op is 0 add, 1 sub, 2 mul, 3 floordiv, 4 floormod,
+  // 5 min, 6 max;
   // each operand is (is_const, value).
   m.def(
       "make_dim_expr",
       [](int op, bool a_const, int64_t a, bool b_const, int64_t b) {
-        if (op < 0 || op > 4) throw relaypass::TypeError("unknown dimension operation");
+        if (op < 0 || op > 6) throw relaypass::TypeError("unknown dimension operation");
         return ir::MakeDimExpr(static_cast<ir::DimOp>(op), ir::DimOperand{a_const, a},
                                ir::DimOperand{b_const, b});
       },

@@ -13,7 +13,7 @@ import numbers
 
 from ._errors import OpNotImplemented
 
-_ADD, _SUB, _MUL, _FLOORDIV, _FLOORMOD = range(5)
+_ADD, _SUB, _MUL, _FLOORDIV, _FLOORMOD, _MIN, _MAX = range(7)
 
 # The library's dimension value of each variable used in a shape, to the variable itself.
 _vars_by_dim = {}
@@ -111,7 +111,17 @@ class SymbolicExpr(SymbolicVar):
 
 
 _EXPR_KINDS = ("tvm.tir.Add", "tvm.tir.Sub", "tvm.tir.Mul", "tvm.tir.FloorDiv",
-               "tvm.tir.FloorMod")
+               "tvm.tir.FloorMod", "tvm.tir.Min", "tvm.tir.Max")
+
+
+def dim_min(a, b):
+    """TVM's tir.Min of two dimensions (integers or symbolic), folded as TVM folds it."""
+    return _combine(_MIN, a, b)
+
+
+def dim_max(a, b):
+    """TVM's tir.Max of two dimensions (integers or symbolic), folded as TVM folds it."""
+    return _combine(_MAX, a, b)
 
 
 def _operand_value(is_const, value):
@@ -143,6 +153,9 @@ def _combine(op, lhs, rhs):
     a, b = _operand(lhs), _operand(rhs)
     if a is None or b is None:
         var = lhs if isinstance(lhs, SymbolicVar) else rhs
+        if not isinstance(var, SymbolicVar):
+            raise OpNotImplemented("dimension arithmetic takes integers and symbolic dimensions, "
+                                   "got {!r} and {!r}".format(lhs, rhs))
         return var._arith()
     dim = _core.make_dim_expr(op, a[0], a[1], b[0], b[1])
     if dim >= 0:

@@ -1,6 +1,7 @@
 // The symbolic dimensions (ir/type.h) and their expressions (ir/dim_expr.h): one process-wide
 // table indexed by id. A variable has a name; an expression has its parts, and is interned so
 // that equal expressions are one Dim.
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -81,6 +82,10 @@ int64_t FoldConstants(DimOp op, int64_t a, int64_t b) {
       if (b == 0) throw TypeError(std::string(DimOpName(op)) + " of a dimension by zero");
       CheckNoOverflow(a == INT64_MIN && b == -1, op);
       return op == DimOp::kFloorDiv ? FloorDiv(a, b) : a - FloorDiv(a, b) * b;
+    case DimOp::kMin:
+      return std::min(a, b);
+    case DimOp::kMax:
+      return std::max(a, b);
   }
   return 0;
 }
@@ -113,6 +118,10 @@ std::optional<DimOperand> FoldIdentity(DimOp op, const DimOperand& a, const DimO
       if (is(b, 1)) return DimOperand::Const(0);
       if (is(a, 0)) return a;
       break;
+    case DimOp::kMin:
+    case DimOp::kMax:
+      if (a == b) return a;  // TVM: min(x, x) and max(x, x) are x
+      break;
   }
   return std::nullopt;
 }
@@ -139,6 +148,10 @@ const char* DimOpName(DimOp op) {
       return "floordiv";
     case DimOp::kFloorMod:
       return "floormod";
+    case DimOp::kMin:
+      return "min";
+    case DimOp::kMax:
+      return "max";
   }
   return "?";
 }
@@ -219,8 +232,10 @@ std::string SymbolicDimName(Dim d) {
       continue;
     }
     const DimExprParts& p = *table.exprs[operand_id];
-    const bool call = p.op == DimOp::kFloorDiv || p.op == DimOp::kFloorMod;
-    const char* open = call ? (p.op == DimOp::kFloorDiv ? "floordiv(" : "floormod(") : "(";
+    const bool call = p.op == DimOp::kFloorDiv || p.op == DimOp::kFloorMod || p.op == DimOp::kMin ||
+                      p.op == DimOp::kMax;
+    static const char* const kCallOpen[] = {"floordiv(", "floormod(", "min(", "max("};
+    const char* open = call ? kCallOpen[static_cast<int>(p.op) - 3] : "(";
     const char* middle = call                  ? ", "
                          : p.op == DimOp::kAdd ? " + "
                          : p.op == DimOp::kSub ? " - "

@@ -101,6 +101,10 @@ TEST(DimExprTest, FoldsAsTVMsOperatorsFold) {
   EXPECT_EQ(MakeDimExpr(DimOp::kFloorDiv, x, c(1)), xd);
   EXPECT_EQ(MakeDimExpr(DimOp::kFloorMod, x, c(1)), 0);
   EXPECT_EQ(MakeDimExpr(DimOp::kFloorDiv, c(0), x), 0);
+  EXPECT_EQ(MakeDimExpr(DimOp::kMax, c(3), c(9)), 9);
+  EXPECT_EQ(MakeDimExpr(DimOp::kMin, x, x), xd);
+  EXPECT_EQ(DimText(MakeDimExpr(DimOp::kMax, x, c(100))), "max(x, 100)");
+  EXPECT_EQ(DimText(MakeDimExpr(DimOp::kMin, c(2), x)), "min(2, x)");
   // Not simplified further, as in TVM: x + x, x - x and 0 - x stay expressions.
   EXPECT_TRUE(IsSymbolicDim(MakeDimExpr(DimOp::kAdd, x, x)));
   EXPECT_TRUE(IsSymbolicDim(MakeDimExpr(DimOp::kSub, x, x)));

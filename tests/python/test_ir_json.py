@@ -181,7 +181,7 @@ def _doc(nodes, root=1, version="0.6.0"):
 
 
 @pytest.mark.parametrize("key, what", [
-    ("Max", "Max is not available: relaypass's IR has no TIR expressions"),
+    ("Div", "Div is not available: relaypass's IR has no TIR expressions"),
     ("tir.Select", "tir.Select is not available"),
     ("Cast", "Cast is not available"),
 ])
@@ -255,3 +255,17 @@ def test_tir_variables_and_dimension_arithmetic_load():
         {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "6"}},
         {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "7"}}]))
     assert int(folded) == 42
+    # TVM's test_json_compact.py::test_str_map layout: Max(Add(Add(x, 1), 2), 100).
+    biggest = tvm.ir.load_json(_doc([
+        {"type_key": "Max", "attrs": {"a": "2", "b": "5", "dtype": "int32"}},
+        {"type_key": "Add", "attrs": {"a": "3", "b": "4", "dtype": "int32"}},
+        {"type_key": "Variable", "attrs": {"dtype": "int32", "name": "x"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "1"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "100"}}]))
+    assert str(biggest) == "max((x + 1), 100)"
+    # A StrMap loads as relaypass's Map (a dict; tvm.ir.container.Map is its type).
+    strmap = tvm.ir.load_json(_doc([
+        {"type_key": "StrMap", "keys": ["z"], "data": [2]},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "2"}}]))
+    assert isinstance(strmap, tvm.ir.container.Map) and strmap["z"] == 2
+    assert isinstance(tvm.runtime.convert([1]), tvm.ir.Array)

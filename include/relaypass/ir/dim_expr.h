@@ -1,4 +1,4 @@
-// Expressions of symbolic dimensions: TVM's tir.Add, Sub, Mul, FloorDiv and FloorMod over
+// Expressions of symbolic dimensions: TVM's tir.Add, Sub, Mul, FloorDiv, FloorMod, Min and Max over
 // tir.Vars and integer constants in a shape (`n + 2`, `(d2*d3)*d4`, `t + t`), as TVM's relations
 // compute them (nn.pad, nn.batch_flatten, concatenate) and TVM's Python writes them.
 //
@@ -6,8 +6,8 @@
 // expressions (same operation, same operands, in the same order) are the same Dim, and TVM's
 // structural equality of two shapes stays the equality of their Dims. As TVM's PrimExpr operators
 // (arith::TryConstFold), building one folds two constants and the identities x + 0, x - 0, x * 1,
-// x * 0, floordiv(x, 1), floormod(x, 1), and a zero dividend; nothing else is simplified (TVM's
-// `t + t` stays `t + t`).
+// x * 0, floordiv(x, 1), floormod(x, 1), a zero dividend, and min / max of one operand with
+// itself; nothing else is simplified (TVM's `t + t` stays `t + t`).
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 namespace relaypass::ir {
 
-enum class DimOp { kAdd, kSub, kMul, kFloorDiv, kFloorMod };
+enum class DimOp { kAdd, kSub, kMul, kFloorDiv, kFloorMod, kMin, kMax };
 
 /// An operand of a dimension expression: an integer constant (of any sign: TVM writes
 /// `n + (-2)`) or a dimension (a non-negative extent is a constant too).
@@ -51,7 +51,8 @@ std::optional<DimExprParts> DimExprOf(Dim d);
 Dim DimExprAdd(Dim a, Dim b);
 Dim DimExprMul(Dim a, Dim b);
 
-/// TVM's text of a dimension expression's operation ("+", "-", "*", "floordiv", "floormod").
+/// TVM's text of a dimension expression's operation ("+", "-", "*", "floordiv", "floormod",
+/// "min", "max").
 const char* DimOpName(DimOp op);
 
 }  // namespace relaypass::ir

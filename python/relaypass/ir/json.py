@@ -47,12 +47,14 @@ _ALIASES = {
     "Mul": "tir.Mul",
     "FloorDiv": "tir.FloorDiv",
     "FloorMod": "tir.FloorMod",
+    "Min": "tir.Min",
+    "Max": "tir.Max",
 }
 
 # The TIR nodes relaypass loads: variables (symbolic dimensions) and the integer arithmetic of
 # dimension expressions (relaypass/_symbolic.py).
 _TIR_LOADED = ("tir.Var", "tir.SizeVar", "tir.Add", "tir.Sub", "tir.Mul", "tir.FloorDiv",
-               "tir.FloorMod")
+               "tir.FloorMod", "tir.Min", "tir.Max")
 
 
 def _err(msg):
@@ -504,6 +506,8 @@ _REF_FIELDS = {
     "tir.Mul": ["a", "b"],
     "tir.FloorDiv": ["a", "b"],
     "tir.FloorMod": ["a", "b"],
+    "tir.Min": ["a", "b"],
+    "tir.Max": ["a", "b"],
     "tir.Any": [],
     "runtime.String": [],
     "Op": [],
@@ -659,7 +663,9 @@ class _Loader:
             return _symbolic.SymbolicSizeVar(name, dtype, "tvm.tir.SizeVar")
         a, b = r("a", True), r("b", True)
         op = {"tir.Add": lambda: a + b, "tir.Sub": lambda: a - b, "tir.Mul": lambda: a * b,
-              "tir.FloorDiv": lambda: a // b, "tir.FloorMod": lambda: a % b}[key]
+              "tir.FloorDiv": lambda: a // b, "tir.FloorMod": lambda: a % b,
+              "tir.Min": lambda: _symbolic.dim_min(a, b),
+              "tir.Max": lambda: _symbolic.dim_max(a, b)}[key]
         if not any(isinstance(v, _symbolic.SymbolicVar) for v in (a, b)):
             from .._values import IntImm
 
