@@ -124,6 +124,33 @@ bool DropoutRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's annotation.checkpoint takes any value (IdentityRel: the result is the argument's type)
+// and its kernel returns each input tensor: a tensor or a tuple of tensors here (the evaluator
+// passes a tuple's tensors flat, so nested tuples are refused).
+bool CheckpointRel(TypeRelationCall& call) {
+  ir::Type arg = call.arg(0);
+  if (!arg || arg.as<ir::IncompleteTypeNode>()) return false;
+  if (const auto* tuple = arg.as<ir::TupleTypeNode>()) {
+    for (const ir::Type& field : tuple->fields) {
+      if (!field || field.as<ir::IncompleteTypeNode>()) return false;
+      if (!field.as<ir::TensorTypeNode>()) {
+        call.Fail("annotation.checkpoint takes a tensor or a tuple of tensors, got " +
+                  ir::TypeToString(arg));
+      }
+    }
+  } else if (!arg.as<ir::TensorTypeNode>()) {
+    call.Fail("annotation.checkpoint takes a tensor or a tuple of tensors, got " +
+              ir::TypeToString(arg));
+  }
+  call.AssignResult(arg);
+  return true;
+}
+
+std::vector<ir::NDArray> CheckpointKernel(const std::vector<ir::NDArray>& in, const ir::Attrs&,
+                                          const ir::Type&) {
+  return in;
+}
+
 bool BatchFlattenRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
@@ -215,9 +242,9 @@ void RegisterNNOps(OpRegistry& registry) {
   stop_fusion.infer_layout = layout_rules::ElemwiseArbitrary;
   // TVM's gradient pass recomputes what it marks instead of keeping it; its value is its argument.
   OpDef& checkpoint =
-      RegisterOp(registry, "annotation.checkpoint", 1, OpPattern::kOpaque, IdentityRel,
+      RegisterOp(registry, "annotation.checkpoint", 1, OpPattern::kOpaque, CheckpointRel,
                  "Marks a checkpoint for gradient recomputation; its value is its argument.");
-  checkpoint.kernel = kernels::Identity;
+  checkpoint.kernel = CheckpointKernel;
   checkpoint.infer_layout = layout_rules::ElemwiseArbitrary;
   OpDef& dropout = RegisterOp(registry, "nn.dropout", 1, OpPattern::kOpaque, DropoutRel,
                               "Dropout with probability `rate`; returns (out, mask).");
