@@ -210,6 +210,7 @@ void RegisterNNOps(OpRegistry& registry) {
   RegisterLossOps(registry);
   RegisterPadLikeOps(registry);
   RegisterCorrelationOp(registry);
+  RegisterBitserialOps(registry);
   OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
                             "Fully connected layer: data [.., in] x weight [units, in]^T.");
   dense.attrs_schema = DenseAttrs();

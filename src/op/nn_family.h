@@ -15,6 +15,7 @@ void RegisterLossOps(OpRegistry& registry);           // loss.cc: nll_loss
 void RegisterMatmulOp(OpRegistry& registry);          // matmul.cc: nn.matmul
 void RegisterConv2DBackwardWeightOp(OpRegistry& registry);  // conv_backward_weight.cc
 void RegisterCorrelationOp(OpRegistry& registry);           // correlation.cc: nn.correlation
-void RegisterPadLikeOps(OpRegistry& registry);              // pad_like.cc: nn.mirror_pad, nn.dilate
+void RegisterBitserialOps(OpRegistry& registry);  // bitserial.cc: nn.bitpack, nn.bitserial_*
+void RegisterPadLikeOps(OpRegistry& registry);    // pad_like.cc: nn.mirror_pad, nn.dilate
 
 }  // namespace relaypass::op

@@ -14,7 +14,8 @@ namespace relaypass::op {
 namespace {
 
 // TVM v0.13's set_support_level of its unary and binary operators (src/relay/op/tensor/unary.cc
-// and binary.cc). Operators not listed report TVM's default, 10.
+// and binary.cc) and of the bitserial ones (nn/bitserial.cc). Operators not listed report TVM's
+// default, 10.
 const std::map<std::string, int>& BuiltinLevels() {
   static const std::map<std::string, int> levels = [] {
     std::map<std::string, int> m;
@@ -27,6 +28,9 @@ const std::map<std::string, int>& BuiltinLevels() {
           "floor_mod", "trunc_mod"}) {
       m[name] = 1;
     }
+    m["nn.bitserial_dense"] = 1;
+    m["nn.bitpack"] = 2;
+    m["nn.bitserial_conv2d"] = 2;
     for (const char* name : {"copy", "clip", "floor", "ceil", "trunc", "round", "sign", "abs",
                              "negative", "isnan", "isfinite", "isinf"}) {
       m[name] = 3;
