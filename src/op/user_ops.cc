@@ -14,8 +14,8 @@ namespace relaypass::op {
 namespace {
 
 // TVM v0.13's set_support_level of its unary and binary operators (src/relay/op/tensor/unary.cc
-// and binary.cc) and of the bitserial ones (nn/bitserial.cc). Operators not listed report TVM's
-// default, 10.
+// and binary.cc), of the bitserial ones (nn/bitserial.cc) and of debug. Operators not listed report
+// TVM's default, 10.
 const std::map<std::string, int>& BuiltinLevels() {
   static const std::map<std::string, int> levels = [] {
     std::map<std::string, int> m;
@@ -29,6 +29,7 @@ const std::map<std::string, int>& BuiltinLevels() {
       m[name] = 1;
     }
     m["nn.bitserial_dense"] = 1;
+    m["debug"] = 1;
     m["nn.bitpack"] = 2;
     m["nn.bitserial_conv2d"] = 2;
     for (const char* name : {"copy", "clip", "floor", "ceil", "trunc", "round", "sign", "abs",

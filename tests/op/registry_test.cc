@@ -73,6 +73,7 @@ TEST(OpRegistryTest, RegistersTheWholeOpSet) {
       "cos",
       "cosh",
       "cumsum",
+      "debug",
       "divide",
       "dyn.broadcast_to",
       "dyn.expand_dims",
