@@ -52,9 +52,11 @@ std::optional<size_t> IdOf(const SymbolicDims& table, Dim d) {
   return static_cast<size_t>(id);
 }
 
-void CheckNoOverflow(bool overflow, DimOp op) {
+// The op layer's message for the same overflow (op/type_relations.h: ThrowDimOverflow).
+void CheckNoOverflow(bool overflow, DimOp op, int64_t a, int64_t b) {
   if (overflow) {
-    throw TypeError(std::string("dimension arithmetic overflows int64 in ") + DimOpName(op));
+    throw TypeError("shape arithmetic overflows int64: " + std::to_string(a) + " " + DimOpName(op) +
+                    " " + std::to_string(b));
   }
 }
 
@@ -69,18 +71,18 @@ int64_t FoldConstants(DimOp op, int64_t a, int64_t b) {
   int64_t r = 0;
   switch (op) {
     case DimOp::kAdd:
-      CheckNoOverflow(__builtin_add_overflow(a, b, &r), op);
+      CheckNoOverflow(__builtin_add_overflow(a, b, &r), op, a, b);
       return r;
     case DimOp::kSub:
-      CheckNoOverflow(__builtin_sub_overflow(a, b, &r), op);
+      CheckNoOverflow(__builtin_sub_overflow(a, b, &r), op, a, b);
       return r;
     case DimOp::kMul:
-      CheckNoOverflow(__builtin_mul_overflow(a, b, &r), op);
+      CheckNoOverflow(__builtin_mul_overflow(a, b, &r), op, a, b);
       return r;
     case DimOp::kFloorDiv:
     case DimOp::kFloorMod:
       if (b == 0) throw TypeError(std::string(DimOpName(op)) + " of a dimension by zero");
-      CheckNoOverflow(a == INT64_MIN && b == -1, op);
+      CheckNoOverflow(a == INT64_MIN && b == -1, op, a, b);
       return op == DimOp::kFloorDiv ? FloorDiv(a, b) : a - FloorDiv(a, b) * b;
     case DimOp::kMin:
       return std::min(a, b);
