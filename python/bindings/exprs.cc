@@ -9,6 +9,7 @@
 #include "relaypass/ir/bind.h"
 #include "relaypass/ir/expr.h"
 #include "relaypass/op/registry.h"
+#include "relaypass/op/user_ops.h"
 #include "relaypass/text/printer.h"
 
 namespace relaypass::python {
@@ -82,6 +83,14 @@ void BindExprs(py::module_& m) {
       .def_property_readonly("name", [](const ir::OpNode& o) { return o.name; })
       .def_property_readonly("num_inputs",
                              [](const ir::OpNode& o) { return o.def ? o.def->num_inputs : -1; })
+      .def_property_readonly("support_level",
+                             [](const ir::OpNode& o) { return op::SupportLevel(o.name); })
+      // TVM's TOpPattern and TOpIsStateful attributes (Op.get_attr reads them).
+      .def_property_readonly(
+          "op_pattern",
+          [](const ir::OpNode& o) { return o.def ? static_cast<int>(o.def->pattern) : 8; })
+      .def_property_readonly("is_stateful",
+                             [](const ir::OpNode& o) { return o.def && o.def->stateful; })
       .def_property_readonly(
           "description",
           [](const ir::OpNode& o) { return o.def ? o.def->description : std::string(); })

@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "common.h"
+#include "relaypass/op/debug_callbacks.h"
 #include "relaypass/op/registry.h"
+#include "relaypass/op/user_ops.h"
 #include "relaypass/support/error.h"
 
 namespace relaypass::python {
@@ -67,6 +69,34 @@ ir::Call MakeOpCall(const std::string& name, const std::vector<ir::Expr>& args,
 
 void BindOps(py::module_& m) {
   m.def("list_op_names", [] { return op::OpRegistry::Global().ListNames(); });
+  // Operators registered from Python (relay.op.op.register; op/user_ops.h).
+  m.def("register_user_op", &op::RegisterUserOp, py::arg("op_name"), py::arg("description"));
+  m.def("set_user_op_num_inputs", &op::SetUserOpNumInputs);
+  m.def("set_user_op_type_relation", &op::SetUserOpTypeRelation);
+  m.def("set_user_op_support_level", &op::SetUserOpSupportLevel);
+  m.def("set_user_op_pattern", &op::SetUserOpPattern);
+  m.def("set_user_op_stateful", &op::SetUserOpStateful);
+  m.def("is_user_op", &op::IsUserOp);
+  // relay.op.debug's functions: called from the evaluator (any thread) with the GIL taken. The
+  // function is kept for the process's lifetime, as TVM's registered functions are.
+  m.def(
+      "register_debug_callback",
+      [](const std::string& name, const py::function& fn) {
+        auto* held = new py::object(fn);  // never released: it may be called until exit
+        op::RegisterDebugCallback(name, [held, name](const std::vector<ir::NDArray>& values) {
+          py::gil_scoped_acquire gil;
+          try {
+            if (values.size() == 1) {
+              (*held)(values[0]);
+            } else {
+              (*held)(py::cast(values));
+            }
+          } catch (py::error_already_set& e) {
+            throw relaypass::Error("debug function " + name + " raised: " + e.what());
+          }
+        });
+      },
+      py::arg("name"), py::arg("func"));
   // (num_inputs, attrs type key or "", [(field, type, has_default, default), ...])
   m.def("op_signature", [](const std::string& name) {
     const op::OpDef& def = FindOp(name);

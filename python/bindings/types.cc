@@ -3,10 +3,12 @@
 #include <pybind11/numpy.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "common.h"
 #include "py_convert.h"
+#include "relaypass/ir/dim_expr.h"
 #include "relaypass/ir/ndarray.h"
 #include "relaypass/ir/type.h"
 #include "relaypass/support/error.h"
@@ -101,6 +103,26 @@ std::vector<ir::Dim> ShapeFrom(const py::iterable& shape) {
 void BindTypes(py::module_& m) {
   m.def("new_symbolic_dim", &ir::NewSymbolicDim, py::arg("name"));
   m.def("symbolic_dim_name", &ir::SymbolicDimName, py::arg("dim"));
+  // Dimension expressions (ir/dim_expr.h): op is 0 add, 1 sub, 2 mul, 3 floordiv, 4 floormod,
+  // 5 min, 6 max;
+  // each operand is (is_const, value).
+  m.def(
+      "make_dim_expr",
+      [](int op, bool a_const, int64_t a, bool b_const, int64_t b) {
+        if (op < 0 || op > 6) throw relaypass::TypeError("unknown dimension operation");
+        return ir::MakeDimExpr(static_cast<ir::DimOp>(op), ir::DimOperand{a_const, a},
+                               ir::DimOperand{b_const, b});
+      },
+      py::arg("op"), py::arg("a_is_const"), py::arg("a"), py::arg("b_is_const"), py::arg("b"));
+  m.def(
+      "dim_expr_parts",
+      [](int64_t dim) -> py::object {
+        std::optional<ir::DimExprParts> parts = ir::DimExprOf(dim);
+        if (!parts) return py::none();
+        return py::make_tuple(static_cast<int>(parts->op), parts->a.is_const, parts->a.value,
+                              parts->b.is_const, parts->b.value);
+      },
+      py::arg("dim"));
   py::class_<ir::TypeNode, ir::Type>(m, "Type")
       .def("__str__", [](const ir::Type& t) { return ir::TypeToString(t); })
       .def("__repr__", [](const ir::Type& t) { return ir::TypeToString(t); })

@@ -131,16 +131,6 @@ Geometry GeometryOf(const TypeRelationCall& call, const ir::AttrsNode& attrs, in
   return g;
 }
 
-void CheckLayouts(const TypeRelationCall& call, const ir::AttrsNode& attrs, const char* data_key,
-                  const std::string& data, const char* kernel_key, const std::string& kernel) {
-  const std::string& out = attrs.get_string("out_layout");
-  if (attrs.get_string(data_key) != data ||
-      (kernel_key && attrs.get_string(kernel_key) != kernel) || (!out.empty() && out != data)) {
-    call.Fail(call.op_name() + ": only the " + data + (kernel_key ? "/" + kernel : "") +
-              " layouts are supported");
-  }
-}
-
 // The permutations from the call's data and kernel layouts to the canonical ones (any ordering
 // of their axes; the output in the data's layout).
 struct LayoutPerms {
@@ -298,17 +288,26 @@ bool ConvTransposeRel(TypeRelationCall& call) {
   return true;
 }
 
-// nn.max_pool1d / avg_pool1d on NCW and nn.max_pool3d / avg_pool3d on NCDHW.
+// nn.max_pool1d / avg_pool1d and nn.max_pool3d / avg_pool3d (TVM's Pool1DRel / Pool3DRel): any
+// ordering of NCW / NCDHW (NWC, NDHWC, ...), computed on the canonical order; out_layout empty
+// or the layout.
 template <int S>
 bool PoolRel(TypeRelationCall& call) {
-  TensorTypeRef data = TensorOf(call, 0);
-  if (!data) return false;
+  TensorTypeRef data_type = TensorOf(call, 0);
+  if (!data_type) return false;
   const ir::AttrsNode& attrs = AttrsOf(call);
-  CheckLayouts(call, attrs, "layout", DataLayout(S), nullptr, "");
-  if (data->ndim() != S + 2) {
-    call.Fail(call.op_name() + ": data must be " + std::to_string(S + 2) + "-D, got " +
-              TypeString(data));
+  const std::string& layout = attrs.get_string("layout");
+  const std::string& out_layout = attrs.get_string("out_layout");
+  const std::vector<int> perm = LayoutPermutation(layout, DataLayout(S));
+  if (perm.empty() || (!out_layout.empty() && out_layout != layout)) {
+    call.Fail(call.op_name() + ": layout " + layout + " and out_layout " + out_layout +
+              " are not an ordering of " + DataLayout(S) + " (out_layout empty or the layout)");
   }
+  if (data_type->ndim() != S + 2) {
+    call.Fail(call.op_name() + ": data must be " + std::to_string(S + 2) + "-D, got " +
+              TypeString(data_type));
+  }
+  const Shape dshape = Permuted(data_type->shape, perm);
   const Geometry g = GeometryOf(call, attrs, S);
   std::vector<int64_t> pool = PerAxis(IntsAttr(call, "pool_size"), S);
   if (pool.empty() || std::any_of(pool.begin(), pool.end(), [](int64_t p) { return p < 1; })) {
@@ -316,9 +315,9 @@ bool PoolRel(TypeRelationCall& call) {
               attrs.get("pool_size").ToString());
   }
   const bool ceil = attrs.get_bool("ceil_mode");
-  Shape out = {data->shape[0], data->shape[1]};
+  Shape out = {dshape[0], dshape[1]};
   for (int i = 0; i < S; ++i) {
-    const Dim in = data->shape[2 + i];
+    const Dim in = dshape[2 + i];
     if (IsAny(in)) {
       out.push_back(kAnyDim);
       continue;
@@ -329,7 +328,7 @@ bool PoolRel(TypeRelationCall& call) {
     if (ceil) span = CheckedAdd(span, g.strides[i] - 1);
     out.push_back(span / g.strides[i] + 1);
   }
-  call.AssignResult(ir::TensorType(out, data->dtype));
+  call.AssignResult(ir::TensorType(Permuted(out, InversePermutation(perm)), data_type->dtype));
   return true;
 }
 
@@ -372,12 +371,14 @@ void RegisterConvNDOps(OpRegistry& registry) {
     const char* description;
   };
   const Pool pools[] = {
-      {"nn.max_pool1d", 1, false, PoolRel<1>, kernels::MaxPool1D, "1-D max pooling on NCW data."},
+      {"nn.max_pool1d", 1, false, PoolRel<1>, kernels::MaxPool1D,
+       "1-D max pooling on NCW data (or any ordering of its axes)."},
       {"nn.avg_pool1d", 1, true, PoolRel<1>, kernels::AvgPool1D,
-       "1-D average pooling on NCW data."},
-      {"nn.max_pool3d", 3, false, PoolRel<3>, kernels::MaxPool3D, "3-D max pooling on NCDHW data."},
+       "1-D average pooling on NCW data (or any ordering of its axes)."},
+      {"nn.max_pool3d", 3, false, PoolRel<3>, kernels::MaxPool3D,
+       "3-D max pooling on NCDHW data (or any ordering of its axes)."},
       {"nn.avg_pool3d", 3, true, PoolRel<3>, kernels::AvgPool3D,
-       "3-D average pooling on NCDHW data."},
+       "3-D average pooling on NCDHW data (or any ordering of its axes)."},
   };
   for (const Pool& p : pools) {
     OpDef& def = RegisterOp(registry, p.name, 1, OpPattern::kOutEWiseFusable, p.rel, p.description);

@@ -17,6 +17,7 @@ void RegisterImageOps(OpRegistry& registry);       // image.cc: resize2d, upsamp
 void RegisterFastMathOps(OpRegistry& registry);    // fast_math.cc: fast_exp, ... (after nn)
 void RegisterStackOp(OpRegistry& registry);        // stack.cc: stack
 void RegisterAnnotationOps(OpRegistry& registry);  // annotation.cc: compiler_begin/end
+void RegisterDebugOp(OpRegistry& registry);        // debug.cc: debug (a callback by name)
 void RegisterSparseOps(OpRegistry& registry);      // sparse.cc: sparse_to_dense, ...
 void RegisterRangeOps(OpRegistry& registry);       // range.cc: arange, meshgrid
 void RegisterUniqueOps(OpRegistry& registry);      // unique.cc: argwhere, unique

@@ -8,6 +8,7 @@
 #include "layout_rules/layout_rules.h"
 #include "nn_family.h"
 #include "op_common.h"
+#include "relaypass/ir/dim_expr.h"
 #include "relaypass/relay.h"
 #include "type_relations.h"
 
@@ -123,12 +124,41 @@ bool DropoutRel(TypeRelationCall& call) {
   return true;
 }
 
+// TVM's annotation.checkpoint takes any value (IdentityRel: the result is the argument's type)
+// and its kernel returns each input tensor: a tensor or a tuple of tensors here (the evaluator
+// passes a tuple's tensors flat, so nested tuples are refused).
+bool CheckpointRel(TypeRelationCall& call) {
+  ir::Type arg = call.arg(0);
+  if (!arg || arg.as<ir::IncompleteTypeNode>()) return false;
+  if (const auto* tuple = arg.as<ir::TupleTypeNode>()) {
+    for (const ir::Type& field : tuple->fields) {
+      if (!field || field.as<ir::IncompleteTypeNode>()) return false;
+      if (!field.as<ir::TensorTypeNode>()) {
+        call.Fail("annotation.checkpoint takes a tensor or a tuple of tensors, got " +
+                  ir::TypeToString(arg));
+      }
+    }
+  } else if (!arg.as<ir::TensorTypeNode>()) {
+    call.Fail("annotation.checkpoint takes a tensor or a tuple of tensors, got " +
+              ir::TypeToString(arg));
+  }
+  call.AssignResult(arg);
+  return true;
+}
+
+std::vector<ir::NDArray> CheckpointKernel(const std::vector<ir::NDArray>& in, const ir::Attrs&,
+                                          const ir::Type&) {
+  return in;
+}
+
 bool BatchFlattenRel(TypeRelationCall& call) {
   TensorTypeRef data = TensorOf(call, 0);
   if (!data) return false;
   if (data->ndim() == 0) call.Fail("nn.batch_flatten: data must have rank >= 1, got a scalar");
+  // TVM's BatchFlattenRel: 1 * d1 * d2 ..., left to right (a symbolic extent gives TVM's
+  // expression, `?` gives `?`).
   Dim flat = 1;
-  for (int i = 1; i < data->ndim(); ++i) flat = DimMul(flat, data->shape[i]);
+  for (int i = 1; i < data->ndim(); ++i) flat = ir::DimExprMul(flat, data->shape[i]);
   call.AssignResult(ir::TensorType({data->shape[0], flat}, data->dtype));
   return true;
 }
@@ -149,8 +179,14 @@ bool PadRel(TypeRelationCall& call) {
       call.Fail("nn.pad: pad_width entry " + std::to_string(i) + " is " + rows[i].ToString() +
                 ", not a [before, after] pair");
     }
-    if (IsAny(out[i])) continue;
-    out[i] = CheckedAdd(out[i], CheckedAdd(pair[0], pair[1]));
+    if (out[i] == kAnyDim) continue;
+    const int64_t padding = CheckedAdd(pair[0], pair[1]);
+    if (ir::IsSymbolicDim(out[i])) {  // TVM: `n + padding`, e.g. `n + -2`
+      out[i] = ir::MakeDimExpr(ir::DimOp::kAdd, ir::DimOperand::Of(out[i]),
+                               ir::DimOperand::Const(padding));
+      continue;
+    }
+    out[i] = CheckedAdd(out[i], padding);
     if (out[i] < 0) {
       call.Fail("nn.pad: padding makes dimension " + std::to_string(i) + " of " + TypeString(data) +
                 " negative");
@@ -175,6 +211,7 @@ void RegisterNNOps(OpRegistry& registry) {
   RegisterLossOps(registry);
   RegisterPadLikeOps(registry);
   RegisterCorrelationOp(registry);
+  RegisterBitserialOps(registry);
   OpDef& dense = RegisterOp(registry, "nn.dense", 2, OpPattern::kOutEWiseFusable, DenseRel,
                             "Fully connected layer: data [.., in] x weight [units, in]^T.");
   dense.attrs_schema = DenseAttrs();
@@ -207,9 +244,9 @@ void RegisterNNOps(OpRegistry& registry) {
   stop_fusion.infer_layout = layout_rules::ElemwiseArbitrary;
   // TVM's gradient pass recomputes what it marks instead of keeping it; its value is its argument.
   OpDef& checkpoint =
-      RegisterOp(registry, "annotation.checkpoint", 1, OpPattern::kOpaque, IdentityRel,
+      RegisterOp(registry, "annotation.checkpoint", 1, OpPattern::kOpaque, CheckpointRel,
                  "Marks a checkpoint for gradient recomputation; its value is its argument.");
-  checkpoint.kernel = kernels::Identity;
+  checkpoint.kernel = CheckpointKernel;
   checkpoint.infer_layout = layout_rules::ElemwiseArbitrary;
   OpDef& dropout = RegisterOp(registry, "nn.dropout", 1, OpPattern::kOpaque, DropoutRel,
                               "Dropout with probability `rate`; returns (out, mask).");

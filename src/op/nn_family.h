@@ -16,6 +16,7 @@ void RegisterMatmulOp(OpRegistry& registry);          // matmul.cc: nn.matmul
 void RegisterConv2DBackwardWeightOp(OpRegistry& registry);  // conv_backward_weight.cc
 void RegisterConvNCHWcOps(OpRegistry& registry);   // conv_nchwc.cc: nn.contrib_*conv2d_NCHWc
 void RegisterCorrelationOp(OpRegistry& registry);  // correlation.cc: nn.correlation
+void RegisterBitserialOps(OpRegistry& registry);   // bitserial.cc: nn.bitpack, nn.bitserial_*
 void RegisterPadLikeOps(OpRegistry& registry);     // pad_like.cc: nn.mirror_pad, nn.dilate
 
 }  // namespace relaypass::op

@@ -17,6 +17,7 @@ void RegisterBuiltinOps(ir::OpRegistry& registry) {
   op::RegisterFastMathOps(r);
   op::RegisterStackOp(r);
   op::RegisterAnnotationOps(r);
+  op::RegisterDebugOp(r);
   op::RegisterSparseOps(r);
   op::RegisterRangeOps(r);
   op::RegisterUniqueOps(r);

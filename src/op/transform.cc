@@ -7,6 +7,7 @@
 #include "kernels/kernels.h"
 #include "layout_rules/layout_rules.h"
 #include "op_common.h"
+#include "relaypass/ir/dim_expr.h"
 #include "relaypass/relay.h"
 #include "type_relations.h"
 
@@ -339,19 +340,20 @@ bool ConcatenateRel(TypeRelationCall& call) {
   // TVM v0.13's ConcatenateRel: the concatenated extent is `?` when any input's is ("dynamic
   // concat"); another axis takes the inputs' common static extent when all are static, or when
   // some are and the concat is dynamic, and is `?` otherwise. A symbolic extent counts as static
-  // here (TVM tests for AnyNode only).
+  // here (TVM tests for AnyNode only), and symbolic extents on the axis add up to TVM's
+  // expression (`t + t`).
   bool dynamic_concat = false;
   for (const TensorTypeRef& t : fields)
     dynamic_concat = dynamic_concat || t->shape[axis] == kAnyDim;
   Shape out(ndim);
   for (int i = 0; i < ndim; ++i) {
-    Dim d = i == axis ? 0 : kAnyDim;
+    Dim d = i == axis ? first->shape[i] : kAnyDim;
     size_t num_static = 0;
-    for (const TensorTypeRef& t : fields) {
-      Dim e = t->shape[i];
+    for (size_t k = 0; k < fields.size(); ++k) {
+      Dim e = fields[k]->shape[i];
       num_static += e == kAnyDim ? 0 : 1;
       if (i == axis) {
-        d = DimAdd(d, e);
+        if (k > 0) d = ir::DimExprAdd(d, e);
       } else if (e != kAnyDim) {
         if (d != kAnyDim && d != e) {
           call.Fail(

@@ -1,8 +1,11 @@
-// The evaluator's support: every registered op has a kernel, half-precision conversions, seeded
-// random inputs, and allclose's report of the worst element.
+// The evaluator's support: every registered op has a kernel (but the types-only ones),
+// half-precision conversions, seeded random inputs, and allclose's report of the worst element.
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "relaypass/op/blas_stats.h"
+#include "relaypass/op/user_ops.h"
 #include "relaypass/support/float16.h"
 #include "test_util.h"
 
@@ -16,9 +19,17 @@ TEST(KernelRegistryTest, EveryOpHasAKernel) {
   const op::OpRegistry& registry = op::OpRegistry::Global();
   std::vector<std::string> names = registry.ListNames();
   EXPECT_GE(names.size(), 40u);
+  // TVM runs the bitserial operators only through its TOPI schedules: relaypass has their types
+  // and no kernel (src/op/bitserial.cc, docs/python.md).
+  const std::set<std::string> types_only = {"nn.bitpack", "nn.bitserial_conv2d",
+                                            "nn.bitserial_dense"};
   for (const std::string& name : names) {
     const op::OpDef* def = registry.Find(name);
     ASSERT_NE(def, nullptr);
+    if (types_only.count(name) || op::IsUserOp(name)) {
+      EXPECT_FALSE(static_cast<bool>(def->kernel)) << name;
+      continue;
+    }
     EXPECT_TRUE(static_cast<bool>(def->kernel)) << name << " has no kernel";
   }
 }

@@ -56,6 +56,24 @@ def test_detect_feature_let_if_refs_tuples_letrec():
     assert Feature.fLetRec not in detect_feature(e)
 
 
+def test_detect_feature_constructors_and_matches():
+    # feature.cc's FeatureDetector has fConstructor and fMatch cases; a constructor is atomic
+    # (IsAtomic), so using one twice is not fGraph. Patterns are not expressions: a pattern's
+    # constructor alone adds nothing (here Cons also appears as an expression).
+    mod = tvm.IRModule()
+    p = relay.prelude.Prelude(mod)
+    _, cons, nil = p.mod.get_type("List")
+    x = relay.var("x", shape=())
+    lst = relay.Call(cons, [x, relay.Call(cons, [x, relay.Call(nil, [])])])
+    assert detect_feature(lst) == {Feature.fConstructor, Feature.fCall, Feature.fVar}
+    h = relay.var("h")
+    m = relay.Match(lst, [
+        relay.Clause(relay.PatternConstructor(cons, [relay.PatternVar(h), relay.PatternWildcard()]), h),
+        relay.Clause(relay.PatternWildcard(), x)])
+    assert detect_feature(m) == {
+        Feature.fMatch, Feature.fConstructor, Feature.fCall, Feature.fVar}
+
+
 def test_detect_feature_of_a_module_is_the_union_over_its_functions():
     # TVM's DetectFeature(IRModule) unions its functions' sets; either argument may be the module
     # (python/tvm/relay/analysis/analysis.py swaps them).

@@ -181,10 +181,9 @@ def _doc(nodes, root=1, version="0.6.0"):
 
 
 @pytest.mark.parametrize("key, what", [
-    ("Variable", "Variable is not available: relaypass's IR has no TIR variables"),
-    ("tir.SizeVar", "tir.SizeVar is not available"),
-    ("Max", "Max is not available: relaypass's IR has no TIR expressions"),
-    ("tir.FloorDiv", "tir.FloorDiv is not available"),
+    ("Div", "Div is not available: relaypass's IR has no TIR expressions"),
+    ("tir.Select", "tir.Select is not available"),
+    ("Cast", "Cast is not available"),
 ])
 def test_nodes_relaypass_has_no_counterpart_for_are_named(key, what):
     # Node layouts of TVM v0.6 files as in TVM's json_compact tests: a TypeVar refers to a
@@ -226,3 +225,47 @@ def test_span_values_round_trip():
     assert (back.line, back.end_line, back.column, back.end_column) == (1, 2, 3, 4)
     nameless = tvm.ir.load_json(tvm.ir.save_json(relay.Span(None, 5, 5, 0, 9)))
     assert nameless.source_name is None and nameless.end_column == 9
+
+
+def test_tir_variables_and_dimension_arithmetic_load():
+    # TVM's json_compact layouts: v0.6 "Variable" / "SizeVar" with a literal name; v0.7+
+    # "tir.Var" with name_hint a runtime.String node; Add / Mul / FloorDiv ... with fields a, b.
+    # Each loads as the symbolic dimension it is (relaypass/_symbolic.py): one node is one
+    # variable, and the arithmetic is TVM's (constants fold).
+    x = tvm.ir.load_json(_doc([{"type_key": "Variable", "attrs": {"dtype": "int32", "name": "x"}}]))
+    assert isinstance(x, tvm.tir.Var) and x.name == "x"
+    y = tvm.ir.load_json(_doc([{"type_key": "SizeVar", "attrs": {"dtype": "int32", "name": "y"}}]))
+    assert isinstance(y, tvm.tir.SizeVar) and y.name == "y"
+    nodes = [
+        {"type_key": "Array", "data": [2, 3]},
+        {"type_key": "tir.Add", "attrs": {"a": "4", "b": "5", "dtype": "int32"}},
+        {"type_key": "tir.FloorDiv", "attrs": {"a": "4", "b": "6", "dtype": "int32"}},
+        {"type_key": "tir.SizeVar", "attrs": {"dtype": "int32", "name_hint": "7"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "2"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "4"}},
+        {"type_key": "runtime.String", "repr_str": "n"},
+    ]
+    total, half = tvm.ir.load_json(_doc(nodes, version="0.13.0"))
+    assert str(total) == "(n + 2)" and str(half) == "floordiv(n, 4)"
+    assert total.a is half.a  # one variable node, one variable
+    n = total.a
+    assert relay.TensorType((total, half)) == relay.TensorType((n + 2, n // 4))
+    folded = tvm.ir.load_json(_doc([
+        {"type_key": "Mul", "attrs": {"a": "2", "b": "3", "dtype": "int32"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "6"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "7"}}]))
+    assert int(folded) == 42
+    # TVM's test_json_compact.py::test_str_map layout: Max(Add(Add(x, 1), 2), 100).
+    biggest = tvm.ir.load_json(_doc([
+        {"type_key": "Max", "attrs": {"a": "2", "b": "5", "dtype": "int32"}},
+        {"type_key": "Add", "attrs": {"a": "3", "b": "4", "dtype": "int32"}},
+        {"type_key": "Variable", "attrs": {"dtype": "int32", "name": "x"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "1"}},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "100"}}]))
+    assert str(biggest) == "max((x + 1), 100)"
+    # A StrMap loads as relaypass's Map (a dict; tvm.ir.container.Map is its type).
+    strmap = tvm.ir.load_json(_doc([
+        {"type_key": "StrMap", "keys": ["z"], "data": [2]},
+        {"type_key": "IntImm", "attrs": {"dtype": "int32", "value": "2"}}]))
+    assert isinstance(strmap, tvm.ir.container.Map) and strmap["z"] == 2
+    assert isinstance(tvm.runtime.convert([1]), tvm.ir.Array)

@@ -46,7 +46,7 @@ def test_temp_op_attr_restores():
 
 def test_tvm_compiler_attributes_are_refused():
     for use in (lambda: tvm.ir.register_op_attr("exp", "FTVMCompute", lambda *a: None),
-                lambda: relay.op.get("exp").get_attr("TOpPattern"),
+                lambda: relay.op.get("exp").get_attr("FTVMCompute"),
                 lambda: TempOpAttr("exp", "FTVMStrategy", None)):
         with pytest.raises(tvm.error.OpNotImplemented, match="compiler attribute|not 'FTVM"):
             use()

@@ -42,8 +42,9 @@ constexpr Dim kAnyDim = -1;
 
 /// A symbolic dimension is TVM's tir.Var in a shape (`te.size_var("n")`): an extent the type does
 /// not know, but the same wherever the same variable appears, so `(n, 3)` stays `(n, 3)` through
-/// the relations that copy a dimension (where TVM's would compute an expression of it, relaypass's
-/// gives `?`). Its Dim is kSymbolicDimBase minus its id, far below any value shape arithmetic on
+/// the relations that copy a dimension. Expressions of them (TVM's tir.Add, Mul, ...) are
+/// symbolic dimensions too (ir/dim_expr.h); relations that do not compute TVM's give `?`. Its Dim
+/// is kSymbolicDimBase minus its id, far below any value shape arithmetic on
 /// `?` or a negative attribute can reach. Both `?` and symbolic dimensions are unknown extents.
 constexpr Dim kSymbolicDimBase = -(Dim{1} << 40);
 inline bool IsSymbolicDim(Dim d) {

@@ -22,6 +22,8 @@ from . import instrument  # noqa: F401
 from . import op  # noqa: F401
 from . import transform  # noqa: F401
 from . import diagnostics  # noqa: F401
+from . import container  # noqa: F401
+from .container import Array, Map  # noqa: F401
 from . import op_attrs  # noqa: F401 (also gives Op get_attr / reset_attr)
 
 BaseExpr = RelayExpr

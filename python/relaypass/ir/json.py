@@ -40,7 +40,21 @@ _ALIASES = {
     "relay.TypeCall": "TypeCall",
     "StrMap": "Map",
     "relay.attrs.DictAttrs": "DictAttrs",
+    "Variable": "tir.Var",
+    "SizeVar": "tir.SizeVar",
+    "Add": "tir.Add",
+    "Sub": "tir.Sub",
+    "Mul": "tir.Mul",
+    "FloorDiv": "tir.FloorDiv",
+    "FloorMod": "tir.FloorMod",
+    "Min": "tir.Min",
+    "Max": "tir.Max",
 }
+
+# The TIR nodes relaypass loads: variables (symbolic dimensions) and the integer arithmetic of
+# dimension expressions (relaypass/_symbolic.py).
+_TIR_LOADED = ("tir.Var", "tir.SizeVar", "tir.Add", "tir.Sub", "tir.Mul", "tir.FloorDiv",
+               "tir.FloorMod", "tir.Min", "tir.Max")
 
 
 def _err(msg):
@@ -55,9 +69,8 @@ _TIR_EXPRS = ["Add", "Sub", "Mul", "Div", "Mod", "FloorDiv", "FloorMod", "Min", 
               "StringImm"]
 _UNAVAILABLE = dict(
     [("TypeRelation", "type relations as IR nodes")]
-    + [(k, "TIR variables (symbolic dimensions)")
-       for k in ("Variable", "SizeVar", "tir.Var", "tir.SizeVar")]
-    + [(k, "TIR expressions") for op in _TIR_EXPRS for k in (op, "tir." + op)])
+    + [(k, "TIR expressions") for op in _TIR_EXPRS for k in (op, "tir." + op)
+       if "tir." + op not in _TIR_LOADED])
 
 
 def _unavailable(key):
@@ -486,6 +499,15 @@ _REF_FIELDS = {
     "DictAttrs": ["__dict__"],
     "IntImm": [],
     "FloatImm": [],
+    "tir.Var": ["type_annotation"],
+    "tir.SizeVar": ["type_annotation"],
+    "tir.Add": ["a", "b"],
+    "tir.Sub": ["a", "b"],
+    "tir.Mul": ["a", "b"],
+    "tir.FloorDiv": ["a", "b"],
+    "tir.FloorMod": ["a", "b"],
+    "tir.Min": ["a", "b"],
+    "tir.Max": ["a", "b"],
     "tir.Any": [],
     "runtime.String": [],
     "Op": [],
@@ -494,7 +516,8 @@ _REF_FIELDS = {
     "SourceName": [],
 }
 # tvm::String fields: a runtime.String node in v0.13, a literal in older files.
-_STRING_FIELDS = {"relay.Id": ["name_hint"], "GlobalVar": ["name_hint"], "SourceName": ["name"],
+_STRING_FIELDS = {"tir.Var": ["name", "name_hint"], "tir.SizeVar": ["name", "name_hint"],
+                  "relay.Id": ["name_hint"], "GlobalVar": ["name_hint"], "SourceName": ["name"],
                   "TypeVar": ["name_hint"], "GlobalTypeVar": ["name_hint"],
                   "relay.Constructor": ["name_hint"]}
 
@@ -626,6 +649,29 @@ class _Loader:
     def ref(self, jnode, field, required=False):
         return self.built[_ref(jnode, field, len(self.nodes), required)]
 
+    def tir(self, jnode, key, r):
+        """A TIR variable (v0.6 spells its name `name`, later versions `name_hint`) or one of
+        the integer operations of dimension expressions."""
+        from .. import _symbolic
+
+        if key in ("tir.Var", "tir.SizeVar"):
+            field = "name_hint" if "name_hint" in jnode.get("attrs", {}) else "name"
+            name = self.string(jnode, field)
+            dtype = jnode.get("attrs", {}).get("dtype", "int32")
+            if key == "tir.Var":
+                return _symbolic.SymbolicVar(name, dtype, "tvm.tir.Var")
+            return _symbolic.SymbolicSizeVar(name, dtype, "tvm.tir.SizeVar")
+        a, b = r("a", True), r("b", True)
+        op = {"tir.Add": lambda: a + b, "tir.Sub": lambda: a - b, "tir.Mul": lambda: a * b,
+              "tir.FloorDiv": lambda: a // b, "tir.FloorMod": lambda: a % b,
+              "tir.Min": lambda: _symbolic.dim_min(a, b),
+              "tir.Max": lambda: _symbolic.dim_max(a, b)}[key]
+        if not any(isinstance(v, _symbolic.SymbolicVar) for v in (a, b)):
+            from .._values import IntImm
+
+            return IntImm(op())  # constants fold as TVM's operators fold them
+        return op()
+
     def string(self, jnode, field):
         i = _string_ref(jnode, field, self.nodes)
         if i is not None:
@@ -678,6 +724,8 @@ class _Loader:
             return _lit(jnode, "value", _parse_float)
         if key == "tir.Any":
             return -1
+        if key in _TIR_LOADED:
+            return self.tir(jnode, key, r)
         if key == "Span":
             return _Span(r("source_name"), *(_lit(jnode, f, int) for f in
                                              ("line", "end_line", "column", "end_column")))

@@ -23,6 +23,7 @@ from .expr import (
     Type,
     Var,
 )
+from .adt import Constructor, Match
 from .expr_functor import _children
 
 
@@ -189,10 +190,12 @@ _FEATURE_OF = (
     (RefCreate, Feature.fRefCreate),
     (RefRead, Feature.fRefRead),
     (RefWrite, Feature.fRefWrite),
+    (Constructor, Feature.fConstructor),
+    (Match, Feature.fMatch),
 )
 
 # TVM's IsAtomic: sharing these does not make a program a graph.
-_ATOMIC = (Var, Op, GlobalVar, Constant)
+_ATOMIC = (Var, Op, Constructor, GlobalVar, Constant)
 
 
 def _is_primitive(func):

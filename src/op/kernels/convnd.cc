@@ -253,8 +253,9 @@ Arrays RunConv(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_typ
   return {Permute(out, InversePermutation(data_perm))};
 }
 
-// `s`-d pooling (1 or 3) on channel-first data, run as 3-D pooling: a 1-D pool is a 3-D pool whose
-// two outer spatial extents, windows, strides and dilations are 1, without padding.
+// `s`-d pooling (1 or 3) on channel-first data (other orderings permuted), run as 3-D pooling: a
+// 1-D pool is a 3-D pool whose two outer spatial extents, windows, strides and dilations are 1,
+// without padding.
 Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type, int s,
               bool is_max, const char* op) {
   CheckInputs(in, 1, op);
@@ -278,7 +279,13 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
   }
   const bool ceil = a.get_bool("ceil_mode");
   const bool include_pad = !is_max && a.get_bool("count_include_pad");
-  return PromoteHalf(in, out_type, [&](const Arrays& v) -> Arrays {
+  // Any ordering of the canonical layout's axes (NWC, NDHWC, ...) is moved to it and back.
+  const std::vector<int> perm = LayoutPermutation(a.get_string("layout"), CanonicalData(s));
+  if (perm.empty()) Fail(std::string(op) + ": unsupported layout " + a.get_string("layout"));
+  if (in[0].ndim() != s + 2)
+    Fail(std::string(op) + ": data must be " + std::to_string(s + 2) + "-D");
+  const Arrays canonical = {Permute(in[0], perm)};
+  const Arrays pooled = PromoteHalf(canonical, out_type, [&](const Arrays& v) -> Arrays {
     const NDArray& input = v[0];
     if (input.ndim() != s + 2) {
       Fail(std::string(op) + ": data must be " + std::to_string(s + 2) + "-D");
@@ -359,6 +366,7 @@ Arrays PoolND(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type
       return Reshaped(y, out_shape);
     })};
   });
+  return {Permute(pooled[0], InversePermutation(perm))};
 }
 
 }  // namespace

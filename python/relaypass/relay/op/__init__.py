@@ -21,6 +21,9 @@ from .registry import (  # noqa: F401
     register_mixed_precision_conversion,
     get,
     list_op_names,
+    OpPattern,
+    register_pattern,
+    register_stateful,
 )
 from . import _generic
 from . import op  # noqa: F401,E402 (tvm.relay.op.op)

@@ -1,13 +1,20 @@
-"""relay.op.debug: TVM's debug operator, which calls a Python function with a value while the
-interpreter runs. relaypass's operator registry has no such operator: the name exists so that
-code importing it loads, and calling it raises OpNotImplemented."""
+"""relay.op.debug: TVM's debug operator, whose evaluation calls a Python function with the value
+of its argument (the value itself passes through unchanged)."""
+import itertools
+
+from ... import _core
+
+_names = itertools.count()
 
 
 def debug(expr, debug_func=None):
-    """TVM: ``expr`` unchanged, ``debug_func(value)`` called when the interpreter evaluates it.
-    Not available in relaypass (no "debug" operator): raises tvm.error.OpNotImplemented."""
-    from ..._errors import OpNotImplemented
+    """``expr`` unchanged; when the evaluator runs the call, ``debug_func(value)`` is called with
+    the argument's value (a tvm.nd.NDArray, or a list of them for a tuple). As TVM, the function
+    is registered under a new name (``debugger_func<N>``) that the call's attrs hold."""
+    from ._make import call
 
-    raise OpNotImplemented(
-        "relay.op.debug is not available: relaypass's operator registry has no 'debug' "
-        "operator (a Python callback run by the interpreter)")
+    name = ""
+    if debug_func is not None:
+        name = "debugger_func{}".format(next(_names))
+        _core.register_debug_callback(name, debug_func)
+    return call("debug", [expr], debug_func=name)

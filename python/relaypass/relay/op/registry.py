@@ -13,6 +13,39 @@ def get(op_name):
     return Op.get(op_name)
 
 
+def register(op_name, describe=""):
+    """Register a new operator ``op_name`` (TVM's relay.op.op.register): no arguments, type
+    relation or kernel until set with the Op's setters and register_pattern /
+    register_stateful. A taken name is an error."""
+    _core.register_user_op(op_name, describe)
+
+
+class OpPattern:
+    """TVM's operator patterns (TOpPattern), as fusion orders them."""
+
+    ELEMWISE = 0
+    BROADCAST = 1
+    INJECTIVE = 2
+    COMM_REDUCE = 3
+    OUT_ELEMWISE_FUSABLE = 4
+    TUPLE = 7
+    OPAQUE = 8
+
+
+def register_pattern(op_name, pattern, level=10):
+    """Set ``op_name``'s TOpPattern (TVM: register_op_attr(op_name, "TOpPattern", ...))."""
+    from ...ir import op_attrs
+
+    op_attrs.register(op_name, "TOpPattern", pattern, level)
+
+
+def register_stateful(op_name, stateful, level=10):
+    """Set ``op_name``'s TOpIsStateful (TVM: register_op_attr(op_name, "TOpIsStateful", ...))."""
+    from ...ir import op_attrs
+
+    op_attrs.register(op_name, "TOpIsStateful", stateful, level)
+
+
 def list_op_names():
     """The names of every registered operator."""
     return _core.list_op_names()

@@ -15,6 +15,7 @@ __all__ = [
     "group_norm", "l2_normalize", "nll_loss", "matmul", "global_max_pool1d", "global_avg_pool1d",
     "contrib_conv2d_nchwc", "contrib_depthwise_conv2d_nchwc",
     "global_max_pool3d", "global_avg_pool3d",
+    "bitpack", "bitserial_conv2d", "bitserial_dense",
 ]
 
 
@@ -248,6 +249,33 @@ def correlation(data1, data2, kernel_size, max_displacement, stride1, stride2, p
     return call("nn.correlation", [data1, data2], kernel_size=kernel_size,
                 max_displacement=max_displacement, stride1=stride1, stride2=stride2,
                 padding=list(padding), is_multiply=is_multiply, layout=layout)
+
+
+def bitpack(data, bits=1, pack_axis=1, bit_axis=2, pack_type="uint32", name="BitPack"):
+    """TVM's relay.nn.bitpack: packs ``data``'s bits along ``pack_axis`` into ``pack_type``
+    words, a ``bits`` axis at ``bit_axis``. Types only: relaypass has no bitserial kernels."""
+    return call("nn.bitpack", [data], bits=bits, pack_axis=pack_axis, bit_axis=bit_axis,
+                pack_type=pack_type, name=name)
+
+
+def bitserial_conv2d(data, weight, strides=(1, 1), padding=(0, 0), channels=None,
+                     kernel_size=(3, 3), activation_bits=1, weight_bits=1, data_layout="NCHW",
+                     kernel_layout="OIHW", pack_dtype="uint32", out_dtype="int16",
+                     unipolar=True):
+    """TVM's relay.nn.bitserial_conv2d (types only: relaypass has no bitserial kernels)."""
+    return call("nn.bitserial_conv2d", [data, weight], strides=list(strides),
+                padding=list(padding), channels=channels, kernel_size=list(kernel_size),
+                activation_bits=activation_bits, weight_bits=weight_bits,
+                data_layout=data_layout, kernel_layout=kernel_layout, pack_dtype=pack_dtype,
+                out_dtype=out_dtype, unipolar=unipolar)
+
+
+def bitserial_dense(data, weight, units=None, data_bits=1, weight_bits=1, pack_dtype="uint32",
+                    out_dtype="int16", unipolar=True):
+    """TVM's relay.nn.bitserial_dense (types only: relaypass has no bitserial kernels)."""
+    return call("nn.bitserial_dense", [data, weight], units=units, data_bits=data_bits,
+                weight_bits=weight_bits, pack_dtype=pack_dtype, out_dtype=out_dtype,
+                unipolar=unipolar)
 
 
 def mirror_pad(data, pad_width, mode="SYMMETRIC"):
