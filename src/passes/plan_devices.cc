@@ -91,19 +91,27 @@ transform::Pass PlanDevices() {
 
 transform::Pass PlanDevices(DevicePlanningConfig config) {
   if (config.empty()) return PlanDevices();
-  // As TVM's: a function pass (which re-infers types after it), then the module pass.
+  // As TVM's: PlanDevicesRewrite (a function pass), PlanDevicesCheckConflicts, InferType,
+  // PlanDevicesCore.
   transform::Pass rewrite = transform::CreateFunctionPass(
       [](const ir::Function& f, const ir::IRModule&, const transform::PassContext&) {
         return devices::IsOptimizableFunction(f.get()) ? devices::RewriteOnDevices(f) : f;
       },
       0, "PlanDevicesRewrite");
+  transform::Pass check = transform::CreateModulePass(
+      [config](const ir::IRModule& mod, const transform::PassContext&) {
+        return devices::CheckConflicts(mod, config);
+      },
+      0, "PlanDevicesCheckConflicts");
   transform::Pass core = transform::CreateModulePass(
       [config = std::move(config)](const ir::IRModule& mod, const transform::PassContext&) {
         std::unique_ptr<devices::DeviceDomains> domains = devices::AnalyzeAndDefault(mod, config);
         return devices::CaptureDevices(mod, *domains);
       },
       0, "PlanDevicesCore");
-  return transform::Sequential({std::move(rewrite), std::move(core)}, "PlanDevices");
+  return transform::Sequential(
+      {std::move(rewrite), std::move(check), transform::InferType(), std::move(core)},
+      "PlanDevices");
 }
 
 void RegisterPlanDevices(transform::PassRegistry& registry) {

@@ -5,6 +5,9 @@
 #include "relaypass/support/error.h"
 #include "walk.h"
 
+#include <optional>
+#include <unordered_set>
+
 namespace relaypass::passes::devices {
 
 namespace {
@@ -45,6 +48,76 @@ class OnDeviceRewriter : public ir::ExprMutator {
         MaybeOnDeviceFixed(props.body, props.virtual_device);
     return copy;
   }
+};
+
+// ---- Conflicts ----
+
+// The devices the calls' constraints flow down to their arguments (TVM's DeviceContext).
+struct DeviceContext {
+  const ir::VirtualDevice& DeviceFor(const ir::ExprNode* expr) {
+    return devices.try_emplace(expr, ir::FullyUnconstrainedVirtualDevice()).first->second;
+  }
+  bool Update(const ir::ExprNode* expr, const ir::VirtualDevice& vd) {
+    auto [it, inserted] = devices.try_emplace(expr, vd);
+    if (inserted) return true;
+    std::optional<ir::VirtualDevice> joined = ir::JoinVirtualDevices(it->second, vd);
+    if (!joined) return false;
+    it->second = *joined;
+    return true;
+  }
+  std::unordered_map<const ir::ExprNode*, ir::VirtualDevice> devices;
+  std::unordered_set<const ir::ExprNode*> conflicted;
+};
+
+void FindConflicts(DeviceContext& ctx, const ir::CallNode* call) {
+  ir::VirtualDevice call_device = ctx.DeviceFor(call);
+  ir::VirtualDevice body_device = call_device;
+  OnDeviceProps on_device = GetOnDeviceProps(call);
+  DeviceCopyProps device_copy = GetDeviceCopyProps(call);
+  if (on_device.body) {
+    if (on_device.constrain_body) body_device = on_device.virtual_device;
+    if (on_device.constrain_result) call_device = on_device.virtual_device;
+  } else if (device_copy.body) {
+    body_device = device_copy.src_virtual_device;
+    call_device = device_copy.dst_virtual_device;
+  }
+  if (!ctx.Update(call, call_device) && !on_device.body) {
+    throw Error("Mismatched device type after iterating args. Implied device: " +
+                ir::VirtualDeviceToString(call_device) +
+                " and practical device: " + ir::VirtualDeviceToString(ctx.DeviceFor(call)));
+  }
+  for (const ir::Expr& arg : call->args) {
+    if (!ctx.Update(arg.get(), body_device)) ctx.conflicted.insert(arg.get());
+  }
+}
+
+class ConflictRewriter : public ir::ExprMutator {
+ public:
+  ConflictRewriter(DeviceContext& ctx, const DevicePlanningConfig& config)
+      : ctx_(ctx), config_(config) {}
+
+ protected:
+  ir::Expr RewriteCall(const ir::CallNode* pre, const ir::Expr& post) override {
+    auto* call = post.as<ir::CallNode>();
+    std::vector<ir::Expr> args = call->args;
+    bool changed = false;
+    for (size_t i = 0; i < pre->args.size(); ++i) {
+      if (!ctx_.conflicted.count(pre->args[i].get())) continue;
+      ir::VirtualDevice src = config_.Canonical(ctx_.DeviceFor(pre->args[i].get()));
+      ir::VirtualDevice dst = config_.Canonical(ctx_.DeviceFor(pre));
+      if (ir::VirtualDeviceEqual(src, dst)) continue;  // TVM's MaybeDeviceCopy
+      args[i] = DeviceCopy(args[i], src, dst);
+      changed = true;
+    }
+    if (!changed) return post;
+    ir::Expr copy = ir::CopyNode(post);
+    const_cast<ir::CallNode*>(copy.as<ir::CallNode>())->args = std::move(args);
+    return copy;
+  }
+
+ private:
+  DeviceContext& ctx_;
+  const DevicePlanningConfig& config_;
 };
 
 // ---- Phase 1 ----
@@ -381,6 +454,35 @@ ir::Function RewriteOnDevices(const ir::Function& function) {
   OnDeviceRewriter rewriter;
   ir::Expr out = rewriter.Mutate(function);
   return ir::Function(out.as<ir::FunctionNode>());
+}
+
+ir::IRModule CheckConflicts(const ir::IRModule& mod, const DevicePlanningConfig& config) {
+  DeviceContext ctx;
+  const auto functions = mod.functions();
+  for (const auto& [gv, fn] : functions) {
+    if (!IsOptimizableFunction(fn.get())) continue;
+    // Calls before their arguments, first argument first (TVM's pre-order ExprVisitor).
+    WalkExpr(
+        fn.get(),
+        [&](const ir::ExprNode* node) {
+          if (auto* call = As<ir::CallNode>(node)) FindConflicts(ctx, call);
+          return true;
+        },
+        [](const ir::ExprNode*) {});
+  }
+  // A conflicting on_device is left to the capture phase, which copies there anyway.
+  for (auto it = ctx.conflicted.begin(); it != ctx.conflicted.end();) {
+    it = GetOnDeviceProps(*it).body ? ctx.conflicted.erase(it) : std::next(it);
+  }
+  if (ctx.conflicted.empty()) return mod;
+  ConflictRewriter rewriter(ctx, config);
+  ir::IRModule result = mod;
+  for (const auto& [gv, fn] : functions) {
+    if (!IsOptimizableFunction(fn.get())) continue;
+    ir::Expr out = rewriter.Mutate(fn);
+    result.Add(gv, ir::Function(out.as<ir::FunctionNode>()));
+  }
+  return result;
 }
 
 std::unique_ptr<DeviceDomains> AnalyzeAndDefault(const ir::IRModule& mod,

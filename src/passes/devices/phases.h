@@ -1,6 +1,8 @@
 // The phases of PlanDevices (TVM's device_planner.cc):
 //  0. RewriteOnDevices: an on_device that is let-bound or a function's body becomes fixed
 //     (constrain_result too); `on_device(e).0` is annotated after the projection as well.
+//     CheckConflicts: an argument that two calls want on different devices (from on_device and
+//     device_copy, flowed down from the calls) is copied where the later one reads it.
 //  1. Analyze: the constraints of every sub-expression, unified.
 //  2. Default: free on_device calls unified with their body where possible, then open devices
 //     defaulted (function results to the default device, parameters to their function's result,
@@ -17,6 +19,9 @@
 namespace relaypass::passes::devices {
 
 ir::Function RewriteOnDevices(const ir::Function& function);
+
+/// TVM's ConflictedNodeFinder and ConflictedNodeRewriter ("PlanDevicesCheckConflicts").
+ir::IRModule CheckConflicts(const ir::IRModule& mod, const DevicePlanningConfig& config);
 
 /// Phases 1 and 2 over every optimizable function of `mod`.
 std::unique_ptr<DeviceDomains> AnalyzeAndDefault(const ir::IRModule& mod,
