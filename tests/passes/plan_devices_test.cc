@@ -136,17 +136,44 @@ TEST(PlanDevicesTest, ALetBoundValueOnAnotherDeviceIsCopied) {
     })");
 }
 
+TEST(PlanDevicesTest, AnArgumentWantedOnTwoDevicesIsCopied) {
+  // %b feeds add (on the CPU) and multiply (on the GPU): PlanDevicesCheckConflicts copies it for
+  // multiply, the later call, and the CPU sum is copied to subtract on the GPU.
+  ExpectPlanned(R"(
+    def @main(%a: Tensor[(2), float32], %b: Tensor[(2), float32], %c: Tensor[(2), float32]) {
+      %0 = add(%a, %b);
+      %1 = on_device(%0, virtual_device=meta[VirtualDevice][0]);
+      %2 = multiply(%b, %c);
+      %3 = on_device(%2, virtual_device=meta[VirtualDevice][1]);
+      subtract(%1, %3)
+    })",
+                R"(
+    def @main(%a {virtual_device=meta[VirtualDevice][0]}: Tensor[(2), float32],
+              %b {virtual_device=meta[VirtualDevice][0]}: Tensor[(2), float32],
+              %c {virtual_device=meta[VirtualDevice][1]}: Tensor[(2), float32],
+              virtual_device=meta[VirtualDevice][1]) {
+      %0 = add(%a, %b);
+      %1 = on_device(%0, virtual_device=meta[VirtualDevice][0], constrain_result=True);
+      %2 = device_copy(%1, src_virtual_device=meta[VirtualDevice][0],
+                       dst_virtual_device=meta[VirtualDevice][1]);
+      %3 = device_copy(%b, src_virtual_device=meta[VirtualDevice][0],
+                       dst_virtual_device=meta[VirtualDevice][1]);
+      %4 = multiply(%3, %c);
+      subtract(%2, %4)
+    })");
+}
+
 TEST(PlanDevicesTest, WithoutConfigNothingChanges) {
   ir::IRModule mod = Parse("def @main(%a: Tensor[(2), float32]) { negative(%a) }");
   EXPECT_TRUE(ir::StructuralEqual(PlanDevices()(mod), mod));
 }
 
 TEST(PlanDevicesTest, ConflictingDevicesAreAnError) {
-  // %a cannot be on both devices.
+  // add's operands would be on the CPU and on the GPU: TVM's fatal unification error.
   ir::IRModule mod = Parse(R"(
-    def @main(%a: Tensor[(2), float32]) {
+    def @main(%a: Tensor[(2), float32], %b: Tensor[(2), float32]) {
       %0 = on_device(%a, virtual_device=meta[VirtualDevice][0], constrain_result=True);
-      %1 = on_device(%a, virtual_device=meta[VirtualDevice][1], constrain_result=True);
+      %1 = on_device(%b, virtual_device=meta[VirtualDevice][1], constrain_result=True);
       add(%0, %1)
     })");
   EXPECT_THROW(PlanDevices(Config())(mod), Error);

@@ -2,11 +2,11 @@
 // ExprVisitor order, with an explicit stack (no recursion on the depth of the program).
 #pragma once
 
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "relaypass/ir/expr.h"
+#include "relaypass/support/pointer_map.h"
 
 namespace relaypass::passes::devices {
 
@@ -23,7 +23,7 @@ void ExprChildren(const ir::ExprNode* expr, std::vector<const ir::ExprNode*>& ou
 /// the children (and still calls `post`).
 template <typename Pre, typename Post>
 void WalkExpr(const ir::ExprNode* root, Pre&& pre, Post&& post) {
-  std::unordered_set<const ir::ExprNode*> seen;
+  support::PointerSet seen;  // flat: the walks meet every node of million-node programs
   std::vector<std::pair<const ir::ExprNode*, bool>> stack = {{root, false}};
   std::vector<const ir::ExprNode*> children;
   while (!stack.empty()) {
@@ -33,13 +33,13 @@ void WalkExpr(const ir::ExprNode* root, Pre&& pre, Post&& post) {
       post(node);
       continue;
     }
-    if (!seen.insert(node).second) continue;
+    if (!seen.insert(node)) continue;
     stack.push_back({node, true});
     if (!pre(node)) continue;
     children.clear();
     ExprChildren(node, children);
     for (size_t i = children.size(); i-- > 0;) {
-      if (!seen.count(children[i])) stack.push_back({children[i], false});
+      if (!seen.contains(children[i])) stack.push_back({children[i], false});
     }
   }
 }
