@@ -28,8 +28,10 @@ VirtualDevice MakeVirtualDevice(int device_type, int virtual_device_id, std::str
     if (device_type == kInvalidDeviceType) {
       device_type = target_device_type;
     } else if (device_type != target_device_type) {
-      throw ValueError("VirtualDevice: the target '" + target + "' is for device type " +
-                       std::to_string(target_device_type) + ", not " + std::to_string(device_type));
+      // TVM's ICHECK in the VirtualDevice constructor (an InternalError).
+      throw InternalError("target " + target + " has device type " +
+                          std::to_string(target_device_type) +
+                          " but virtual device has device type " + std::to_string(device_type));
     }
   }
   if (target.empty()) target_host.clear();

@@ -24,7 +24,7 @@ TEST(VirtualDeviceTest, UnconstrainedAndConstrained) {
 TEST(VirtualDeviceTest, TargetGivesTheDeviceType) {
   // TVM: a target without a device type supplies its own; a disagreeing one is refused.
   EXPECT_EQ(MakeVirtualDevice(kInvalidDeviceType, -1, "cuda", "", "", 2)->device_type, 2);
-  EXPECT_THROW(MakeVirtualDevice(1, -1, "cuda", "", "", 2), ValueError);
+  EXPECT_THROW(MakeVirtualDevice(1, -1, "cuda", "", "", 2), InternalError);
 }
 
 TEST(VirtualDeviceTest, Join) {

@@ -45,8 +45,8 @@ using VirtualDevice = Ref<VirtualDeviceNode>;
 const VirtualDevice& FullyUnconstrainedVirtualDevice();
 
 /// TVM's VirtualDevice(device_type, virtual_device_id, target, memory_scope). A target without a
-/// device type gives `target_device_type`; a device type that disagrees with the target's is a
-/// ValueError (TVM's check). Pass `target_device_type` = kInvalidDeviceType when there is no
+/// device type gives `target_device_type`; a device type that disagrees with the target's is an
+/// InternalError (TVM's ICHECK). Pass `target_device_type` = kInvalidDeviceType when there is no
 /// target.
 VirtualDevice MakeVirtualDevice(int device_type, int virtual_device_id, std::string target = "",
                                 std::string target_host = "", std::string memory_scope = "",
