@@ -178,6 +178,9 @@ inline ir::AttrValue FuzzAttr(KernelFuzzBytes& in, const ir::AttrField& field,
       for (ir::AttrValue& x : v) x = ir::AttrValue::Double(in.Double());
       return ir::AttrValue::Array(std::move(v));
     }
+    case ir::AttrFieldType::kVirtualDevice:  // on_device / device_copy: any device runs the same
+      return ir::AttrValue::Device(
+          ir::MakeVirtualDevice(static_cast<int>(in.Pick(3)), static_cast<int>(in.Pick(2))));
   }
   return ir::AttrValue::Null();
 }

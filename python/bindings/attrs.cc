@@ -36,6 +36,8 @@ py::object AttrValueToPy(const ir::AttrValue& value, ValueUse use) {
       for (const auto& [k, v] : value.as_map()) out[py::str(k)] = AttrValueToPy(v, use);
       return out;
     }
+    case K::kVirtualDevice:
+      return py::cast(value.as_virtual_device());
   }
   return py::none();
 }
@@ -51,6 +53,9 @@ ir::AttrValue AttrValueFromPy(py::handle value, ValueUse use) {
   }
   if (py::isinstance<py::float_>(value)) return ir::AttrValue::Double(value.cast<double>());
   if (py::isinstance<py::str>(value)) return ir::AttrValue::Str(value.cast<std::string>());
+  if (py::isinstance<ir::VirtualDeviceNode>(value)) {
+    return ir::AttrValue::Device(value.cast<ir::VirtualDevice>());
+  }
   NestingGuard guard(value, what);
   if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
     std::vector<ir::AttrValue> items;

@@ -6,6 +6,7 @@ namespace relaypass::python {
 void BindQnn(py::module_& m);  // qnn.cc (declared here: common.h is the precompiled header)
 void BindAdt(py::module_& m);  // adt.cc
 void BindFunctionalPasses(py::module_& m);  // functional_passes.cc
+void BindDevices(py::module_& m);           // devices.cc
 }  // namespace relaypass::python
 
 PYBIND11_MODULE(_core, m) {
@@ -32,4 +33,5 @@ PYBIND11_MODULE(_core, m) {
   BindRuntimeFiles(m);
   BindQnn(m);
   BindFunctionalPasses(m);
+  BindDevices(m);
 }

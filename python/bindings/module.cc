@@ -299,6 +299,10 @@ void BindModule(py::module_& m) {
         if (!meta.is_none()) {
           py::object constants = meta.attr("get")("relay.Constant", py::list());
           for (py::handle c : constants) options.constants.push_back(c.cast<ir::Constant>());
+          py::object devices = meta.attr("get")("VirtualDevice", py::list());
+          for (py::handle d : devices) {
+            options.virtual_devices.push_back(d.cast<ir::VirtualDevice>());
+          }
         }
         // As TVM's: the text may name the init module's functions, ADTs and constructors, and
         // the result holds them too.

@@ -35,6 +35,8 @@ const char* FieldTypeName(ir::AttrFieldType type) {
       return "float_array";
     case ir::AttrFieldType::kIntOrIntArray:
       return "int_or_int_array";
+    case ir::AttrFieldType::kVirtualDevice:
+      return "VirtualDevice";
   }
   return "unknown";
 }

@@ -66,6 +66,8 @@ const char* AttrKindName(AttrValue::Kind kind) {
       return "list";
     case AttrValue::Kind::kMap:
       return "dict";
+    case AttrValue::Kind::kVirtualDevice:
+      return "VirtualDevice";
   }
   return "?";
 }
@@ -149,6 +151,19 @@ const AttrValue::MapEntries& AttrValue::as_map() const {
   }
   return map_;
 }
+AttrValue AttrValue::Device(VirtualDevice v) {
+  AttrValue a;
+  a.kind_ = Kind::kVirtualDevice;
+  a.virtual_device_ = v ? std::move(v) : FullyUnconstrainedVirtualDevice();
+  return a;
+}
+const VirtualDevice& AttrValue::as_virtual_device() const {
+  if (kind_ != Kind::kVirtualDevice) {
+    throw InternalError(std::string("attribute value is ") + AttrKindName(kind_) +
+                        ", not a VirtualDevice");
+  }
+  return virtual_device_;
+}
 const AttrValue* AttrValue::find(const std::string& key) const {
   for (const auto& [k, v] : as_map()) {
     if (k == key) return &v;
@@ -200,6 +215,8 @@ std::string AttrValue::ToString() const {
       }
       return out + "}";
     }
+    case Kind::kVirtualDevice:
+      return VirtualDeviceToString(virtual_device_);
   }
   return "None";
 }
@@ -223,6 +240,8 @@ bool operator==(const AttrValue& a, const AttrValue& b) {
       return a.array_ == b.array_;
     case AttrValue::Kind::kMap:
       return a.map_ == b.map_;
+    case AttrValue::Kind::kVirtualDevice:
+      return VirtualDeviceEqual(a.virtual_device_, b.virtual_device_);
   }
   return false;
 }
@@ -248,6 +267,8 @@ size_t AttrValue::Hash() const {
         h = Combine(Combine(h, std::hash<std::string>()(k)), v.Hash());
       }
       return h;
+    case Kind::kVirtualDevice:
+      return Combine(h, VirtualDeviceHash(virtual_device_));
   }
   return h;
 }
@@ -325,6 +346,10 @@ AttrField AttrsSchema::RequiredIntOrIntArray(std::string name) {
 AttrField AttrsSchema::NullableDoubleArray(std::string name) {
   return WithDefault(std::move(name), AttrFieldType::kDoubleArray, AttrValue::Null());
 }
+AttrField AttrsSchema::VirtualDeviceField(std::string name) {
+  return WithDefault(std::move(name), AttrFieldType::kVirtualDevice,
+                     AttrValue::Device(FullyUnconstrainedVirtualDevice()));
+}
 
 const AttrValue& AttrsNode::get(const std::string& name) const {
   int i = schema->FieldIndex(name);
@@ -383,6 +408,11 @@ AttrValue ConvertAttrValue(const AttrField& field, const AttrValue& value) {
       for (const AttrValue& v : value.as_array()) {
         if (v.kind() != K::kInt) return fail("an integer or an array of integers");
       }
+      return value;
+    case AttrFieldType::kVirtualDevice:
+      // None is TVM's default: the fully unconstrained device.
+      if (value.is_null()) return AttrValue::Device(nullptr);
+      if (value.kind() != K::kVirtualDevice) return fail("a VirtualDevice");
       return value;
     case AttrFieldType::kDoubleArray: {
       if (value.is_null()) return value;

@@ -46,6 +46,7 @@ Expr BindAsRelay(const Expr& expr, const std::unordered_map<const VarNode*, Expr
   Function out =
       MakeFunction(std::move(params), body, func->ret_type, func->attrs, func->type_params);
   const_cast<FunctionNode*>(out.get())->span = func->span;
+  const_cast<FunctionNode*>(out.get())->virtual_device = func->virtual_device;
   return out;
 }
 
@@ -73,6 +74,7 @@ Function BindParamsByName(const Function& func, const std::map<std::string, NDAr
   Function out =
       MakeFunction(std::move(remaining), body, func->ret_type, func->attrs, func->type_params);
   const_cast<FunctionNode*>(out.get())->span = func->span;
+  const_cast<FunctionNode*>(out.get())->virtual_device = func->virtual_device;
   return out;
 }
 

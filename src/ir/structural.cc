@@ -46,6 +46,10 @@ class EqualChecker {
       // An unpaired var is free in both graphs: only the same variable is equal to itself (the
       // same node, or a typed copy of it: TVM compares the Id its copies share).
       if (static_cast<const VarNode*>(x)->vid != static_cast<const VarNode*>(y)->vid) return false;
+      if (!VirtualDeviceEqual(static_cast<const VarNode*>(x)->virtual_device,
+                              static_cast<const VarNode*>(y)->virtual_device)) {
+        return false;
+      }
     }
     forward_[x] = y;
     backward_[y] = x;
@@ -127,7 +131,11 @@ class EqualChecker {
     if (forward_.contains(a.get()) || backward_.contains(b.get())) {
       return forward_[a.get()] == b.get() && backward_[b.get()] == a.get();
     }
-    if (!TypesEqual(a->type_annotation, b->type_annotation)) return false;
+    // TVM's VarNode::SEqualReduce compares the virtual devices too (and does not hash them).
+    if (!TypesEqual(a->type_annotation, b->type_annotation) ||
+        !VirtualDeviceEqual(a->virtual_device, b->virtual_device)) {
+      return false;
+    }
     forward_[a.get()] = b.get();
     backward_[b.get()] = a.get();
     return true;

@@ -691,6 +691,7 @@ class ModuleInferencer::FunctionInferencer {
       node->checked_type = t;
       node->span = var->span;
       node->vid = var->vid;  // the same variable, typed (TVM's copy keeps the Id)
+      node->virtual_device = var->virtual_device;
       return fresh;
     }
     if (auto* fn = post.as<FunctionNode>()) {
@@ -700,6 +701,7 @@ class ModuleInferencer::FunctionInferencer {
         auto* node = const_cast<FunctionNode*>(fresh.get());
         node->checked_type = t;
         node->span = fn->span;
+        node->virtual_device = fn->virtual_device;
         return fresh;
       }
     }

@@ -95,6 +95,10 @@ void RegisterAllConfigOptions(transform::PassConfigRegistry& registry) {
                      "the largest number of operators FuseOps puts into one function"});
   registry.Register({"relay.FuseOps.link_params", OptionType::kBool, OptionValue::Bool(false),
                      "whether FuseOps keeps constant parameters in fused functions"});
+  // TVM registers it without a default; -1 stands for "not set" (TVM refuses values below 1).
+  registry.Register({"relay.fallback_device_type", OptionType::kInt, OptionValue::Int(-1),
+                     "the device type of primitives PlanDevices leaves unconstrained "
+                     "(tvm.target.make_compilation_config reads it)"});
   registry.Register({"relay.memory_budget", OptionType::kInt, OptionValue::Int(0),
                      "the most bytes of tensors the passes may hold, e.g. while FoldConstant "
                      "evaluates (0: the process's budget, by default the available memory)"});

@@ -41,6 +41,7 @@ bool AttrMatches(const ir::AttrValue& want, const ir::AttrValue& have) {
       return true;
     }
     case Kind::kMap:  // other objects: structural equality, as TVM's
+    case Kind::kVirtualDevice:
       return want == have;
   }
   return false;

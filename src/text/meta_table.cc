@@ -167,7 +167,60 @@ ir::Constant ReadConstant(JsonReader& in) {
   return ir::MakeConstant(std::move(array));
 }
 
+ir::VirtualDevice ReadVirtualDevice(JsonReader& in) {
+  int64_t type = ir::kInvalidDeviceType;
+  int64_t id = -1;
+  std::string target, host, scope;
+  in.Expect('{');
+  if (!in.Accept('}')) {
+    do {
+      std::string key = in.String();
+      in.Expect(':');
+      if (key == "device_type") {
+        type = in.Integer();
+      } else if (key == "virtual_device_id") {
+        id = in.Integer();
+      } else if (key == "target") {
+        target = in.String();
+      } else if (key == "target_host") {
+        host = in.String();
+      } else if (key == "memory_scope") {
+        scope = in.String();
+      } else {
+        in.Fail("unknown key \"" + key + "\" in a VirtualDevice");
+      }
+    } while (in.Accept(','));
+    in.Expect('}');
+  }
+  if (type < -1 || type > 1000 || id < -1 || id > std::numeric_limits<int32_t>::max()) {
+    in.Fail("VirtualDevice device_type or virtual_device_id out of range");
+  }
+  return ir::MakeVirtualDevice(static_cast<int>(type), static_cast<int>(id), std::move(target),
+                               std::move(host), std::move(scope));
+}
+
+void AppendJsonString(const std::string& s, std::string& out) {
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  out += '"';
+}
+
 }  // namespace
+
+size_t MetaTable::VirtualDeviceIndex(const ir::VirtualDevice& vd) {
+  for (size_t i = 0; i < virtual_devices_.size(); ++i) {
+    if (ir::VirtualDeviceEqual(virtual_devices_[i], vd)) return i;
+  }
+  virtual_devices_.push_back(vd ? vd : ir::FullyUnconstrainedVirtualDevice());
+  return virtual_devices_.size() - 1;
+}
 
 size_t MetaTable::ConstantIndex(const ir::ConstantNode* c) {
   auto [it, inserted] = index_.emplace(c, constants_.size());
@@ -202,7 +255,24 @@ void MetaTable::AppendJson(std::string& out) const {
     support::AppendBase64(static_cast<const uint8_t*>(data.raw_data()), data.nbytes(), out);
     out += "\"}";
   }
-  out += "\n  ]\n}";
+  out += "\n  ]";
+  if (!virtual_devices_.empty()) {
+    out += ",\n  \"VirtualDevice\": [";
+    for (size_t i = 0; i < virtual_devices_.size(); ++i) {
+      const ir::VirtualDevice& vd = virtual_devices_[i];
+      out += i ? ",\n    " : "\n    ";
+      out += "{\"device_type\": " + std::to_string(vd->device_type) +
+             ", \"virtual_device_id\": " + std::to_string(vd->virtual_device_id) + ", \"target\": ";
+      AppendJsonString(vd->target, out);
+      out += ", \"target_host\": ";
+      AppendJsonString(vd->target_host, out);
+      out += ", \"memory_scope\": ";
+      AppendJsonString(vd->memory_scope, out);
+      out += "}";
+    }
+    out += "\n  ]";
+  }
+  out += "\n}";
 }
 
 std::string MetaTable::ToJson() const {
@@ -211,7 +281,8 @@ std::string MetaTable::ToJson() const {
   return out;
 }
 
-std::vector<ir::Constant> ParseMetaSection(std::string_view json) {
+std::vector<ir::Constant> ParseMetaSection(std::string_view json,
+                                           std::vector<ir::VirtualDevice>* virtual_devices) {
   JsonReader in(json);
   std::vector<ir::Constant> out;
   in.Expect('{');
@@ -219,6 +290,17 @@ std::vector<ir::Constant> ParseMetaSection(std::string_view json) {
     do {
       std::string key = in.String();
       in.Expect(':');
+      if (key == "VirtualDevice") {
+        in.Expect('[');
+        if (!in.Accept(']')) {
+          do {
+            ir::VirtualDevice vd = ReadVirtualDevice(in);
+            if (virtual_devices) virtual_devices->push_back(std::move(vd));
+          } while (in.Accept(','));
+          in.Expect(']');
+        }
+        continue;
+      }
       if (key != "relay.Constant") in.Fail("unknown metadata key \"" + key + "\"");
       in.Expect('[');
       if (!in.Accept(']')) {

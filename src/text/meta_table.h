@@ -18,7 +18,10 @@
 //   row-major order, little-endian, exactly shape-product * dtype.bytes() bytes (bool: one byte
 //   per element, 0 or 1).
 // * Keys appear in this order when printed; a reader accepts any order and any JSON whitespace.
-//   "relay.Constant" is the only top-level key; an empty table is never printed.
+//   An empty table is never printed.
+// * "VirtualDevice" (printed after "relay.Constant" when there are any) lists the virtual devices
+//   of `meta[VirtualDevice][i]`: {"device_type": 2, "virtual_device_id": 0, "target": "cuda ...",
+//   "target_host": "llvm ...", "memory_scope": ""} (ir/virtual_device.h).
 #pragma once
 
 #include <string>
@@ -34,7 +37,9 @@ class MetaTable {
  public:
   // The index of `c` in the relay.Constant array, appending it on its first use.
   size_t ConstantIndex(const ir::ConstantNode* c);
-  bool empty() const { return constants_.empty(); }
+  // The index of `vd` in the VirtualDevice array (equal devices share one entry).
+  size_t VirtualDeviceIndex(const ir::VirtualDevice& vd);
+  bool empty() const { return constants_.empty() && virtual_devices_.empty(); }
   const std::vector<ir::Constant>& constants() const { return constants_; }
   // The JSON object described above.
   std::string ToJson() const;
@@ -44,10 +49,13 @@ class MetaTable {
  private:
   std::vector<ir::Constant> constants_;
   std::unordered_map<const ir::ConstantNode*, size_t> index_;
+  std::vector<ir::VirtualDevice> virtual_devices_;
 };
 
 // Reads the JSON of a metadata section back: the relay.Constant array, in index order. Throws
 // ParseError (without a location; the caller knows where the section starts) if malformed.
-std::vector<ir::Constant> ParseMetaSection(std::string_view json);
+// The VirtualDevice array goes to `virtual_devices` when given.
+std::vector<ir::Constant> ParseMetaSection(
+    std::string_view json, std::vector<ir::VirtualDevice>* virtual_devices = nullptr);
 
 }  // namespace relaypass::text

@@ -75,12 +75,28 @@ ir::AttrValue Parser::ParseAttrValue() {
       if (items.size() == 1 && !comma) return std::move(items.front());
       return ir::AttrValue::Array(std::move(items));
     }
-    case TokenKind::kMeta:
-      Fail(token.loc, "meta[...] attribute values are not supported");
+    case TokenKind::kMeta: {
+      Token meta = Consume();
+      return ir::AttrValue::Device(ResolveMetaVirtualDevice(meta));
+    }
     default:
       break;
   }
   Unexpected(token, "an attribute value");
+}
+
+ir::VirtualDevice Parser::ParseParamVirtualDevice() {
+  Expect(TokenKind::kLBrace);
+  NamedAttr attr = ParseNamedAttr();
+  if (attr.name != "virtual_device") {
+    Fail(attr.name_loc,
+         "a parameter takes only the virtual_device attribute, not '" + attr.name + "'");
+  }
+  if (attr.value.kind() != ir::AttrValue::Kind::kVirtualDevice) {
+    Fail(attr.value_loc, "virtual_device must be a meta[VirtualDevice][i] reference");
+  }
+  Expect(TokenKind::kRBrace);
+  return attr.value.as_virtual_device();
 }
 
 // The attrs of an op call: every given attribute is checked where it is written, then the

@@ -11,6 +11,7 @@ namespace relaypass::text {
 namespace {
 
 constexpr const char* kConstantKey = "relay.Constant";
+constexpr const char* kVirtualDeviceKey = "VirtualDevice";
 // Zero constants larger than this are refused rather than allocated.
 constexpr int64_t kMaxZeroBytes = int64_t{1} << 30;
 
@@ -19,6 +20,24 @@ std::string MetaName(const Token& meta) {
 }
 
 }  // namespace
+
+ir::VirtualDevice Parser::ResolveMetaVirtualDevice(const Token& meta) {
+  if (meta.str != kVirtualDeviceKey) {
+    Fail(meta.loc, "unsupported meta reference " + MetaName(meta) +
+                       " as an attribute value (only " + kVirtualDeviceKey + " is supported)");
+  }
+  LoadMetadataAhead();
+  const bool from_section = has_metadata_ && !metadata_virtual_devices_.empty();
+  const std::vector<ir::VirtualDevice>& table =
+      from_section ? metadata_virtual_devices_ : options_.virtual_devices;
+  if (meta.int_value < 0 || meta.int_value >= static_cast<int64_t>(table.size())) {
+    Fail(meta.loc, MetaName(meta) + " is out of range: " +
+                       (from_section ? "the metadata section" : "the meta table") + " has " +
+                       std::to_string(table.size()) + " VirtualDevice" +
+                       (table.size() == 1 ? "" : "s"));
+  }
+  return table[meta.int_value];
+}
 
 ir::Expr Parser::ResolveMeta(const Token& meta) {
   if (meta.str != kConstantKey) {

@@ -145,6 +145,7 @@ ir::Function Parser::ParseFunction(const Location& start) {
   std::vector<ir::Var> params;
   std::unordered_set<std::string_view> param_names;  // a set: wide functions stay linear
   ir::DictAttrs attrs;
+  ir::VirtualDevice virtual_device;  // TVM's `virtual_device=` pseudo-attribute
   if (!Accept(TokenKind::kRParen)) {
     while (true) {
       const Token& token = Peek();
@@ -154,15 +155,26 @@ ir::Function Parser::ParseFunction(const Location& start) {
         if (!param_names.insert(name.name()).second) {
           Fail(name.loc, "duplicate parameter " + std::string(name.text));
         }
+        ir::VirtualDevice param_device;
+        if (Peek().kind == TokenKind::kLBrace) param_device = ParseParamVirtualDevice();
         ir::Type annotation = ParseOptionalAnnotation().value_or(nullptr);
         params.push_back(DeclareLocal(name, std::move(annotation)));
+        if (param_device)
+          const_cast<ir::VarNode*>(params.back().get())->virtual_device = param_device;
       } else if ((token.kind == TokenKind::kIdent &&
                   (Peek(1).kind == TokenKind::kEqual || Peek(1).kind == TokenKind::kDot)) ||
                  (token.kind == TokenKind::kString && Peek(1).kind == TokenKind::kEqual)) {
         NamedAttr attr = ParseNamedAttr();
-        if (attrs.find(attr.name))
+        if (attrs.find(attr.name) || (attr.name == "virtual_device" && virtual_device))
           Fail(attr.name_loc, "duplicate function attribute '" + attr.name + "'");
-        attrs.Set(attr.name, std::move(attr.value));
+        if (attr.name == "virtual_device") {
+          // Not an attribute: TVM's parser moves it to the function's virtual_device_.
+          if (attr.value.kind() != ir::AttrValue::Kind::kVirtualDevice)
+            Fail(attr.value_loc, "virtual_device must be a meta[VirtualDevice][i] reference");
+          virtual_device = attr.value.as_virtual_device();
+        } else {
+          attrs.Set(attr.name, std::move(attr.value));
+        }
       } else {
         Unexpected(token, "a parameter");
       }
@@ -178,15 +190,18 @@ ir::Function Parser::ParseFunction(const Location& start) {
   Expect(TokenKind::kRBrace);
   CloseScope(scope);
   type_scope_.resize(type_scope);
-  return WithSpan(ir::MakeFunction(std::move(params), std::move(body), std::move(ret_type),
-                                   std::move(attrs), std::move(type_params)),
-                  start);
+  ir::Function function =
+      WithSpan(ir::MakeFunction(std::move(params), std::move(body), std::move(ret_type),
+                                std::move(attrs), std::move(type_params)),
+               start);
+  const_cast<ir::FunctionNode*>(function.get())->virtual_device = std::move(virtual_device);
+  return function;
 }
 
 void Parser::ParseMetadataSection(const Token& section) {
   if (has_metadata_) return;  // already read ahead for a reference
   try {
-    metadata_ = ParseMetaSection(section.str_view);
+    metadata_ = ParseMetaSection(section.str_view, &metadata_virtual_devices_);
   } catch (const ParseError& e) {
     Fail(section.loc, "malformed metadata section: " + e.message());
   }

@@ -160,6 +160,10 @@ class Parser {
 
   // ---- meta references (parse_meta.cc) ----
   ir::Expr ResolveMeta(const Token& meta);
+  // `meta[VirtualDevice][i]`: from the #[metadata] section, else ParseOptions::virtual_devices.
+  ir::VirtualDevice ResolveMetaVirtualDevice(const Token& meta);
+  // `{virtual_device=meta[VirtualDevice][i]}` after a parameter's name (TVM's parser).
+  ir::VirtualDevice ParseParamVirtualDevice();
   // Finds and reads the #[metadata] section ahead of the current position, once.
   void LoadMetadataAhead();
   ir::Constant ZeroConstantFromComment(const Token& meta);
@@ -228,6 +232,7 @@ class Parser {
   bool metadata_searched_ = false;
   bool has_metadata_ = false;
   std::vector<ir::Constant> metadata_;
+  std::vector<ir::VirtualDevice> metadata_virtual_devices_;
   std::unordered_map<int64_t, ir::Constant> meta_constants_;  // index -> the one node
 };
 

@@ -293,7 +293,11 @@ void RelayPrinter::PrintCallAttrs(const ir::CallNode* call, Rope& out) {
     if (!out.empty()) out += ", ";
     out += fields[i].name;
     out += '=';
-    out += value.ToString();
+    if (value.kind() == ir::AttrValue::Kind::kVirtualDevice) {
+      out += VirtualDeviceText(value.as_virtual_device());
+    } else {
+      out += value.ToString();
+    }
   }
   if (!call->op_node()) {
     // A closure or global call carrying attrs names their type.
@@ -340,6 +344,11 @@ void RelayPrinter::PrintFunction(std::string_view prefix, uint32_t id, Rope& out
     out += IsBareAttrKey(key) ? key : ir::AttrValue::Str(key).ToString();
     out += '=';
     out += value.ToString();
+  }
+  if (!ir::IsFullyUnconstrained(fn->virtual_device)) {
+    if (!first) out += ", ";
+    out += "virtual_device=";
+    out += VirtualDeviceText(fn->virtual_device);
   }
   out += ") ";
   if (fn->ret_type) {
@@ -484,6 +493,10 @@ void RelayPrinter::PrintTypeData(const ir::TypeDataNode* data, std::string& out)
   out += "\n}";
 }
 
+std::string RelayPrinter::VirtualDeviceText(const ir::VirtualDevice& vd) {
+  return "meta[VirtualDevice][" + std::to_string(meta_.VirtualDeviceIndex(vd)) + "]";
+}
+
 void RelayPrinter::PrintConstant(const ir::ConstantNode* c, Rope& out) {
   if (IsSimpleScalar(c->data)) {
     std::string scalar;
@@ -557,6 +570,11 @@ void RelayPrinter::AllocVar(const ir::VarNode* var, Rope& out) {
   out += unique;
   s.text = Rope(std::move(unique));
   s.visited = true;
+  if (!ir::IsFullyUnconstrained(var->virtual_device)) {
+    out += " {virtual_device=";
+    out += VirtualDeviceText(var->virtual_device);
+    out += '}';
+  }
   if (var->type_annotation) {
     out += ": ";
     out += ir::TypeToString(var->type_annotation);

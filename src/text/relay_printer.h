@@ -69,6 +69,8 @@ class RelayPrinter {
   void PrintPattern(const ir::Pattern& pattern, Rope& out);
   // `type List[A] {\n  Cons(A, List[A]),\n  Nil,\n}` (TVM's TypeData text).
   void PrintTypeData(const ir::TypeDataNode* data, std::string& out);
+  // `meta[VirtualDevice][i]`, the device added to the meta table (TVM prints it so).
+  std::string VirtualDeviceText(const ir::VirtualDevice& vd);
   void PrintConstant(const ir::ConstantNode* c, Rope& out);
 
   // `{` + the scope of `body` indented one level deeper + `}`.

@@ -104,6 +104,8 @@ std::string OptionLiteral(const OptionValue& value) {
       }
       return out + "}";
     }
+    case K::kVirtualDevice:  // PlanDevices' config: TVM's repr (not read back as an option)
+      return value.ToString();
   }
   return "None";
 }

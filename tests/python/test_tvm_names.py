@@ -43,7 +43,10 @@ def test_virtual_device_holds_device_target_and_scope():
     a = tvm.target.VirtualDevice(tvm.cpu(0), cpu, memory_scope="global")
     assert (a.device_type_int, a.virtual_device_id, a.memory_scope) == (1, 0, "global")
     assert a == tvm.target.VirtualDevice(tvm.cpu(0), tvm.target.Target("llvm"), "global")
-    assert a != tvm.target.VirtualDevice(tvm.cuda(0), cpu, "global")
+    assert a != tvm.target.VirtualDevice(tvm.cpu(1), cpu, "global")
+    # TVM's constructor checks the device type against the target's (an ICHECK).
+    with pytest.raises(tvm.error.InternalError):
+        tvm.target.VirtualDevice(tvm.cuda(0), cpu, "global")
     assert tvm.target.VirtualDevice().device_type_int == -1  # TVM's kInvalidDeviceType
 
 

@@ -11,6 +11,7 @@
 
 #include "relaypass/ir/dtype.h"
 #include "relaypass/ir/object.h"
+#include "relaypass/ir/virtual_device.h"
 
 namespace relaypass::ir {
 
@@ -21,7 +22,7 @@ namespace relaypass::ir {
 /// print as Python literals there.
 class AttrValue {
  public:
-  enum class Kind : uint8_t { kNull, kInt, kBool, kDouble, kString, kArray, kMap };
+  enum class Kind : uint8_t { kNull, kInt, kBool, kDouble, kString, kArray, kMap, kVirtualDevice };
   using MapEntries = std::vector<std::pair<std::string, AttrValue>>;  // in written order
 
   AttrValue() = default;  // null
@@ -33,6 +34,7 @@ class AttrValue {
   static AttrValue Array(std::vector<AttrValue> v);
   static AttrValue Ints(const std::vector<int64_t>& v);  // array of int32 IntImm
   static AttrValue Map(MapEntries v);
+  static AttrValue Device(VirtualDevice v);  // null reads as the fully unconstrained device
 
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::kNull; }
@@ -43,6 +45,8 @@ class AttrValue {
   const std::vector<AttrValue>& as_array() const;
   std::vector<int64_t> as_ints() const;  // an array of ints
   const MapEntries& as_map() const;
+  /// A kVirtualDevice value's device (never null).
+  const VirtualDevice& as_virtual_device() const;
   /// The entry of a map value under `key`, or null.
   const AttrValue* find(const std::string& key) const;
   DataType int_dtype() const { return dtype_; }
@@ -65,6 +69,7 @@ class AttrValue {
   std::string string_;
   std::vector<AttrValue> array_;
   MapEntries map_;
+  VirtualDevice virtual_device_;
 };
 
 /// Python's name of a value's kind: NoneType, int, bool, float, str, list or dict (the kinds of
@@ -83,6 +88,7 @@ enum class AttrFieldType : uint8_t {
   kIntArrayArray,  // Array<Array<Integer>>: `pad_width=[[0, 0], [1, 1]]`
   kIntOrIntArray,  // an Integer or an Array<Integer>: `indices_or_sections=3`, `=[2, 5]`
   kDoubleArray,    // Array<FloatImm> or None: `roi=[0f, 0f, 0f, 0f]`
+  kVirtualDevice,  // VirtualDevice: `virtual_device=meta[VirtualDevice][0]`
 };
 
 struct AttrField {
@@ -124,6 +130,8 @@ class AttrsSchema {
   static AttrField RequiredIntArrayArray(std::string name);
   static AttrField RequiredIntOrIntArray(std::string name);
   static AttrField NullableDoubleArray(std::string name);  // default None
+  /// A VirtualDevice field, by default the fully unconstrained device.
+  static AttrField VirtualDeviceField(std::string name);
 
  private:
   std::string type_key_;

@@ -58,6 +58,9 @@ struct VarNode : ExprNode {
   /// makes of an unannotated or untyped one) keeps it, so that StructuralEqual finds a free
   /// variable equal to its typed copies, as TVM's does.
   uint64_t vid;
+  /// Where the variable's value lives (TVM's virtual_device_, printed `%x {virtual_device=...}`);
+  /// null is the fully unconstrained device. PlanDevices sets it on function parameters.
+  VirtualDevice virtual_device;
 
  private:
   static uint64_t NextVarId();
@@ -131,6 +134,9 @@ struct FunctionNode : ExprNode {
   Type ret_type;  // may be null until type inference
   DictAttrs attrs;
   std::vector<Type> type_params;  // TypeVars of a polymorphic function: `fn [A](%x: A) -> A`
+  /// Where the function's result lives (TVM's virtual_device_, printed as a `virtual_device=`
+  /// attribute); null is the fully unconstrained device.
+  VirtualDevice virtual_device;
   /// True for fused functions (`Primitive=1`).
   bool is_primitive() const { return attrs.GetInt("Primitive", 0) != 0; }
 };

@@ -15,6 +15,8 @@ struct ParseOptions {
   /// Constants for `meta[relay.Constant][i]` when the text has no #[metadata] section (as TVM's
   /// init_meta_table).
   std::vector<ir::Constant> constants;
+  /// The VirtualDevices `meta[VirtualDevice][i]` names (TVM's init_meta_table["VirtualDevice"]).
+  std::vector<ir::VirtualDevice> virtual_devices;
   /// Require `#[version = "0.0.5"]` (TVM's ParseModule does). When false, the header is optional,
   /// which accepts the `print(mod)` form.
   bool require_version = false;

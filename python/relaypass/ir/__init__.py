@@ -61,7 +61,8 @@ if not hasattr(IRModule, "get_type"):
         adt, last_function = std.MARKERS[file_to_import]
         if self.get_global_type_vars() and adt in [v.name_hint for v in
                                                     self.get_global_type_vars()]:
-            if last_function in [g.name_hint for g in self.get_global_vars()]:
+            if last_function is None or last_function in [
+                    g.name_hint for g in self.get_global_vars()]:
                 return  # imported already
         self.update(parse(std.FILES[file_to_import], file_to_import, init_module=self))
 

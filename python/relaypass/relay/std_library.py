@@ -228,6 +228,13 @@ def @nat_iterate[A](%f: fn(A) -> A, %num: nat) -> fn(A) -> A {
 }
 """
 
-FILES = {"prelude.rly": PRELUDE, "nat.rly": NAT}
-# An ADT and a function each file defines: a module holding both has imported the file.
-MARKERS = {"prelude.rly": ("List", "iterate"), "nat.rly": ("nat", "nat_iterate")}
+# TVM's core.rly: the opaque Storage type of the memory operators.
+CORE = r"""
+extern type Storage
+"""
+
+FILES = {"prelude.rly": PRELUDE, "nat.rly": NAT, "core.rly": CORE}
+# An ADT and a function each file defines: a module holding both has imported the file (core.rly
+# defines no function: its ADT is enough).
+MARKERS = {"prelude.rly": ("List", "iterate"), "nat.rly": ("nat", "nat_iterate"),
+           "core.rly": ("Storage", None)}

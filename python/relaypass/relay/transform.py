@@ -184,3 +184,31 @@ def PartialEvaluate():
 
     return module_pass(lambda mod, ctx: partial_evaluate_module(mod), opt_level=1,
                        name="PartialEval")
+
+
+_plan_devices = globals()["PlanDevices"]
+
+
+def PlanDevices(config=None):  # noqa: F811 (TVM's signature)
+    """TVM's PlanDevices(config): the virtual device of every sub-expression, from
+    ``tvm.target.make_compilation_config``; without a config, the one-device no-op."""
+    if config is None:
+        return _plan_devices({})
+    option = config._as_option() if hasattr(config, "_as_option") else config
+    return _plan_devices(option)
+
+
+def RecoverVirtualDeviceMap(mod, expr):  # noqa: N802 (TVM's global function)
+    """TVM's relay.transform.RecoverVirtualDeviceMap: {sub-expression: VirtualDevice} of ``expr``
+    (a function of ``mod`` after PlanDevices), as the device-aware visitors recover it."""
+    return _core.recover_virtual_device_map(mod, expr)
+
+
+def _register_globals():
+    from .._ffi.registry import register_func
+
+    register_func("relay.transform.RecoverVirtualDeviceMap", RecoverVirtualDeviceMap,
+                  override=True)
+
+
+_register_globals()

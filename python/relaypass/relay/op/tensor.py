@@ -168,3 +168,12 @@ def shape_of(data, dtype="int32"):
 def ndarray_size(data, dtype="int32"):
     """The number of elements of ``data`` as a scalar of ``dtype``."""
     return call("ndarray_size", [data], dtype=dtype)
+
+
+def device_copy(data, src_device, dst_device):
+    """TVM's device_copy: ``data`` copied from ``src_device`` to ``dst_device`` (Devices, device
+    names or VirtualDevices; relaypass runs both on the CPU, so the value is unchanged)."""
+    from .annotation import _make_virtual_device
+
+    return call("device_copy", [data], src_virtual_device=_make_virtual_device(src_device),
+                dst_virtual_device=_make_virtual_device(dst_device))
