@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "fused_conv.h"
+#include "fused_dense.h"
 #include "plan.h"
 #include "relaypass/support/error.h"
 #include "relaypass/support/pointer_map.h"
@@ -77,6 +78,9 @@ struct Interpreter::Impl {
   // Per call site of a fused convolution whose weight argument is a constant: the weight laid
   // out for the kernel, once (null: no layout).
   support::PointerMap<std::shared_ptr<const op::PrepackedConvWeight>> prepacked;
+  support::PointerMap<std::unique_ptr<FusedDense>> fused_dense;  // null: not a dense function
+  // Per call site of a dense function whose weight argument is a constant: the weight prepacked.
+  support::PointerMap<std::shared_ptr<const op::PrepackedDenseWeight>> prepacked_dense;
   FreeVarCache free_vars;                // of the function literals the plans met
   std::vector<ir::Function> keep_alive;  // the functions whose plans are cached
   std::vector<std::unique_ptr<Frame>> frames;
@@ -146,6 +150,34 @@ struct Interpreter::Impl {
     auto packed = PrepackFusedConvWeight(fused, constant->data);
     const op::PrepackedConvWeight* result = packed.get();
     prepacked.emplace(call, std::move(packed));
+    return result;
+  }
+
+  // The prepacked weight of a dense function (fused_dense.h) called at `call`, or null: not a
+  // dense function, or its weight is not a constant.
+  const op::PrepackedDenseWeight* PrepackedDenseAt(const ir::CallNode* call, const Closure& closure,
+                                                   size_t num_args, const FusedDense** out) {
+    const ir::FunctionNode* fn = closure.func.get();
+    if (!fn->is_primitive() || !closure.captured.empty() || num_args != fn->params.size()) {
+      return nullptr;
+    }
+    std::unique_ptr<FusedDense>* cached = fused_dense.find(fn);
+    if (!cached) {
+      fused_dense.emplace(fn, MatchFusedDense(fn));
+      keep_alive.push_back(closure.func);
+      cached = fused_dense.find(fn);
+    }
+    const FusedDense* fused = cached->get();
+    if (!fused) return nullptr;
+    *out = fused;
+    if (fused->weight_param < 0) return fused->prepacked.get();
+    const auto* constant =
+        call->args[static_cast<size_t>(fused->weight_param)].as<ir::ConstantNode>();
+    if (!constant) return nullptr;
+    if (auto* packed = prepacked_dense.find(call)) return packed->get();
+    auto packed = op::PrepackDenseWeight(constant->data);
+    const op::PrepackedDenseWeight* result = packed.get();
+    prepacked_dense.emplace(call, std::move(packed));
     return result;
   }
 
@@ -480,6 +512,16 @@ struct Interpreter::Impl {
       ++stats.fused_conv_calls;
       stats.op_calls += fused->steps.size() + 1;  // as if evaluated op by op
       f.Set(i, RunFusedConv(*fused, args, PrepackedAt(call, *fused)));
+      f.work.pop_back();
+      return;
+    }
+    const FusedDense* dense = nullptr;
+    if (const op::PrepackedDenseWeight* packed =
+            PrepackedDenseAt(call, callee.closure(), args.size(), &dense)) {
+      ++stats.function_calls;
+      ++stats.op_calls;
+      ++stats.prepacked_dense_calls;
+      f.Set(i, RunFusedDense(*dense, args, *packed));
       f.work.pop_back();
       return;
     }

@@ -54,12 +54,14 @@ class Interpreter {
   /// Counters since construction; `peak_live_values` shows that intermediate values are released
   /// after their last use (a chain holds a bounded number at any time). `fused_conv_calls` counts
   /// the calls of primitive functions run as one convolution with its elementwise epilogue (their
-  /// ops are counted in op_calls as if run one by one).
+  /// ops are counted in op_calls as if run one by one); `prepacked_dense_calls` those of primitive
+  /// functions that are one nn.dense run on a weight prepacked once (src/eval/fused_dense.h).
   struct Stats {
     uint64_t op_calls = 0;
     uint64_t function_calls = 0;
     uint64_t peak_live_values = 0;
     uint64_t fused_conv_calls = 0;
+    uint64_t prepacked_dense_calls = 0;
   };
   const Stats& stats() const;
 

@@ -78,11 +78,13 @@ NDArray Permute(const NDArray& x, const std::vector<int>& perm) {
     using E = typename decltype(tag)::type;
     const E* src = static_cast<const E*>(x.raw_data());
     E* dst = static_cast<E*>(out.mutable_raw_data());
-    ForEachBroadcastRun(plan, [&](int64_t io, int64_t ia, int64_t, int64_t n, int64_t sa, int64_t) {
-      const E* s = src + ia;
-      E* d = dst + io;
-      for (int64_t i = 0; i < n; ++i) d[i] = s[i * sa];
-    });
+    // Runs of the output split over the kernel threads (a copy: the same bytes at any count).
+    ForEachBroadcastRunParallel(
+        plan, [&](int64_t io, int64_t ia, int64_t, int64_t n, int64_t sa, int64_t) {
+          const E* s = src + ia;
+          E* d = dst + io;
+          for (int64_t i = 0; i < n; ++i) d[i] = s[i * sa];
+        });
   });
   return out;
 }

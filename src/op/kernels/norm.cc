@@ -5,6 +5,7 @@
 
 #include "kernel_util.h"
 #include "kernels.h"
+#include "relaypass/support/parallel.h"
 
 namespace relaypass::op::kernels {
 
@@ -90,27 +91,32 @@ Arrays SoftmaxImpl(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out
       const T* src = data.data<T>();
       T* dst = result.mutable_data<T>();
       if (result.size() == 0) return result;
-      for (int64_t o = 0; o < s.outer; ++o) {
-        for (int64_t i = 0; i < s.inner; ++i) {
-          const int64_t base = o * s.axis * s.inner + i;
-          T max = src[base];
-          for (int64_t c = 1; c < s.axis; ++c) max = std::max(max, src[base + c * s.inner]);
-          T sum = 0;
-          for (int64_t c = 0; c < s.axis; ++c) {
-            const T e = std::exp(src[base + c * s.inner] - max);
-            dst[base + c * s.inner] = e;
-            sum += e;
-          }
-          if (log) {
-            const T log_sum = std::log(sum);
-            for (int64_t c = 0; c < s.axis; ++c) {
-              dst[base + c * s.inner] = src[base + c * s.inner] - max - log_sum;
+      // Each (o, i) line independent: the lines split over the kernel threads, the same bits at
+      // any thread count.
+      const int64_t lines = s.outer * s.inner;
+      support::ParallelFor(
+          lines, std::max<int64_t>(1, kParallelGrain / s.axis), [&](int64_t first, int64_t last) {
+            for (int64_t line = first; line < last; ++line) {
+              const int64_t o = line / s.inner, i = line % s.inner;
+              const int64_t base = o * s.axis * s.inner + i;
+              T max = src[base];
+              for (int64_t c = 1; c < s.axis; ++c) max = std::max(max, src[base + c * s.inner]);
+              T sum = 0;
+              for (int64_t c = 0; c < s.axis; ++c) {
+                const T e = std::exp(src[base + c * s.inner] - max);
+                dst[base + c * s.inner] = e;
+                sum += e;
+              }
+              if (log) {
+                const T log_sum = std::log(sum);
+                for (int64_t c = 0; c < s.axis; ++c) {
+                  dst[base + c * s.inner] = src[base + c * s.inner] - max - log_sum;
+                }
+              } else {
+                for (int64_t c = 0; c < s.axis; ++c) dst[base + c * s.inner] /= sum;
+              }
             }
-          } else {
-            for (int64_t c = 0; c < s.axis; ++c) dst[base + c * s.inner] /= sum;
-          }
-        }
-      }
+          });
       return result;
     })};
   });

@@ -8,6 +8,7 @@
 #include "int8/int8_products.h"
 #include "kernel_util.h"
 #include "kernels.h"
+#include "relaypass/support/parallel.h"
 
 namespace relaypass::op::kernels {
 
@@ -214,6 +215,24 @@ Arrays BatchMatmul(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out
       const T* px = x.data<T>();
       const T* py = y.data<T>();
       T* po = out.mutable_data<T>();
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        // The batch's products, each cut into Gemm's blocks (gemm.h), as one list of (product,
+        // block) tasks over the kernel threads: attention's per-head products are each too
+        // small to keep two threads busy alone. Each block is the same single OpenBLAS call as
+        // in Gemm, so the bits do not change with the thread count.
+        if (b > 1) {
+          const int64_t blocks = GemmBlockCount(m, n, k);
+          support::ParallelFor(b * blocks, 1, [&](int64_t first, int64_t last) {
+            for (int64_t t = first; t < last; ++t) {
+              const int64_t i = t / blocks;
+              GemmOneBlock(true, GemmBlockAt(m, n, k, t % blocks), k,
+                           px + (bx == 1 ? 0 : i) * m * k, k, py + (by == 1 ? 0 : i) * n * k, k,
+                           po + i * m * n, n, false);
+            }
+          });
+          return out;
+        }
+      }
       for (int64_t i = 0; i < b; ++i) {
         const T* xa = px + (bx == 1 ? 0 : i) * m * k;
         const T* yb = py + (by == 1 ? 0 : i) * n * k;

@@ -179,7 +179,13 @@ RELAYPASS_AVX512_TARGET void Block(const Problem& q, int64_t r0, int64_t r1, int
     const int64_t nc = std::min(kNC, c1 - j0);
     for (int64_t k0 = 0; k0 < k; k0 += kKC) {
       const int64_t kc = std::min(kKC, k - k0);
-      q.b.Pack(k0, kc, j0, nc, bp);
+      int64_t panel_stride = kc * kNR;
+      const float* panels = q.b.Prepacked(k0, j0, &panel_stride);
+      if (!panels) {
+        q.b.Pack(k0, kc, j0, nc, bp);
+        panels = bp;
+        panel_stride = kc * kNR;
+      }
       for (int64_t i0 = r0; i0 < r1; i0 += kMC) {
         const int64_t mc = std::min(kMC, r1 - i0);
         for (int64_t jp = 0; jp < nc; jp += kNR) {
@@ -188,7 +194,7 @@ RELAYPASS_AVX512_TARGET void Block(const Problem& q, int64_t r0, int64_t r1, int
           const __mmask16 m1 = static_cast<__mmask16>(w <= 16 ? 0 : (1u << (w - 16)) - 1);
           for (int64_t ip = 0; ip < mc; ip += kMR) {
             kKernels[static_cast<size_t>(std::min(kMR, mc - ip) - 1)](
-                kc, q.a.Sliver(k0, (i0 + ip) / kMR), bp + jp * kc,
+                kc, q.a.Sliver(k0, (i0 + ip) / kMR), panels + jp / kNR * panel_stride,
                 q.c + (i0 + ip) * q.ldc + j0 + jp, q.ldc, m0, m1, k0 > 0);
           }
         }

@@ -49,6 +49,12 @@ class PanelSource {
   // Rows [k0, k0 + kc) by columns [j0, j0 + nc) of B into dst (64-byte aligned), panel after
   // panel.
   virtual void Pack(int64_t k0, int64_t kc, int64_t j0, int64_t nc, float* dst) const = 0;
+  // Where B is laid out in advance (a constant weight, prepacked_panels.h): the panel of columns
+  // [j0, j0 + 32) from row k0 on, with the next panel `*panel_stride` floats further; the kernel
+  // then reads it in place instead of calling Pack. Null (the default): call Pack.
+  virtual const float* Prepacked(int64_t /*k0*/, int64_t /*j0*/, int64_t* /*panel_stride*/) const {
+    return nullptr;
+  }
 };
 
 // B as a row-major matrix with row pitch ldb.
