@@ -75,7 +75,8 @@ std::unique_ptr<uint8_t[]> Pack(const void* src, int64_t rows, int64_t k, int64_
                            uint8_t* d = out.get() + r * depth;
                            const uint8_t* row = s + r * k;
                            if (flip == 0) {
-                             std::memcpy(d, row, static_cast<size_t>(k));
+                             // k == 0 (an empty product) may come with a null source.
+                             if (k > 0) std::memcpy(d, row, static_cast<size_t>(k));
                            } else {
                              for (int64_t p = 0; p < k; ++p) d[p] = row[p] ^ flip;
                            }
