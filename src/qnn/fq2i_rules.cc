@@ -122,15 +122,18 @@ Result TopK(const Expr& e, const AffineTypeMap& types) {
   return Identity(e, types);
 }
 
-Result Conv2D(const Expr& e, const AffineTypeMap& types) {
+// nn.conv2d / nn.conv2d_transpose -> the qnn op (int32, scale the product of the scales, the
+// channel axis of the output layout).
+Result ConvLike(const Expr& e, const AffineTypeMap& types, const std::string& nn_op,
+                const std::string& qnn_op) {
   const ir::CallNode& call = CallOf(e);
-  const AffineType& x = types.At(call.args[0], "nn.conv2d");
-  const AffineType& w = types.At(call.args[1], "nn.conv2d");
+  const AffineType& x = types.At(call.args[0], nn_op);
+  const AffineType& w = types.At(call.args[1], nn_op);
   Expr scale = Fold(relay::multiply(x.scale, w.scale));
   ir::Attrs attrs = call.attrs->With("out_dtype", AttrValue::Str("int32"));
   Expr out = ir::MakeCall(
-      ir::GetOp("qnn.conv2d"),
-      {call.args[0], call.args[1], x.zero_point, w.zero_point, x.scale, w.scale}, attrs);
+      ir::GetOp(qnn_op), {call.args[0], call.args[1], x.zero_point, w.zero_point, x.scale, w.scale},
+      attrs);
   std::string layout = call.attrs->get_string("out_layout");
   if (layout.empty()) layout = call.attrs->get_string("data_layout");
   const size_t c = layout.find('C');
@@ -139,21 +142,12 @@ Result Conv2D(const Expr& e, const AffineTypeMap& types) {
            c == std::string::npos ? 1 : static_cast<int>(c)}};
 }
 
+Result Conv2D(const Expr& e, const AffineTypeMap& types) {
+  return ConvLike(e, types, "nn.conv2d", "qnn.conv2d");
+}
+
 Result Conv2DTranspose(const Expr& e, const AffineTypeMap& types) {
-  const ir::CallNode& call = CallOf(e);
-  const AffineType& x = types.At(call.args[0], "nn.conv2d_transpose");
-  const AffineType& w = types.At(call.args[1], "nn.conv2d_transpose");
-  Expr scale = Fold(relay::multiply(x.scale, w.scale));
-  ir::Attrs attrs = call.attrs->With("out_dtype", AttrValue::Str("int32"));
-  Expr out = ir::MakeCall(
-      ir::GetOp("qnn.conv2d_transpose"),
-      {call.args[0], call.args[1], x.zero_point, w.zero_point, x.scale, w.scale}, attrs);
-  std::string layout = call.attrs->get_string("out_layout");
-  if (layout.empty()) layout = call.attrs->get_string("data_layout");
-  const size_t c = layout.find('C');
-  return {out,
-          {scale, ZerosLike(scale), DataType::Int(32),
-           c == std::string::npos ? 1 : static_cast<int>(c)}};
+  return ConvLike(e, types, "nn.conv2d_transpose", "qnn.conv2d_transpose");
 }
 
 Result Dense(const Expr& e, const AffineTypeMap& types) {
