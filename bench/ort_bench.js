@@ -9,6 +9,8 @@
 // first input is the 1x3x224x224 image below.
 // writes {"model", "runs": [{"threads", "best_ms", "mean_ms", "repeats"}], "output_head": [...]}
 // (the first outputs' first values, for checking that both runtimes computed the same thing).
+// With ORT_BENCH_OUTPUT=FILE.npy in the environment, the last session's whole first output is
+// also written there (bench/int8_resnet_bench.py compares it with relaypass's).
 'use strict';
 
 const fs = require('fs');
@@ -64,6 +66,10 @@ async function main() {
       mean_ms: times.reduce((a, b) => a + b, 0) / times.length, repeats });
     const first = outputs[session.outputNames[0]].data;
     result.output_head = Array.from(first.slice(0, 8));
+    if (process.env.ORT_BENCH_OUTPUT) {
+      require('../scripts/npy.js').writeNpy(process.env.ORT_BENCH_OUTPUT,
+                                            outputs[session.outputNames[0]]);
+    }
   }
   fs.writeFileSync(out, JSON.stringify(result, null, 1));
 }
