@@ -230,6 +230,10 @@ bench: deps
 	PYTHONPATH=$(BENCH_BUILD)/python NODE_PATH=$(BENCH_BUILD)/ort/node_modules /usr/bin/python3 \
 	  bench/transformer_bench.py $(BENCH_BUILD)/transformer_bench.md
 	cat $(BENCH_BUILD)/transformer_bench.md >> $(BENCH_BUILD)/python_bench.md
+	PYTHONPATH=$(BENCH_BUILD)/python NODE_PATH=$(BENCH_BUILD)/ort/node_modules /usr/bin/python3 \
+	  bench/int8_resnet_bench.py $(BENCH_BUILD)/int8_resnet_bench.md \
+	  --work $(BENCH_BUILD)/int8_resnet
+	cat $(BENCH_BUILD)/int8_resnet_bench.md >> $(BENCH_BUILD)/python_bench.md
 	python3 bench/report.py --passes $(BENCH_BUILD)/passes_bench.json $(BENCH_BUILD)/chain_*.json \
 	  --eval $(BENCH_BUILD)/eval_bench.json --python $(BENCH_BUILD)/python_bench.md \
 	  --onnx $(BENCH_BUILD)/onnx_bench.json --pattern $(BENCH_BUILD)/pattern_bench.json \

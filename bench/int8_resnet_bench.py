@@ -4,11 +4,12 @@ batch-norm statistics gathered on seeded images so every layer is well-condition
 exported with torch.onnx.export (opset 13, constant folding: the batch norms fold into the
 convolutions), then quantized to a QDQ model as ONNX Runtime's `quantize_static` would
 (QuantFormat.QDQ, per_channel=True, activations uint8 asymmetric, weights int8 symmetric, MinMax
-calibration; see `quantize_qdq`). One seeded 1x3x224x224 image runs on relaypass's graph
-executor (from_onnx, InferType, FakeQuantizationToInteger, relay.build at opt_level 3 for the
-host's -mcpu) and on ONNX Runtime (bench/ort_bench.js, onnxruntime-node, graph optimizations at
-their default, which turn the QDQ groups into QLinearConv and friends), at 1 and 2 threads, in
-alternating rounds; best times.
+calibration; bench/qdq_quantizer.py). Every residual branch's last batch norm is halved
+(RESIDUAL_GAIN) so that the random network is not chaotic. One seeded 1x3x224x224 image runs on
+relaypass's graph executor (from_onnx, InferType, FakeQuantizationToInteger, relay.build at
+opt_level 3 for the host's -mcpu) and on ONNX Runtime (bench/ort_bench.js, onnxruntime-node,
+graph optimizations at their default, which turn the QDQ groups into QLinearConv and friends),
+at 1 and 2 threads, in alternating rounds; best times.
 
     PYTHONPATH=build/python NODE_PATH=build/ort/node_modules \\
         python3 bench/int8_resnet_bench.py OUT.md [--rounds 2] [--repeats 5] [--small] \\
@@ -21,10 +22,15 @@ Writes a Markdown section to OUT.md; exits 1 if the outputs disagree.
 Agreement: relaypass's int8 output against ONNX Runtime's int8 output on the same image, in
 units of the output's quantization scale (the last DequantizeLinear's), and top-1. The two are
 not bit-identical by design, so the check allows MAX_STEPS steps: ONNX rounds halves to even
-where TVM's qnn lowering rounds them away from zero, and ONNX Runtime's QLinearConv requantizes
-in float where TVM's requantize is fixed-point (docs/quantization.md, "Rounding"); each such
-difference is one step of one intermediate tensor, and a few of them carry through the
-following layers to the output."""
+where TVM's qnn lowering rounds them away from zero, ONNX Runtime's QLinearConv requantizes
+in float where TVM's requantize is fixed-point (docs/quantization.md, "Rounding"), and TVM's
+qnn.add (which FakeQuantizationToInteger makes of each residual Add) requantizes both operands
+to the output's scale before adding, two roundings where ONNX Runtime's QLinearAdd has one
+(TVM's src/relay/qnn/op/add.cc; about one element in eight of the first residual sum is one step
+apart). Each difference is one step of one intermediate tensor; a few carry through the
+following layers to the output. The same comparisons against the QDQ model run unoptimized by
+ONNX Runtime (its float reference for the QDQ arithmetic) and against the float model are
+printed for context."""
 import argparse
 import json
 import os
@@ -36,11 +42,19 @@ import time
 
 import numpy as np
 
+from qdq_quantizer import calibrate, quantize_qdq
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
 MAX_STEPS = 4  # allowed max |relaypass - ONNX Runtime| in output quantization steps
 CALIBRATION_IMAGES = 4
 INPUT_NAME = "input"
+# The last batch norm of every residual branch scaled by this after calibration, so the blocks
+# stay close to the identity as in trained resnets: with every branch at full strength the
+# random network is chaotic, and single rounding steps early on (any two int8 implementations
+# differ by some; ONNX Runtime's own int8 run and its float QDQ run differ by a mean of 9 steps
+# at layer4 then) grow into tens of output steps, which measures the weights, not the runtimes.
+RESIDUAL_GAIN = 0.5
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,7 +84,8 @@ def seeded_images(count, size, seed):
 def export_float(path, small):
     """Random weights (torchvision's initialisation, seed 0); the batch norms' running mean and
     variance are then averaged over seeded images in train mode, so each normalises its input
-    (with the default statistics, 0 and 1, activations grow through the residual stream)."""
+    (with the default statistics, 0 and 1, activations grow through the residual stream), and
+    each residual branch's last one is scaled by RESIDUAL_GAIN."""
     import torch
     import torchvision
 
@@ -86,229 +101,42 @@ def export_float(path, small):
         for image in seeded_images(4, size, seed=100):
             model(torch.from_numpy(np.repeat(image, 8, axis=0)))
     model.eval()
+    with torch.no_grad():
+        for m in model.modules():
+            last = getattr(m, "bn3", None) or getattr(m, "bn2", None)
+            if last is not None:
+                last.weight.mul_(RESIDUAL_GAIN)
+                last.bias.mul_(RESIDUAL_GAIN)
     torch.onnx.export(model, torch.zeros(1, 3, size, size), path, opset_version=13,
                       do_constant_folding=True, input_names=[INPUT_NAME],
                       output_names=["output"])
     return size
 
 
-# ---------------------------------------------------------------------------------------------
-# QDQ quantization, as onnxruntime.quantization.quantize_static(QuantFormat.QDQ,
-# per_channel=True, activation_type=QUInt8, weight_type=QInt8, CalibrationMethod.MinMax) does
-
-
-def without_constant_identities(model):
-    """torch's exporter writes Identity nodes that copy one initializer to another name (shared
-    constants); ONNX Runtime's quantization pre-processing removes them. Here each becomes an
-    initializer of its own."""
-    from onnx import numpy_helper
-
-    graph = model.graph
-    inits = {t.name: t for t in graph.initializer}
-    kept = []
-    for node in graph.node:
-        if node.op_type == "Identity" and node.input[0] in inits:
-            array = numpy_helper.to_array(inits[node.input[0]])
-            graph.initializer.append(numpy_helper.from_array(array, node.output[0]))
-        else:
-            kept.append(node)
-    del graph.node[:]
-    graph.node.extend(kept)
-    return model
-
-
-def calibrate(float_path, work, images):
-    """MinMax calibration as ONNX Runtime's MinMaxCalibrater: every node output (and the graph
-    input) made a graph output, the model run on each calibration image (ONNX Runtime, no graph
-    optimization), the smallest minimum and largest maximum kept."""
-    import onnx
-    from onnx import helper
-
-    model = without_constant_identities(onnx.load(float_path))
-    tensors = [INPUT_NAME] + [o for n in model.graph.node for o in n.output]
-    for i, name in enumerate(tensors):
-        model.graph.node.append(helper.make_node("Identity", [name], ["cal_%d" % i]))
-        model.graph.output.append(helper.make_empty_tensor_value_info("cal_%d" % i))
-    augmented = os.path.join(work, "calibration.onnx")
-    onnx.save(model, augmented)
-    ranges = {}
-    for k, image in enumerate(images):
-        feed = os.path.join(work, "calibration_%d.npy" % k)
-        np.save(feed, image)
-        out = os.path.join(work, "calibration_out")
-        subprocess.run(["node", os.path.join(ROOT, "scripts", "ort-reference.js"), augmented,
-                        out, "%s=%s" % (INPUT_NAME, feed)], check=True)
-        for i, name in enumerate(tensors):
-            values = np.load(os.path.join(out, "cal_%d.npy" % i))
-            low, high = float(values.min()), float(values.max())
-            if name in ranges:
-                low, high = min(low, ranges[name][0]), max(high, ranges[name][1])
-            ranges[name] = (low, high)
-    return ranges
-
-
-def activation_params(low, high):
-    """uint8 asymmetric (ORT's compute_scale_zp): the range widened to hold 0."""
-    low, high = min(low, 0.0), max(high, 0.0)
-    if high == low:
-        return np.float32(1.0), np.uint8(0)
-    scale = np.float32((high - low) / 255.0)
-    return scale, np.uint8(np.clip(np.round(-low / scale), 0, 255))
-
-
-def weight_per_channel(weight):
-    """int8 symmetric per output channel (axis 0), ORT's [-127, 127] range, zero point 0."""
-    absmax = np.abs(weight.reshape(weight.shape[0], -1)).max(axis=1).astype(np.float32)
-    scale = np.where(absmax > 0, absmax * 2 / 254, 1.0).astype(np.float32)
-    shaped = scale.reshape((-1,) + (1,) * (weight.ndim - 1))
-    return np.clip(np.round(weight / shaped), -127, 127).astype(np.int8), scale
-
-
-def remove_relus(graph):
-    """ORT's QDQRemovableActivation: a Relu whose input is a Conv's or Add's output used by it
-    alone disappears; the producer writes the Relu's output, quantized with the Relu's range (its
-    zero point is 0, so the quantization clamps as the Relu did)."""
-    consumers = {}
-    for node in graph.node:
-        for name in node.input:
-            consumers[name] = consumers.get(name, 0) + 1
-    outputs = {o.name for o in graph.output}
-    producer = {o: n for n in graph.node for o in n.output}
-    kept = []
-    for node in graph.node:
-        source = producer.get(node.input[0]) if node.op_type == "Relu" else None
-        if (source is not None and source.op_type in ("Conv", "Add")
-                and consumers[node.input[0]] == 1 and node.input[0] not in outputs):
-            source.output[0] = node.output[0]
-        else:
-            kept.append(node)
-    del graph.node[:]
-    graph.node.extend(kept)
-
-
-def quantize_qdq(float_path, ranges, qdq_path):
-    """The QDQ model ORT's quantize_static writes for this graph: QuantizeLinear +
-    DequantizeLinear pairs (one pair per tensor, shared by its consumers) on the activations of
-    Conv, Gemm, Add and GlobalAveragePool (inputs and output), MaxPool's output with its input's
-    parameters, Flatten left in float; int8 per-channel weights (Conv's, Gemm's transposed B) and
-    int32 biases (scale x_scale * w_scale, zero point 0) as initializers behind
-    DequantizeLinear(axis=0). Returns the output's scale."""
-    import onnx
-    from onnx import helper, numpy_helper
-
-    model = without_constant_identities(onnx.load(float_path))
-    graph = model.graph
-    remove_relus(graph)
-    inits = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
-    quantized = {}  # tensor -> (scale name, zero point name)
-    new_inits = []
-
-    def params_of(tensor):
-        if tensor not in quantized:
-            scale, zero = activation_params(*ranges[tensor])
-            new_inits.append(numpy_helper.from_array(np.array(scale), tensor + "_scale"))
-            new_inits.append(numpy_helper.from_array(np.array(zero), tensor + "_zero_point"))
-            quantized[tensor] = (tensor + "_scale", tensor + "_zero_point")
-        return quantized[tensor]
-
-    for node in graph.node:  # which activations are quantized, in graph order
-        if node.op_type in ("Conv", "Gemm"):
-            params_of(node.input[0])
-            params_of(node.output[0])
-        elif node.op_type in ("Add", "GlobalAveragePool"):
-            for name in list(node.input) + list(node.output):
-                params_of(name)
-        elif node.op_type == "MaxPool" and node.input[0] in quantized:
-            quantized[node.output[0]] = quantized[node.input[0]]
-
-    graph_outputs = {o.name for o in graph.output}
-    nodes = []
-
-    def qdq_pair(tensor):
-        scale, zero = quantized[tensor]
-        source = tensor + "_QuantizeLinear_Input" if tensor in graph_outputs else tensor
-        dequantized = tensor if tensor in graph_outputs else tensor + "_DequantizeLinear_Output"
-        nodes.append(helper.make_node("QuantizeLinear", [source, scale, zero],
-                                      [tensor + "_QuantizeLinear_Output"],
-                                      tensor + "_QuantizeLinear"))
-        nodes.append(helper.make_node("DequantizeLinear",
-                                      [tensor + "_QuantizeLinear_Output", scale, zero],
-                                      [dequantized], tensor + "_DequantizeLinear"))
-
-    def read(tensor):
-        return tensor + "_DequantizeLinear_Output" if tensor in quantized else tensor
-
-    def weight_and_bias(node, x_scale):
-        weight = inits[node.input[1]]
-        if node.op_type == "Gemm" and not any(a.name == "transB" and a.i for a in node.attribute):
-            raise ValueError("%s: Gemm without transB is not quantized here" % node.name)
-        q, w_scale = weight_per_channel(weight)
-        names = [node.input[1] + s for s in ("_quantized", "_scale", "_zero_point")]
-        new_inits.extend([numpy_helper.from_array(q, names[0]),
-                          numpy_helper.from_array(w_scale, names[1]),
-                          numpy_helper.from_array(np.zeros_like(q, shape=w_scale.shape),
-                                                  names[2])])
-        nodes.append(helper.make_node("DequantizeLinear", names, [names[0] + "_dequantized"],
-                                      names[0] + "_DequantizeLinear", axis=0))
-        inputs = [read(node.input[0]), names[0] + "_dequantized"]
-        if len(node.input) > 2:
-            b_scale = (np.float32(x_scale) * w_scale).astype(np.float32)
-            b = np.round(inits[node.input[2]] / b_scale).astype(np.int32)
-            b_names = [node.input[2] + s for s in ("_quantized", "_quantized_scale",
-                                                    "_quantized_zero_point")]
-            new_inits.extend([numpy_helper.from_array(b, b_names[0]),
-                              numpy_helper.from_array(b_scale, b_names[1]),
-                              numpy_helper.from_array(np.zeros_like(b), b_names[2])])
-            nodes.append(helper.make_node("DequantizeLinear", b_names,
-                                          [b_names[0] + "_dequantized"],
-                                          b_names[0] + "_DequantizeLinear", axis=0))
-            inputs.append(b_names[0] + "_dequantized")
-        return inputs
-
-    scale_value = {t: np.float32(activation_params(*ranges[t])[0]) for t in quantized
-                   if t in ranges}
-    for tensor in quantized:  # graph inputs first
-        if tensor in {i.name for i in graph.input}:
-            qdq_pair(tensor)
-    for node in graph.node:
-        if node.op_type in ("Conv", "Gemm"):
-            x_scale = scale_value[node.input[0]]
-            inputs = weight_and_bias(node, x_scale)
-        else:
-            inputs = [read(name) for name in node.input]
-        outputs = [o + "_QuantizeLinear_Input" if o in graph_outputs and o in quantized else o
-                   for o in node.output]
-        copy = helper.make_node(node.op_type, inputs, outputs, node.name)
-        copy.attribute.extend(node.attribute)
-        nodes.append(copy)
-        for name in node.output:
-            if name in quantized:
-                qdq_pair(name)
-    used = {name for n in nodes for name in n.input}
-    kept_inits = [t for t in graph.initializer if t.name in used]
-    del graph.node[:]
-    graph.node.extend(nodes)
-    del graph.initializer[:]
-    graph.initializer.extend(kept_inits + [t for t in new_inits if t.name in used])
-    onnx.checker.check_model(model)
-    onnx.save(model, qdq_path)
-    return float(scale_value[graph.output[0].name])
-
-
 def prepare(work, small):
-    """The float and QDQ models and the measured image, made once per work directory."""
+    """The float and QDQ models and the measured image, made once per work directory (made
+    again when the recipe below differs from the one recorded with them)."""
+    import torch
+
     float_path = os.path.join(work, "float.onnx")
     qdq_path = os.path.join(work, "qdq.onnx")
     meta_path = os.path.join(work, "qdq.json")
-    if not os.path.exists(meta_path):
+    recipe = {"small": small, "residual_gain": RESIDUAL_GAIN, "torch": torch.__version__,
+              "calibration_images": CALIBRATION_IMAGES, "version": 2}
+    meta = None
+    if os.path.exists(meta_path):
+        with open(meta_path) as f:
+            meta = json.load(f)
+    if meta is None or meta.get("recipe") != recipe:
         size = export_float(float_path, small)
-        ranges = calibrate(float_path, work, seeded_images(CALIBRATION_IMAGES, size, seed=1))
+        ranges = calibrate(float_path, work, seeded_images(CALIBRATION_IMAGES, size, seed=1),
+                           INPUT_NAME)
         out_scale = quantize_qdq(float_path, ranges, qdq_path)
         np.save(os.path.join(work, "image.npy"), seeded_images(1, size, seed=7)[0])
+        meta = {"output_scale": out_scale, "size": size, "recipe": recipe}
         with open(meta_path, "w") as f:
-            json.dump({"output_scale": out_scale, "size": size}, f)
-    with open(meta_path) as f:
-        return float_path, qdq_path, json.load(f)
+            json.dump(meta, f)
+    return float_path, qdq_path, meta
 
 
 def check_loads(qdq_path, work):
@@ -503,15 +331,17 @@ def main():
 
     title = "a two-block ResNet-like net, 1x3x64x64" if args.small else "resnet-50, 1x3x224x224"
     lines = ["## int8 %s (QDQ) against ONNX Runtime's int8" % title, "",
-             "bench/int8_resnet_bench.py on %s; torchvision's model with seeded random weights, "
+             "bench/int8_resnet_bench.py on %s; %s with seeded random weights, "
              "quantized as ONNX Runtime's quantize_static writes QDQ (per-channel int8 weights, "
              "uint8 activations, MinMax on %d seeded images); relaypass: from_onnx, InferType, "
              "FakeQuantizationToInteger, relay.build(target=\"%s\", opt_level=3), graph executor "
              "(set_input + run + get_output); ONNX Runtime: onnxruntime-node, default graph "
-             "optimizations. Best of %d runs in each of %d alternating rounds. relaypass's "
+             "optimizations (QLinearConv, QLinearAdd, QGemm, ...). Best of %d runs in each of %d "
+             "alternating rounds. relaypass's "
              "output against ONNX Runtime's: max %.1f output quantization steps (allowed %d), "
              "top-1 %s: %s." % (
-                 cpu_description(), CALIBRATION_IMAGES, target, args.repeats, args.rounds,
+                 cpu_description(), "torchvision's BasicBlock" if args.small else
+                 "torchvision's model", CALIBRATION_IMAGES, target, args.repeats, args.rounds,
                  steps, MAX_STEPS, "same" if same_top1 else "differs",
                  "agree" if agree else "**disagree**"), ""]
     head = "| threads | relaypass int8 (ms) | ONNX Runtime int8 (ms) | relaypass / ONNX Runtime |"
