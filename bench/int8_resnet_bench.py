@@ -35,6 +35,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -277,6 +278,10 @@ def main():
         measure(args.measure, args.repeats, not args.no_imported, args.target)
         return 0
 
+    if not shutil.which("node") or subprocess.run(
+            ["node", "-e", "require('onnxruntime-node')"], capture_output=True).returncode:
+        sys.exit("int8_resnet_bench: needs node and onnxruntime-node on NODE_PATH "
+                 "(make bench installs it in <build>/ort/node_modules)")
     work = args.work or os.path.join(
         tempfile.gettempdir(), "int8_resnet_bench" + ("_small" if args.small else ""))
     os.makedirs(work, exist_ok=True)
