@@ -27,8 +27,9 @@ in float where TVM's requantize is fixed-point (docs/quantization.md, "Rounding"
 qnn.add (which FakeQuantizationToInteger makes of each residual Add) requantizes both operands
 to the output's scale before adding, two roundings where ONNX Runtime's QLinearAdd has one
 (TVM's src/relay/qnn/op/add.cc; about one element in eight of the first residual sum is one step
-apart). Each difference is one step of one intermediate tensor; a few carry through the
-following layers to the output. The same comparisons against the QDQ model run unoptimized by
+apart), and TVM's rule for global_avg_pool2d averages in int32, whose division truncates: the
+pooled values are half a step low on average where ONNX Runtime rounds. Each difference is one
+step of one intermediate tensor; a few carry through the following layers to the output. The same comparisons against the QDQ model run unoptimized by
 ONNX Runtime (its float reference for the QDQ arithmetic) and against the float model are
 printed for context."""
 import argparse
