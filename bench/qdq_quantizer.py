@@ -115,7 +115,7 @@ def quantize_qdq(float_path, ranges, qdq_path):
     graph = model.graph
     remove_relus(graph)
     inits = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
-    quantized = {}  # tensor -> (scale name, zero point name)
+    quantized = {}  # tensor -> (scale name, zero point name, scale)
     new_inits = []
 
     def params_of(tensor):
@@ -123,7 +123,7 @@ def quantize_qdq(float_path, ranges, qdq_path):
             scale, zero = activation_params(*ranges[tensor])
             new_inits.append(numpy_helper.from_array(np.array(scale), tensor + "_scale"))
             new_inits.append(numpy_helper.from_array(np.array(zero), tensor + "_zero_point"))
-            quantized[tensor] = (tensor + "_scale", tensor + "_zero_point")
+            quantized[tensor] = (tensor + "_scale", tensor + "_zero_point", scale)
         return quantized[tensor]
 
     for node in graph.node:  # which activations are quantized, in graph order
@@ -140,7 +140,7 @@ def quantize_qdq(float_path, ranges, qdq_path):
     nodes = []
 
     def qdq_pair(tensor):
-        scale, zero = quantized[tensor]
+        scale, zero, _ = quantized[tensor]
         source = tensor + "_QuantizeLinear_Input" if tensor in graph_outputs else tensor
         dequantized = tensor if tensor in graph_outputs else tensor + "_DequantizeLinear_Output"
         nodes.append(helper.make_node("QuantizeLinear", [source, scale, zero],
@@ -181,15 +181,12 @@ def quantize_qdq(float_path, ranges, qdq_path):
             inputs.append(node.input[2] + "_DequantizeLinear_Output")
         return inputs
 
-    scale_value = {t: np.float32(activation_params(*ranges[t])[0]) for t in quantized
-                   if t in ranges}
     for tensor in quantized:  # graph inputs first
         if tensor in {i.name for i in graph.input}:
             qdq_pair(tensor)
     for node in graph.node:
         if node.op_type in ("Conv", "Gemm"):
-            x_scale = scale_value[node.input[0]]
-            inputs = weight_and_bias(node, x_scale)
+            inputs = weight_and_bias(node, quantized[node.input[0]][2])
         else:
             inputs = [read(name) for name in node.input]
         outputs = [o + "_QuantizeLinear_Input" if o in graph_outputs and o in quantized else o
@@ -208,4 +205,4 @@ def quantize_qdq(float_path, ranges, qdq_path):
     graph.initializer.extend(kept_inits + [t for t in new_inits if t.name in used])
     onnx.checker.check_model(model)
     onnx.save(model, qdq_path)
-    return float(scale_value[graph.output[0].name])
+    return float(quantized[graph.output[0].name][2])
