@@ -3,11 +3,13 @@
 #include "relaypass/eval/interpreter.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "fused_conv.h"
 #include "fused_dense.h"
+#include "fused_elementwise.h"
 #include "plan.h"
 #include "relaypass/support/error.h"
 #include "relaypass/support/pointer_map.h"
@@ -79,6 +81,8 @@ struct Interpreter::Impl {
   // out for the kernel, once (null: no layout).
   support::PointerMap<std::shared_ptr<const op::PrepackedConvWeight>> prepacked;
   support::PointerMap<std::unique_ptr<FusedDense>> fused_dense;  // null: not a dense function
+  // null: not an elementwise function (fused_elementwise.h)
+  support::PointerMap<std::unique_ptr<FusedElementwise>> fused_elementwise;
   // Per call site of a dense function whose weight argument is a constant: the weight prepacked.
   support::PointerMap<std::shared_ptr<const op::PrepackedDenseWeight>> prepacked_dense;
   FreeVarCache free_vars;                // of the function literals the plans met
@@ -134,6 +138,21 @@ struct Interpreter::Impl {
     std::unique_ptr<FusedConv> match = MatchFusedConv(fn);
     const FusedConv* result = match.get();
     fused.emplace(fn, std::move(match));
+    keep_alive.push_back(closure.func);
+    return result;
+  }
+
+  // The program form of a primitive function of elementwise ops (fused_elementwise.h), null for
+  // any other closure or a call with the wrong number of arguments.
+  const FusedElementwise* ElementwiseOf(const Closure& closure, size_t num_args) {
+    const ir::FunctionNode* fn = closure.func.get();
+    if (!fn->is_primitive() || !closure.captured.empty() || num_args != fn->params.size()) {
+      return nullptr;
+    }
+    if (auto* cached = fused_elementwise.find(fn)) return cached->get();
+    std::unique_ptr<FusedElementwise> match = MatchFusedElementwise(fn);
+    const FusedElementwise* result = match.get();
+    fused_elementwise.emplace(fn, std::move(match));
     keep_alive.push_back(closure.func);
     return result;
   }
@@ -524,6 +543,22 @@ struct Interpreter::Impl {
       f.Set(i, RunFusedDense(*dense, args, *packed));
       f.work.pop_back();
       return;
+    }
+    if (const FusedElementwise* program = ElementwiseOf(callee.closure(), args.size())) {
+      // A failing op (an integer division by zero) is run again op by op below, so that its
+      // error names that op and its place as when the function is not a program.
+      std::optional<Value> result;
+      try {
+        result = RunFusedElementwise(*program, args);
+      } catch (const Error&) {
+      }
+      if (result) {
+        ++stats.function_calls;
+        stats.op_calls += program->program.instructions.size() + (program->anchor ? 1 : 0);
+        f.Set(i, std::move(*result));
+        f.work.pop_back();
+        return;
+      }
     }
     w.state = 2;  // resumed when the callee's frame returns (see Run)
     PushFrame(callee.closure(), std::move(args), nullptr, call, plan.nodes[deps[0]]);

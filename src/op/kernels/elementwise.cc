@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "broadcast.h"
+#include "element_ops.h"
 #include "erf_float32.h"
 #include "kernel_util.h"
 #include "kernels.h"
@@ -79,20 +80,6 @@ Arrays Compare(const Arrays& in, const char* op, Cmp cmp) {
     using T = typename decltype(tag)::type;
     return BroadcastBinary<T, bool>(x[0], x[1], DataType::Bool(), op, cmp);
   })};
-}
-
-template <typename T>
-T CheckedDivide(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return a / b;
-  } else {
-    if (b == T(0)) Fail("divide: integer division by zero");
-    if constexpr (std::is_signed_v<T>) {
-      if (a == std::numeric_limits<T>::min() && b == T(-1))
-        return a;  // wraps, as in two's complement
-    }
-    return static_cast<T>(a / b);  // truncating, as TVM's integer division
-  }
 }
 
 template <typename T>
@@ -184,16 +171,6 @@ T TruncMod(T a, T b) {
   }
 }
 
-template <typename T>
-T Shift(T a, T b, bool right) {
-  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) {
-    Fail("shift: defined for integer types only");
-  } else {
-    if (b < T(0) || static_cast<uint64_t>(b) >= sizeof(T) * 8) return T(0);
-    return right ? static_cast<T>(a >> b) : static_cast<T>(a << b);
-  }
-}
-
 // Integers' floor division (NumPy's //), floats' floor(a / b): TVM's floordiv.
 template <typename T>
 T FloorDivide(T a, T b) {
@@ -233,22 +210,6 @@ T BitwiseNot(T x) {
     return !x;
   } else {
     return static_cast<T>(~x);
-  }
-}
-
-// `v` converted to T, saturating at T's range (a clip bound such as 1e30 on int8).
-template <typename T>
-T Saturate(double v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(v);
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return v != 0;
-  } else {
-    const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-    const double hi = static_cast<double>(std::numeric_limits<T>::max());
-    if (v <= lo) return std::numeric_limits<T>::lowest();
-    if (v >= hi) return std::numeric_limits<T>::max();
-    return static_cast<T>(v);
   }
 }
 
@@ -460,7 +421,7 @@ RELAYPASS_UNARY(Abs, "abs", false, x > T(0) ? x : WrapSub<T>(T(0), x))
 RELAYPASS_UNARY(Floor, "floor", false, std::floor(x))
 RELAYPASS_UNARY(Ceil, "ceil", false, std::ceil(x))
 // TVM lowers round to llvm.round (tir.round on the llvm target): halves go away from zero.
-RELAYPASS_UNARY(Round, "round", false, std::round(x))
+RELAYPASS_UNARY(Round, "round", false, RoundHalfAwayFromZero<T>(x))
 RELAYPASS_UNARY(Trunc, "trunc", false, std::trunc(x))
 RELAYPASS_UNARY(Sin, "sin", true, std::sin(x))
 RELAYPASS_UNARY(Cos, "cos", true, std::cos(x))

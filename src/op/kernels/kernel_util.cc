@@ -4,6 +4,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "element_ops.h"
 #include "relaypass/support/float16.h"
 
 namespace relaypass::op::kernels {
@@ -43,15 +44,6 @@ NDArray Float32ToHalf(const NDArray& x, DataType dtype) {
     for (int64_t i = 0; i < n; ++i) o[i] = support::FloatToHalf(in[i]);
   }
   return out;
-}
-
-template <typename To, typename From>
-To Convert(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
-    return v != From(0);
-  } else {
-    return static_cast<To>(v);
-  }
 }
 
 }  // namespace
@@ -192,15 +184,50 @@ NDArray GatherAxes(const NDArray& data, NDArray out,
   const size_t elem = data.dtype().bytes();
   const auto* src = static_cast<const uint8_t*>(data.raw_data());
   auto* dst = static_cast<uint8_t*>(out.mutable_raw_data());
+  if (nd == 0) {
+    std::memcpy(dst, src, elem);
+    return out;
+  }
+  // The innermost axis as runs: consecutive source indices (one memcpy each) or fill (-1).
+  struct Run {
+    int64_t begin, length, source;  // source -1: fill
+  };
+  std::vector<Run> runs;
+  const std::vector<int64_t>& inner = source[nd - 1];
+  for (int64_t i = 0; i < out_shape[nd - 1]; ++i) {
+    const int64_t s = inner[i] < 0 ? -1 : inner[i];
+    if (!runs.empty()) {
+      Run& last = runs.back();
+      const bool extends =
+          s < 0 ? last.source < 0 : last.source >= 0 && last.source + last.length == s;
+      if (extends) {
+        ++last.length;
+        continue;
+      }
+    }
+    runs.push_back({i, 1, s});
+  }
+  const int64_t row = out_shape[nd - 1];
+  auto fill_elements = [&](uint8_t* at, int64_t count) {
+    for (int64_t k = 0; k < count; ++k) std::memcpy(at + k * elem, fill, elem);
+  };
   std::vector<int64_t> idx(nd, 0);
-  for (int64_t o = 0; o < out.size(); ++o) {
+  for (int64_t o = 0; o < out.size(); o += row) {
     int64_t offset = 0;
-    for (int d = 0; d < nd && offset >= 0; ++d) {
+    for (int d = 0; d + 1 < nd && offset >= 0; ++d) {
       const int64_t s = source[d][idx[d]];
       offset = s < 0 ? -1 : offset + s * strides[d];
     }
-    std::memcpy(dst + o * elem, offset < 0 ? fill : src + offset * elem, elem);
-    for (int d = nd - 1; d >= 0; --d) {
+    uint8_t* out_row = dst + o * elem;
+    for (const Run& r : runs) {
+      if (offset < 0 || r.source < 0) {
+        fill_elements(out_row + r.begin * elem, r.length);
+      } else {
+        std::memcpy(out_row + r.begin * elem, src + (offset + r.source * strides[nd - 1]) * elem,
+                    static_cast<size_t>(r.length) * elem);
+      }
+    }
+    for (int d = nd - 2; d >= 0; --d) {
       if (++idx[d] < out_shape[d]) break;
       idx[d] = 0;
     }

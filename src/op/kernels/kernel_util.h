@@ -29,6 +29,11 @@ inline constexpr int64_t kParallelGrain = 32768;
 // Integer arithmetic wraps around on overflow, as TVM's generated code and numpy do. Signed
 // overflow is undefined in C++, so integers are computed in an unsigned type at least as wide as
 // unsigned int (narrower ones would be promoted to int, where a product can overflow again).
+// Element functions are always inlined: the elementwise programs' loops are compiled once per
+// instruction set (program_isa/), and an out-of-line copy made with AVX-512 allowed could be the
+// one the linker keeps for every caller.
+#define RELAYPASS_ELEMENT_INLINE inline __attribute__((always_inline))
+
 template <typename T>
 using WrapUnsigned =
     std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
@@ -37,7 +42,7 @@ template <typename T>
 constexpr bool kWraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 template <typename T>
-T WrapAdd(T a, T b) {
+RELAYPASS_ELEMENT_INLINE T WrapAdd(T a, T b) {
   if constexpr (kWraps<T>) {
     return static_cast<T>(static_cast<WrapUnsigned<T>>(a) + static_cast<WrapUnsigned<T>>(b));
   } else {
@@ -46,7 +51,7 @@ T WrapAdd(T a, T b) {
 }
 
 template <typename T>
-T WrapSub(T a, T b) {
+RELAYPASS_ELEMENT_INLINE T WrapSub(T a, T b) {
   if constexpr (kWraps<T>) {
     return static_cast<T>(static_cast<WrapUnsigned<T>>(a) - static_cast<WrapUnsigned<T>>(b));
   } else {
@@ -57,7 +62,7 @@ T WrapSub(T a, T b) {
 // -a: integers wrap (two's complement); a float's sign flips, zeros included (-0.0 for 0.0, as
 // TVM's topi.negative, where 0 - a would give +0.0).
 template <typename T>
-T WrapNeg(T a) {
+RELAYPASS_ELEMENT_INLINE T WrapNeg(T a) {
   if constexpr (kWraps<T>) {
     return WrapSub<T>(T(0), a);
   } else {
@@ -66,7 +71,7 @@ T WrapNeg(T a) {
 }
 
 template <typename T>
-T WrapMul(T a, T b) {
+RELAYPASS_ELEMENT_INLINE T WrapMul(T a, T b) {
   if constexpr (kWraps<T>) {
     return static_cast<T>(static_cast<WrapUnsigned<T>>(a) * static_cast<WrapUnsigned<T>>(b));
   } else {

@@ -121,7 +121,18 @@ void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t
   const Variant variant = VariantFor(isa);
   const int64_t depth = Int8PackedDepth(k);
   const int64_t row_tiles = Int8PackedRows(m) / kRowPad;
-  const auto b = Pack(w, n, k, RoundUp(n, kTileCols), depth, 0);
+  // w is already in the packed layout when its rows need no padding (k a multiple of 64) and
+  // their count none (n of whole tiles): the common case of a network's weights.
+  std::unique_ptr<uint8_t[]> packed;
+  const uint8_t* b = static_cast<const uint8_t*>(w);
+  if (depth != k || n % kTileCols != 0) {
+    packed = Pack(w, n, k, RoundUp(n, kTileCols), depth, 0);
+    b = packed.get();
+  }
+  // Columns in blocks whose rows of w stay in the L2 cache while every row tile of the task
+  // passes over them (w may be megabytes: without blocks each tile would stream all of it).
+  const int64_t block_cols =
+      std::max<int64_t>(kTileCols, (int64_t{192} << 10) / depth / kTileCols * kTileCols);
   // Each task: whole row tiles against every column. A tile's work is about kRowPad * n * depth
   // byte products.
   const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 20) / (kRowPad * n * depth));
@@ -129,12 +140,16 @@ void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t
     const int64_t i0 = begin * kRowPad;
     const int64_t rows = std::min(end * kRowPad, m) - i0;
     const uint8_t* a_rows = a + i0 * depth;
-    int32_t* c_rows = c + i0 * row_stride;
-    if (w_signed) {
-      variant.u8s8(a_rows, reinterpret_cast<const int8_t*>(b.get()), depth, rows, n, c_rows,
-                   row_stride, col_stride);
-    } else {
-      variant.u8u8(a_rows, b.get(), depth, rows, n, c_rows, row_stride, col_stride);
+    for (int64_t j0 = 0; j0 < n; j0 += block_cols) {
+      const int64_t cols = std::min(block_cols, n - j0);
+      int32_t* c_block = c + i0 * row_stride + j0 * col_stride;
+      const uint8_t* b_block = b + j0 * depth;
+      if (w_signed) {
+        variant.u8s8(a_rows, reinterpret_cast<const int8_t*>(b_block), depth, rows, cols, c_block,
+                     row_stride, col_stride);
+      } else {
+        variant.u8u8(a_rows, b_block, depth, rows, cols, c_block, row_stride, col_stride);
+      }
     }
   });
   if (x_signed) {

@@ -9,6 +9,7 @@
 
 #include "../kernel_util.h"
 #include "../kernels.h"
+#include "channels_last.h"
 #include "int8_gemm.h"
 #include "relaypass/support/parallel.h"
 
@@ -72,15 +73,49 @@ PaddedImage PadChannelsLast(const ConvGeometry& g, const uint8_t* src, uint8_t f
   p.cols = (g.out_width - 1) * g.stride_w + (g.kernel_w - 1) * g.dilation_w + 1;
   const int64_t channels = g.in_per_group;
   p.bytes.assign(static_cast<size_t>(p.rows * p.cols * channels), flip);
-  const int64_t cols = std::min(g.width, p.cols - g.pad_left);
-  for (int64_t c = 0; c < channels; ++c) {
-    for (int64_t h = 0; h < g.height && h + g.pad_top < p.rows; ++h) {
-      const uint8_t* in = src + (c * g.height + h) * g.width;
-      uint8_t* out = p.bytes.data() + ((h + g.pad_top) * p.cols + g.pad_left) * channels + c;
-      for (int64_t w = 0; w < cols; ++w) out[w * channels] = in[w] ^ flip;
+  const int64_t cols = std::max<int64_t>(0, std::min(g.width, p.cols - g.pad_left));
+  const int64_t rows = std::max<int64_t>(0, std::min(g.height, p.rows - g.pad_top));
+  const int64_t plane = g.height * g.width;
+  support::ParallelFor(
+      rows, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, cols * channels)),
+      [&](int64_t begin, int64_t end) {
+        for (int64_t h = begin; h < end; ++h) {
+          uint8_t* out = p.bytes.data() + ((h + g.pad_top) * p.cols + g.pad_left) * channels;
+          GatherChannelsLast(src + h * g.width, channels, plane, cols, 1, out, channels, flip);
+        }
+      });
+  return p;
+}
+
+// The patches of a 1x1 convolution without padding: row `pixel` holds the channels of input
+// pixel (oh * SH, ow * SW), zeros from byte C to `depth`.
+void GatherPointwise(const ConvGeometry& g, const uint8_t* src, uint8_t flip, uint8_t* patches,
+                     int64_t depth) {
+  const int64_t channels = g.in_per_group, plane = g.height * g.width;
+  const int64_t out_plane = g.out_height * g.out_width;
+  if (g.stride_h == 1 && g.stride_w == 1) {
+    // The whole plane is one run of pixels: pieces of 16-pixel blocks over the threads.
+    const int64_t blocks = (out_plane + 15) / 16;
+    support::ParallelFor(blocks, std::max<int64_t>(1, kParallelGrain / (16 * channels)),
+                         [&](int64_t begin, int64_t end) {
+                           const int64_t first = begin * 16;
+                           const int64_t count = std::min(end * 16, out_plane) - first;
+                           GatherChannelsLast(src + first, channels, plane, count, 1,
+                                              patches + first * depth, depth, flip);
+                         });
+  } else {
+    support::ParallelFor(g.out_height, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t oh = begin; oh < end; ++oh) {
+        GatherChannelsLast(src + oh * g.stride_h * g.width, channels, plane, g.out_width,
+                           g.stride_w, patches + oh * g.out_width * depth, depth, flip);
+      }
+    });
+  }
+  if (depth > channels) {
+    for (int64_t pixel = 0; pixel < out_plane; ++pixel) {
+      std::memset(patches + pixel * depth + channels, 0, static_cast<size_t>(depth - channels));
     }
   }
-  return p;
 }
 
 // The group's weight rows (OIHW: [c][r][s] per output channel) in the patches' order [r][s][c].
@@ -103,8 +138,9 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
   const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
   const int64_t channels = g.in_per_group;
   const int64_t k = channels * g.kernel_h * g.kernel_w;
-  NDArray out =
-      NDArray::Empty({g.batch, g.out_channels, g.out_height, g.out_width}, DataType::Int(32));
+  // Every element is written by the GEMM below.
+  NDArray out = NDArray::Uninitialized({g.batch, g.out_channels, g.out_height, g.out_width},
+                                       DataType::Int(32));
   if (out.size() == 0) return out;
   const auto* x = static_cast<const uint8_t*>(data.raw_data());
   const auto* w = static_cast<const uint8_t*>(weight.raw_data());
@@ -112,6 +148,9 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
   const Int8Isa isa = CurrentInt8Isa();
   const bool x_signed = Signed(data);
   const uint8_t flip = x_signed ? 0x80 : 0;  // int8 data as uint8 x + 128 (int8_gemm.h)
+  const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+                         g.out_height <= (g.height - 1) / g.stride_h + 1 &&
+                         g.out_width <= (g.width - 1) / g.stride_w + 1;
   // The patches straight in the GEMM's packed layout: row `pixel`, byte (r * KW + s) * C + c, so
   // that each tap is one run of C bytes of the channels-last image; zeros past k and in the
   // padding rows.
@@ -121,31 +160,38 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
               static_cast<size_t>((rows - out_plane) * depth));
   for (int64_t group = 0; group < g.groups; ++group) {
     const int64_t first = group * g.out_per_group;
-    const std::vector<uint8_t> taps_first = WeightTapsFirst(g, w + first * k);
+    // A 1x1 kernel's rows are already in the patches' order.
+    const std::vector<uint8_t> taps_first =
+        pointwise ? std::vector<uint8_t>() : WeightTapsFirst(g, w + first * k);
+    const uint8_t* group_weight = pointwise ? w + first * k : taps_first.data();
     for (int64_t n = 0; n < g.batch; ++n) {
-      const PaddedImage image =
-          PadChannelsLast(g, x + (n * g.channels + group * channels) * plane, flip);
-      support::ParallelFor(
-          out_plane, std::max<int64_t>(1, kParallelGrain / depth), [&](int64_t begin, int64_t end) {
-            for (int64_t pixel = begin; pixel < end; ++pixel) {
-              const int64_t oh = pixel / g.out_width, ow = pixel % g.out_width;
-              uint8_t* row = patches.get() + pixel * depth;
-              for (int64_t r = 0; r < g.kernel_h; ++r) {
-                const int64_t ih = oh * g.stride_h + r * g.dilation_h;
-                for (int64_t s = 0; s < g.kernel_w; ++s) {
-                  const int64_t iw = ow * g.stride_w + s * g.dilation_w;
-                  std::memcpy(row, image.bytes.data() + (ih * image.cols + iw) * channels,
-                              static_cast<size_t>(channels));
-                  row += channels;
+      const uint8_t* image_data = x + (n * g.channels + group * channels) * plane;
+      if (pointwise) {
+        GatherPointwise(g, image_data, flip, patches.get(), depth);
+      } else {
+        const PaddedImage image = PadChannelsLast(g, image_data, flip);
+        support::ParallelFor(
+            out_plane, std::max<int64_t>(1, kParallelGrain / depth),
+            [&](int64_t begin, int64_t end) {
+              for (int64_t pixel = begin; pixel < end; ++pixel) {
+                const int64_t oh = pixel / g.out_width, ow = pixel % g.out_width;
+                uint8_t* row = patches.get() + pixel * depth;
+                for (int64_t r = 0; r < g.kernel_h; ++r) {
+                  const int64_t ih = oh * g.stride_h + r * g.dilation_h;
+                  for (int64_t s = 0; s < g.kernel_w; ++s) {
+                    const int64_t iw = ow * g.stride_w + s * g.dilation_w;
+                    std::memcpy(row, image.bytes.data() + (ih * image.cols + iw) * channels,
+                                static_cast<size_t>(channels));
+                    row += channels;
+                  }
                 }
+                std::memset(row, 0, static_cast<size_t>(depth - k));
               }
-              std::memset(row, 0, static_cast<size_t>(depth - k));
-            }
-          });
+            });
+      }
       // C[pixel][channel] is written into the NCHW output: rows step 1, columns a plane.
-      Int8GemmPackedX(isa, out_plane, g.out_per_group, k, patches.get(), x_signed,
-                      taps_first.data(), Signed(weight),
-                      y + (n * g.out_channels + first) * out_plane, 1, out_plane);
+      Int8GemmPackedX(isa, out_plane, g.out_per_group, k, patches.get(), x_signed, group_weight,
+                      Signed(weight), y + (n * g.out_channels + first) * out_plane, 1, out_plane);
     }
   }
   return out;

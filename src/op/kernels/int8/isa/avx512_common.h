@@ -18,6 +18,27 @@ inline int32_t SumLanes(__m512i v) {
   return _mm512_reduce_add_epi32(v);
 }
 
+// out[i] = the sum of v[i]'s 16 lanes, for i < 16 (wrapping int32 adds, so the order of the
+// tree changes nothing): pairs of vectors interleaved and added, then pairs of 128-bit lanes.
+inline void SumLanes16(const __m512i* v, int32_t* out) {
+  __m512i s[8], t[4];
+  for (int i = 0; i < 8; ++i) {  // per 128-bit lane: v[2i], v[2i+1] lanes (0+2, 1+3)
+    s[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
+                            _mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
+  }
+  for (int i = 0; i < 4; ++i) {  // per 128-bit lane: the 4-lane sums of v[4i .. 4i+3]
+    t[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(s[2 * i], s[2 * i + 1]),
+                            _mm512_unpackhi_epi64(s[2 * i], s[2 * i + 1]));
+  }
+  const __m512i u = _mm512_add_epi32(_mm512_shuffle_i32x4(t[0], t[1], 0x88),
+                                     _mm512_shuffle_i32x4(t[0], t[1], 0xdd));
+  const __m512i w = _mm512_add_epi32(_mm512_shuffle_i32x4(t[2], t[3], 0x88),
+                                     _mm512_shuffle_i32x4(t[2], t[3], 0xdd));
+  const __m512i z =
+      _mm512_add_epi32(_mm512_shuffle_i32x4(u, w, 0x88), _mm512_shuffle_i32x4(u, w, 0xdd));
+  _mm512_storeu_si512(out, z);
+}
+
 struct WideU8U8 {
   using Acc = __m512i;
   struct AVec {

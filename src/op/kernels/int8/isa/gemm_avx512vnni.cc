@@ -17,6 +17,7 @@ struct VnniU8S8 {
   static BVec LoadB(const int8_t* p) { return _mm512_loadu_si512(p); }
   static Acc Dot(Acc acc, AVec a, BVec b) { return _mm512_dpbusd_epi32(acc, a, b); }
   static int32_t Sum(Acc v) { return SumLanes(v); }
+  static void SumTile(const Acc* v, int32_t* out) { SumLanes16(v, out); }  // 4 x 4 tiles
 };
 
 }  // namespace

@@ -46,9 +46,20 @@ inline void Tiles(const uint8_t* a, const BType* b, int64_t depth, int64_t m, in
           for (int s = 0; s < kTileCols; ++s) acc[r][s] = Ops::Dot(acc[r][s], av, bv[s]);
         }
       }
-      for (int r = 0; r < kTileRows && i0 + r < m; ++r) {
-        for (int s = 0; s < kTileCols && j0 + s < n; ++s) {
-          c[(i0 + r) * row_stride + (j0 + s) * col_stride] = Ops::Sum(acc[r][s]);
+      if constexpr (requires(const typename Ops::Acc* v, int32_t* out) { Ops::SumTile(v, out); }) {
+        // All the tile's lane sums at once (a tree of shuffles), not one accumulator at a time.
+        int32_t sums[kTileRows * kTileCols];
+        Ops::SumTile(&acc[0][0], sums);
+        for (int r = 0; r < kTileRows && i0 + r < m; ++r) {
+          for (int s = 0; s < kTileCols && j0 + s < n; ++s) {
+            c[(i0 + r) * row_stride + (j0 + s) * col_stride] = sums[r * kTileCols + s];
+          }
+        }
+      } else {
+        for (int r = 0; r < kTileRows && i0 + r < m; ++r) {
+          for (int s = 0; s < kTileCols && j0 + s < n; ++s) {
+            c[(i0 + r) * row_stride + (j0 + s) * col_stride] = Ops::Sum(acc[r][s]);
+          }
         }
       }
     }

@@ -1,0 +1,91 @@
+// The int8 convolution's patch gathers (src/op/kernels/int8/): 1x1 kernels without padding read
+// the image straight into the GEMM's rows (16 x 16 byte transposes at stride 1, byte by byte at
+// other strides); other kernels through the padded channels-last copy. Expected values: the same
+// convolution on int32 operands, which runs the reference loop (no int8 GEMM).
+#include <random>
+#include <string>
+
+#include "../../src/op/kernels/int8/channels_last.h"
+#include "relaypass/support/parallel.h"
+#include "test_util.h"
+
+namespace relaypass::eval {
+namespace {
+
+using namespace testing;  // NOLINT
+
+NDArray Bytes(const Shape& shape, DataType dtype, uint32_t seed) {
+  NDArray out = NDArray::Empty(shape, dtype);
+  std::mt19937 rng(seed);
+  auto* p = static_cast<uint8_t*>(out.mutable_raw_data());
+  for (int64_t i = 0; i < out.size(); ++i) p[i] = static_cast<uint8_t>(rng());
+  return out;
+}
+
+struct Case {
+  Shape data, weight;
+  relay::nn::Conv2DArgs args;
+  const char* what;
+};
+
+TEST(Int8ConvPaths, MatchTheInt32Convolution) {
+  const Case cases[] = {
+      {{1, 64, 14, 14}, {32, 64, 1, 1}, {}, "1x1, channels and pixels multiples of 16"},
+      {{2, 19, 7, 9}, {5, 19, 1, 1}, {}, "1x1, 19 channels, 63 pixels, batch 2"},
+      {{1, 40, 13, 11}, {8, 40, 1, 1}, {.strides = {2, 2}}, "1x1 stride 2"},
+      {{1, 24, 6, 35}, {12, 6, 1, 1}, {.groups = 4}, "1x1 grouped"},
+      {{1, 17, 10, 33}, {9, 17, 3, 3}, {.padding = {1, 1}}, "3x3 padded"},
+      {{1, 16, 12, 12},
+       {16, 1, 3, 3},
+       {.strides = {2, 2}, .padding = {1, 1}, .groups = 16},
+       "depthwise stride 2"},
+      {{1, 8, 9, 9}, {4, 8, 1, 1}, {.padding = {1, 1}}, "1x1 padded (not the direct path)"},
+  };
+  uint32_t seed = 1;
+  for (const Case& c : cases) {
+    for (const char* data_dtype : {"uint8", "int8"}) {
+      SCOPED_TRACE(std::string(c.what) + ", " + data_dtype);
+      const NDArray x = Bytes(c.data, *DataType::Parse(data_dtype), seed++);
+      const NDArray w = Bytes(c.weight, DataType::Int(8), seed++);
+      relay::nn::Conv2DArgs args = c.args;
+      args.out_dtype = "int32";
+      const NDArray x32 = EvalOp(relay::cast(C(x), "int32"));
+      const NDArray w32 = EvalOp(relay::cast(C(w), "int32"));
+      const NDArray expected = EvalOp(relay::nn::conv2d(C(x32), C(w32), args));
+      for (int threads : {1, 2}) {
+        support::SetNumThreads(threads);
+        const NDArray got = EvalOp(relay::nn::conv2d(C(x), C(w), args));
+        ASSERT_EQ(got.shape(), expected.shape());
+        EXPECT_EQ(Values(got), Values(expected));
+      }
+      support::SetNumThreads(1);
+    }
+  }
+}
+
+// GatherChannelsLast against its definition, on sizes around the 16 x 16 blocks.
+TEST(Int8ConvPaths, GatherChannelsLastIsATranspose) {
+  for (int64_t channels : {1, 15, 16, 33}) {
+    for (int64_t count : {1, 16, 31, 48}) {
+      for (int64_t stride : {1, 2}) {
+        const int64_t plane = count * stride + 3;
+        std::vector<uint8_t> src(static_cast<size_t>(channels * plane));
+        for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 37 + 11);
+        const int64_t pitch = channels + 5;
+        std::vector<uint8_t> dst(static_cast<size_t>(count * pitch), 0xee);
+        op::kernels::GatherChannelsLast(src.data(), channels, plane, count, stride, dst.data(),
+                                        pitch, 0x80);
+        for (int64_t i = 0; i < count; ++i) {
+          for (int64_t c = 0; c < pitch; ++c) {
+            const uint8_t want =
+                c < channels ? static_cast<uint8_t>(src[c * plane + i * stride] ^ 0x80) : 0xee;
+            ASSERT_EQ(dst[i * pitch + c], want) << channels << " " << count << " " << stride;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace relaypass::eval
