@@ -40,6 +40,14 @@ TEST(Int8ConvPaths, MatchTheInt32Convolution) {
        {.strides = {2, 2}, .padding = {1, 1}, .groups = 16},
        "depthwise stride 2"},
       {{1, 8, 9, 9}, {4, 8, 1, 1}, {.padding = {1, 1}}, "1x1 padded (not the direct path)"},
+      // The VNNI panel path (uint8 data, channels a multiple of 4), where the processor has it:
+      // pixel blocks with tails, output channels not a multiple of 8, batches, dilation.
+      {{2, 32, 7, 7}, {13, 32, 3, 3}, {.padding = {1, 1}}, "3x3, 49 pixels, 13 rows, batch 2"},
+      {{1, 8, 15, 17},
+       {70, 8, 3, 3},
+       {.strides = {2, 2}, .padding = {1, 1}, .dilation = {2, 2}},
+       "3x3 stride 2 dilation 2, 70 rows"},
+      {{1, 128, 13, 13}, {72, 128, 1, 1}, {}, "1x1, 169 pixels (a block of 9), 72 rows"},
   };
   uint32_t seed = 1;
   for (const Case& c : cases) {
@@ -59,6 +67,28 @@ TEST(Int8ConvPaths, MatchTheInt32Convolution) {
         EXPECT_EQ(Values(got), Values(expected));
       }
       support::SetNumThreads(1);
+    }
+  }
+}
+
+// TapsFirst (OIHW to OHWI) against its definition, around the 16-channel blocks and the end of
+// the buffer (where the 16-byte reads would pass it).
+TEST(Int8ConvPaths, TapsFirstIsTheOhwiOrder) {
+  for (int64_t channels : {3, 16, 35}) {
+    for (int64_t taps : {1, 9, 16}) {
+      const int64_t rows = 5;
+      std::vector<uint8_t> src(static_cast<size_t>(rows * channels * taps));
+      for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 13 + 5);
+      std::vector<uint8_t> dst(src.size(), 0xee);
+      op::kernels::TapsFirst(src.data(), rows, channels, taps, dst.data());
+      for (int64_t o = 0; o < rows; ++o) {
+        for (int64_t t = 0; t < taps; ++t) {
+          for (int64_t c = 0; c < channels; ++c) {
+            ASSERT_EQ(dst[(o * taps + t) * channels + c], src[(o * channels + c) * taps + t])
+                << channels << " " << taps;
+          }
+        }
+      }
     }
   }
 }

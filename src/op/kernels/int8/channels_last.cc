@@ -69,4 +69,55 @@ void GatherChannelsLast(const uint8_t* src, int64_t channels, int64_t plane_stri
   GatherBytes(src, 0, channels, plane_stride, full_pixels, count, 1, dst, dst_pitch, flip);
 }
 
+void TapsFirst(const uint8_t* src, int64_t rows, int64_t channels, int64_t taps, uint8_t* dst) {
+  const int64_t total = rows * channels * taps;
+  for (int64_t o = 0; o < rows; ++o) {
+    const uint8_t* in = src + o * channels * taps;
+    uint8_t* out = dst + o * channels * taps;
+    int64_t c = 0;
+    // 16 bytes read from each channel's row: only while they stay inside src.
+    for (; taps <= 16 && c + 16 <= channels && (o * channels + c + 15) * taps + 16 <= total;
+         c += 16) {
+      __m128i block[16];
+      for (int j = 0; j < 16; ++j) {
+        block[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + (c + j) * taps));
+      }
+      Transpose16x16(block);
+      for (int64_t t = 0; t < taps; ++t) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + t * channels + c), block[t]);
+      }
+    }
+    for (; c < channels; ++c) {
+      for (int64_t t = 0; t < taps; ++t) out[t * channels + c] = in[c * taps + t];
+    }
+  }
+}
+
+void InterleaveFour(const uint8_t* src, int64_t plane_stride, int64_t k4, int64_t count,
+                    uint8_t* dst) {
+  for (int64_t q = 0; q < k4; ++q) {
+    const uint8_t* rows = src + 4 * q * plane_stride;
+    uint8_t* out = dst + 64 * q;
+    if (count < 16) {
+      for (int64_t i = 0; i < 16; ++i) {
+        for (int64_t j = 0; j < 4; ++j) {
+          out[4 * i + j] = i < count ? rows[j * plane_stride + i] : 0;
+        }
+      }
+      continue;
+    }
+    auto load = [&](int64_t j) {
+      return _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + j * plane_stride));
+    };
+    const __m128i c0 = load(0), c1 = load(1), c2 = load(2), c3 = load(3);
+    // Pixels 0-7 and 8-15 as (c0, c1) and (c2, c3) byte pairs, then the pairs paired.
+    const __m128i low01 = _mm_unpacklo_epi8(c0, c1), high01 = _mm_unpackhi_epi8(c0, c1);
+    const __m128i low23 = _mm_unpacklo_epi8(c2, c3), high23 = _mm_unpackhi_epi8(c2, c3);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_unpacklo_epi16(low01, low23));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm_unpackhi_epi16(low01, low23));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 32), _mm_unpacklo_epi16(high01, high23));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 48), _mm_unpackhi_epi16(high01, high23));
+  }
+}
+
 }  // namespace relaypass::op::kernels

@@ -22,6 +22,8 @@ RELAYPASS_DECLARE_INT8_VARIANT(avx2)
 RELAYPASS_DECLARE_INT8_VARIANT(avx512bw)
 RELAYPASS_DECLARE_INT8_VARIANT(avx512vnni)
 #undef RELAYPASS_DECLARE_INT8_VARIANT
+void relaypass_int8_panels_u8s8_avx512vnni(const uint8_t*, const int8_t*, int64_t, int64_t, int64_t,
+                                           int32_t*, int64_t);
 }
 
 namespace relaypass::op::kernels {
@@ -167,6 +169,13 @@ void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t
       }
     }
   }
+}
+
+void Int8PanelsVnni(const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels,
+                    int64_t rows, int32_t* y, int64_t y_row_stride) {
+  CheckHostRuns(Int8Isa::kAvx512vnni);
+  if (pixels <= 0 || rows <= 0) return;
+  relaypass_int8_panels_u8s8_avx512vnni(panels, w, k4, pixels, rows, y, y_row_stride);
 }
 
 }  // namespace relaypass::op::kernels

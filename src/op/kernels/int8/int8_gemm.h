@@ -33,4 +33,11 @@ void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t
                      bool x_signed, const void* w, bool w_signed, int32_t* c, int64_t row_stride,
                      int64_t col_stride);
 
+/// The convolutions' panel product on AVX-512 VNNI (only where HostSupportsInt8Isa says so):
+/// y[r * y_row_stride + p] = sum_j w[r * 4 * k4 + j] * data(p, j) for r < rows, p < pixels, the
+/// uint8 data packed in blocks of 16 pixels, block b at panels + b * 64 * k4 holding bytes
+/// [q][p % 16][4] for the products 4q .. 4q + 3; int8 weights, rows 4 * k4 bytes apart.
+void Int8PanelsVnni(const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels,
+                    int64_t rows, int32_t* y, int64_t y_row_stride);
+
 }  // namespace relaypass::op::kernels

@@ -132,12 +132,110 @@ inline void CopyTap(uint8_t* dst, const uint8_t* src, int64_t channels) {
 std::vector<uint8_t> WeightTapsFirst(const ConvGeometry& g, const uint8_t* w) {
   const int64_t taps = g.kernel_h * g.kernel_w, channels = g.in_per_group;
   std::vector<uint8_t> out(static_cast<size_t>(g.out_per_group * taps * channels));
-  for (int64_t o = 0; o < g.out_per_group; ++o) {
-    for (int64_t c = 0; c < channels; ++c) {
-      for (int64_t t = 0; t < taps; ++t) {
-        out[(o * taps + t) * channels + c] = w[(o * channels + c) * taps + t];
-      }
+  support::ParallelFor(g.out_per_group,
+                       std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, taps * channels)),
+                       [&](int64_t begin, int64_t end) {
+                         TapsFirst(w + begin * channels * taps, end - begin, channels, taps,
+                                   out.data() + begin * channels * taps);
+                       });
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+// Panels (int8_gemm.h's Int8PanelsVnni): blocks of 16 output pixels, each [k / 4][16][4] bytes.
+// The 1x1 convolution at stride 1 without padding reads them straight from the planar image:
+// four channels' runs of 16 pixels interleaved byte by byte.
+void PackPointwisePanels(const ConvGeometry& g, const uint8_t* x, uint8_t* panels) {
+  const int64_t plane = g.height * g.width, k4 = g.in_per_group / 4;
+  const int64_t blocks = (plane + 15) / 16;
+  support::ParallelFor(
+      blocks, std::max<int64_t>(1, kParallelGrain / (64 * k4)), [&](int64_t begin, int64_t end) {
+        for (int64_t b = begin; b < end; ++b) {
+          InterleaveFour(x + 16 * b, plane, k4, std::min<int64_t>(16, plane - 16 * b),
+                         panels + b * 64 * k4);
+        }
+      });
+}
+
+// Any other convolution's panels from the padded channels-last image: the product index is
+// (r * KW + s) * C + c (WeightTapsFirst's order), so each group of four is four channels of one
+// tap, four bytes in a row of the image.
+void PackPatchPanels(const ConvGeometry& g, const PaddedImage& image, uint8_t* panels) {
+  const int64_t out_plane = g.out_height * g.out_width, channels = g.in_per_group;
+  const int64_t k4 = channels * g.kernel_h * g.kernel_w / 4, blocks = (out_plane + 15) / 16;
+  support::ParallelFor(
+      blocks, std::max<int64_t>(1, kParallelGrain / (64 * k4)), [&](int64_t begin, int64_t end) {
+        for (int64_t b = begin; b < end; ++b) {
+          uint8_t* block = panels + b * 64 * k4;
+          for (int64_t i = 0; i < 16; ++i) {
+            const int64_t pixel = 16 * b + i;
+            if (pixel >= out_plane) {
+              for (int64_t q = 0; q < k4; ++q) std::memset(block + 64 * q + 4 * i, 0, 4);
+              continue;
+            }
+            const int64_t oh = pixel / g.out_width, ow = pixel % g.out_width;
+            int64_t q = 0;
+            for (int64_t r = 0; r < g.kernel_h; ++r) {
+              const int64_t ih = oh * g.stride_h + r * g.dilation_h;
+              for (int64_t s = 0; s < g.kernel_w; ++s) {
+                const int64_t iw = ow * g.stride_w + s * g.dilation_w;
+                const uint8_t* src = image.bytes.data() + (ih * image.cols + iw) * channels;
+                for (int64_t c = 0; c < channels; c += 4, ++q) {
+                  std::memcpy(block + 64 * q + 4 * i, src + c, 4);
+                }
+              }
+            }
+          }
+        }
+      });
+}
+
+// The VNNI panel path (uint8 data, int8 weights, one group, channels a multiple of 4): the
+// product vectors run over 16 output pixels, so each result row is 16 pixels of one output
+// channel, stored straight into the NCHW output (no lane sums, no strided stores).
+bool PanelPathApplies(const ConvGeometry& g, const NDArray& data, const NDArray& weight) {
+  return CurrentInt8Isa() == Int8Isa::kAvx512vnni &&
+         HostSupportsInt8Isa(Int8Isa::kAvx512vnni) && data.dtype() == DataType::UInt(8) &&
+         weight.dtype() == DataType::Int(8) && g.groups == 1 && g.in_per_group % 4 == 0 &&
+         g.in_per_group > 0;
+}
+
+NDArray Int8Conv2DPanels(const ConvGeometry& g, const NDArray& data, const NDArray& weight,
+                         bool pointwise) {
+  const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
+  const int64_t channels = g.in_per_group, k = channels * g.kernel_h * g.kernel_w;
+  NDArray out = NDArray::Uninitialized({g.batch, g.out_channels, g.out_height, g.out_width},
+                                       DataType::Int(32));
+  const auto* x = static_cast<const uint8_t*>(data.raw_data());
+  const auto* w = static_cast<const uint8_t*>(weight.raw_data());
+  const std::vector<uint8_t> taps_first =
+      pointwise ? std::vector<uint8_t>() : WeightTapsFirst(g, w);
+  const auto* weights = reinterpret_cast<const int8_t*>(pointwise ? w : taps_first.data());
+  const int64_t k4 = k / 4, blocks = (out_plane + 15) / 16;
+  std::unique_ptr<uint8_t[]> panels(new uint8_t[static_cast<size_t>(blocks * 64 * k4)]);
+  for (int64_t n = 0; n < g.batch; ++n) {
+    const uint8_t* image_data = x + n * g.channels * plane;
+    if (pointwise && g.stride_h == 1 && g.stride_w == 1) {
+      PackPointwisePanels(g, image_data, panels.get());
+    } else {
+      PackPatchPanels(g, PadChannelsLast(g, image_data, 0), panels.get());
     }
+    // Tasks: pairs of pixel blocks by runs of 64 output channels.
+    const int64_t pairs = (blocks + 1) / 2, row_runs = (g.out_channels + 63) / 64;
+    int32_t* y = out.mutable_data<int32_t>() + n * g.out_channels * out_plane;
+    support::ParallelFor(pairs * row_runs, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t pair = t / row_runs, run = t % row_runs;
+        const int64_t p0 = 32 * pair, r0 = 64 * run;
+        Int8PanelsVnni(panels.get() + (p0 / 16) * 64 * k4, weights + r0 * k, k4,
+                       std::min<int64_t>(32, out_plane - p0),
+                       std::min<int64_t>(64, g.out_channels - r0), y + r0 * out_plane + p0,
+                       out_plane);
+      }
+    });
   }
   return out;
 }
@@ -161,6 +259,7 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
   const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
                          g.out_height <= (g.height - 1) / g.stride_h + 1 &&
                          g.out_width <= (g.width - 1) / g.stride_w + 1;
+  if (PanelPathApplies(g, data, weight)) return Int8Conv2DPanels(g, data, weight, pointwise);
   // The patches straight in the GEMM's packed layout: row `pixel`, byte (r * KW + s) * C + c, so
   // that each tap is one run of C bytes of the channels-last image; zeros past k and in the
   // padding rows.
@@ -190,8 +289,7 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
                   const int64_t ih = oh * g.stride_h + r * g.dilation_h;
                   for (int64_t s = 0; s < g.kernel_w; ++s) {
                     const int64_t iw = ow * g.stride_w + s * g.dilation_w;
-                    CopyTap(row, image.bytes.data() + (ih * image.cols + iw) * channels,
-                            channels);
+                    CopyTap(row, image.bytes.data() + (ih * image.cols + iw) * channels, channels);
                     row += channels;
                   }
                 }

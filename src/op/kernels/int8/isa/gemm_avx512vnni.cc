@@ -84,3 +84,82 @@ extern "C" __attribute__((flatten)) void relaypass_int8_gemm_u8s8_avx512vnni(
   TilesVnni(a, b, depth, m, n, c, row_stride, col_stride);
 }
 RELAYPASS_INT8_GEMM_ENTRY(relaypass_int8_gemm_u8u8_avx512vnni, uint8_t, WideU8U8)
+
+namespace {
+
+// The panel kernel (see relaypass_int8_panels_u8s8_avx512vnni): kRows weight rows by kBlocks
+// blocks of 16 pixels, one accumulator per row and block; each step of four products broadcasts
+// a row's four weight bytes against a block's 16 x 4 data bytes.
+template <int kRows, int kBlocks>
+inline void PanelTile(const uint8_t* panels, int64_t block_bytes, const int8_t* w, int64_t k4,
+                      int32_t* y, int64_t y_row_stride, int64_t pixels) {
+  __m512i acc[kRows][kBlocks];
+#pragma GCC unroll 16
+  for (int r = 0; r < kRows; ++r) {
+#pragma GCC unroll 4
+    for (int b = 0; b < kBlocks; ++b) acc[r][b] = _mm512_setzero_si512();
+  }
+  const int64_t pitch = 4 * k4;
+  for (int64_t q = 0; q < k4; ++q) {
+    __m512i data[kBlocks];
+#pragma GCC unroll 4
+    for (int b = 0; b < kBlocks; ++b)
+      data[b] = _mm512_loadu_si512(panels + b * block_bytes + 64 * q);
+#pragma GCC unroll 16
+    for (int r = 0; r < kRows; ++r) {
+      int32_t four;
+      __builtin_memcpy(&four, w + r * pitch + 4 * q, 4);
+      const __m512i weights = _mm512_set1_epi32(four);
+#pragma GCC unroll 4
+      for (int b = 0; b < kBlocks; ++b)
+        acc[r][b] = _mm512_dpbusd_epi32(acc[r][b], data[b], weights);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < kRows; ++r) {
+#pragma GCC unroll 4
+    for (int b = 0; b < kBlocks; ++b) {
+      const int64_t left = pixels - 16 * b;
+      if (left <= 0) continue;
+      const __mmask16 mask = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+      _mm512_mask_storeu_epi32(y + r * y_row_stride + 16 * b, mask, acc[r][b]);
+    }
+  }
+}
+
+template <int kBlocks>
+inline void PanelRows(const uint8_t* panels, int64_t block_bytes, const int8_t* w, int64_t k4,
+                      int64_t rows, int32_t* y, int64_t y_row_stride, int64_t pixels) {
+  constexpr int kRows = 8;
+  const int64_t pitch = 4 * k4;
+  int64_t r0 = 0;
+  for (; r0 + kRows <= rows; r0 += kRows) {
+    PanelTile<kRows, kBlocks>(panels, block_bytes, w + r0 * pitch, k4, y + r0 * y_row_stride,
+                              y_row_stride, pixels);
+  }
+  for (; r0 < rows; ++r0) {
+    PanelTile<1, kBlocks>(panels, block_bytes, w + r0 * pitch, k4, y + r0 * y_row_stride,
+                          y_row_stride, pixels);
+  }
+}
+
+}  // namespace
+
+// y[r * y_row_stride + p] = sum_j w[r * 4 * k4 + j] * data(p, j) for rows r < rows and pixels
+// p < pixels, where the data are packed in blocks of 16 pixels: block p / 16 at
+// panels + (p / 16) * 64 * k4, bytes [q][p % 16][4] for the products 4q .. 4q + 3 (uint8; the
+// weights int8). Exact int32 sums (vpdpbusd does not saturate).
+extern "C" __attribute__((flatten)) void relaypass_int8_panels_u8s8_avx512vnni(
+    const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels, int64_t rows, int32_t* y,
+    int64_t y_row_stride) {
+  const int64_t block_bytes = 64 * k4;
+  int64_t p0 = 0;
+  for (; p0 + 16 < pixels; p0 += 32) {
+    PanelRows<2>(panels + (p0 / 16) * block_bytes, block_bytes, w, k4, rows, y + p0, y_row_stride,
+                 pixels - p0);
+  }
+  if (p0 < pixels) {
+    PanelRows<1>(panels + (p0 / 16) * block_bytes, block_bytes, w, k4, rows, y + p0, y_row_stride,
+                 pixels - p0);
+  }
+}
