@@ -21,8 +21,9 @@ bool ConstantsEqual(const ConstantNode* a, const ConstantNode* b) {
 }
 
 // Compares two graphs pair by pair with an explicit stack. The node map must be a bijection, so
-// sharing in one graph must be mirrored in the other; bound variables are paired at their
-// binding site (function parameters, let variables), which is visited before their uses.
+// sharing in one graph must be mirrored in the other (constants aside, as in TVM); bound variables
+// are paired at their binding site (function parameters, let variables), which is visited before
+// their uses.
 class EqualChecker {
  public:
   bool Run(const Expr& a, const Expr& b) {
@@ -38,6 +39,11 @@ class EqualChecker {
  private:
   bool Step(const ExprNode* x, const ExprNode* y) {
     if (!x || !y) return x == y;
+    // Constants compare by value wherever they are, shared or not: TVM's ConstantNode is no
+    // graph node (its SEqualReduce does not MarkGraphNode), so the bijection leaves it out.
+    if (x->kind == ExprKind::kConstant && y->kind == ExprKind::kConstant) {
+      return CompareLocal(x, y);
+    }
     const ExprNode** ax = forward_.find(x);
     const ExprNode** by = backward_.find(y);
     if (ax || by) return ax && by && *ax == y && *by == x;

@@ -287,22 +287,14 @@ bool SubPixelRel(TypeRelationCall& call, bool to_space) {
   const std::string& mode = attrs.get_string("mode");
   if (mode != "DCR" && mode != "CRD") call.Fail(call.op_name() + ": mode must be DCR or CRD");
   Shape out = data->shape;
+  // As TVM's DepthToSpaceRel / SpaceToDepthRel: extents that the block does not divide are
+  // floored (the kernel then reads the part of the data the result covers).
   if (to_space) {
-    if (!IsAny(out[1]) && out[1] % b2 != 0) {
-      call.Fail("nn.depth_to_space: channels of " + TypeString(data) + " do not divide by " +
-                std::to_string(b2));
-    }
     out[1] = DimFloorDiv(out[1], b2);
     out[2] = DimMul(out[2], b);
     out[3] = DimMul(out[3], b);
   } else {
-    for (int i = 2; i < 4; ++i) {
-      if (!IsAny(out[i]) && out[i] % b != 0) {
-        call.Fail("nn.space_to_depth: spatial dims of " + TypeString(data) + " do not divide by " +
-                  std::to_string(b));
-      }
-      out[i] = DimFloorDiv(out[i], b);
-    }
+    for (int i = 2; i < 4; ++i) out[i] = DimFloorDiv(out[i], b);
     out[1] = DimMul(out[1], b2);
   }
   call.AssignResult(ir::TensorType(out, data->dtype));

@@ -232,6 +232,16 @@ TEST(ImageTest, ResizeUpsamplingAndSubPixel) {
                {0, 2, 4, 6, 1, 3, 5, 7});
   ExpectValues(EvalOp(relay::nn::depth_to_space(C(e), 2, "NCHW", "CRD")), {1, 2, 2, 2},
                {0, 1, 2, 3, 4, 5, 6, 7});
+  // Extents the block does not divide are floored (TVM's relations and topi): 6 channels by a
+  // block of 2 keep channel 0's DCR places (channels 0, 1, 2, 3 of the 4 the block reads, by hand),
+  // a 3 x 5 image to depth keeps its first 2 x 4; 3 channels by a block of 4 leave none.
+  NDArray six = Iota({1, 6, 1, 1});
+  ExpectValues(EvalOp(relay::nn::depth_to_space(C(six), 2)), {1, 1, 2, 2}, {0, 1, 2, 3});
+  NDArray odd = Iota({1, 1, 3, 5});
+  ExpectValues(EvalOp(relay::nn::space_to_depth(C(odd), 2)), {1, 4, 1, 2},
+               {0, 2, 1, 3, 5, 7, 6, 8});
+  EXPECT_EQ(EvalOp(relay::nn::depth_to_space(C(Iota({1, 3, 2, 2})), 4)).shape(),
+            (Shape{1, 0, 8, 8}));
 }
 
 }  // namespace

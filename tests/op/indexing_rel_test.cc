@@ -166,11 +166,14 @@ TEST(ImageRelTest, ResizeUpsamplingSubPixel) {
             "Tensor[(1, 2, 6, 6), float32]");
   EXPECT_EQ(Infer(relay::nn::space_to_depth(var("x"), 2), {T({1, 2, 6, 4})}),
             "Tensor[(1, 8, 3, 2), float32]");
-  ExpectTypeError(
-      [] {
-        Infer(relay::nn::depth_to_space(var("x"), 2), {T({1, 6, 3, 3})});
-      },
-      "do not divide");
+  // Extents the block does not divide are floored, as TVM's DepthToSpaceRel / SpaceToDepthRel
+  // (indexdiv) do: 6 channels by a block of 2 give 1 channel, 3 by 4 none.
+  EXPECT_EQ(Infer(relay::nn::depth_to_space(var("x"), 2), {T({1, 6, 3, 3})}),
+            "Tensor[(1, 1, 6, 6), float32]");
+  EXPECT_EQ(Infer(relay::nn::depth_to_space(var("x"), 4), {T({1, 3, 2, 2})}),
+            "Tensor[(1, 0, 8, 8), float32]");
+  EXPECT_EQ(Infer(relay::nn::space_to_depth(var("x"), 2), {T({1, 2, 7, 5})}),
+            "Tensor[(1, 8, 3, 2), float32]");
 }
 
 // TVM v0.13's level-10 and sorting relations: collapse_sum_like/to, sequence_mask,

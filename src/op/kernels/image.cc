@@ -448,9 +448,8 @@ NDArray SubPixel(const NDArray& x, const ir::AttrsNode& a, bool to_space, const 
   const int64_t b = a.get_int("block_size");
   const bool crd = a.get_string("mode") == "CRD";
   const int64_t n = x.shape()[0], c = x.shape()[1], h = x.shape()[2], w = x.shape()[3];
-  if (b < 1 || (to_space && c % (b * b) != 0) || (!to_space && (h % b != 0 || w % b != 0))) {
-    Fail(std::string(op) + ": the block size does not divide the data");
-  }
+  if (b < 1) Fail(std::string(op) + ": block_size must be positive");
+  // Extents the block does not divide are floored, as TVM's relations (and topi) do.
   const Shape out_shape =
       to_space ? Shape{n, c / (b * b), h * b, w * b} : Shape{n, c * b * b, h / b, w / b};
   NDArray out = NDArray::Uninitialized(out_shape, x.dtype());
