@@ -68,7 +68,7 @@ const std::vector<TargetKindInfo>& Kinds() {
         {"webgpu", 15, {"webgpu", "gpu"}, gpu},
         {"hexagon",
          16,
-         {"hexagon"},
+         {"hexagon", "cpu"},
          {{"mattr", T::kStringArray},
           {"mcpu", T::kString},
           {"mtriple", T::kString},

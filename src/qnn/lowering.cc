@@ -51,6 +51,33 @@ bool IsConstScalar(const Expr& e) {
   return c != nullptr && c->is_scalar();
 }
 
+// The constant under `e`'s integer casts (the importers write zero points as cast(constant,
+// int32)), or null.
+const ir::ConstantNode* ConstantUnderCasts(const Expr& e) {
+  const ir::Expr* x = &e;
+  while (const auto* call = x->as<ir::CallNode>()) {
+    const auto* op = call->op_node();
+    const auto* type =
+        call->checked_type.defined() ? call->checked_type.as<ir::TensorTypeNode>() : nullptr;
+    if (!op || op->name != "cast" || call->args.size() != 1 || !type || type->dtype.is_float()) {
+      return nullptr;
+    }
+    x = &call->args[0];
+  }
+  const auto* c = x->as<ir::ConstantNode>();
+  return c && !c->data.dtype().is_float() ? c : nullptr;
+}
+
+// Whether `e` is a constant (under casts) whose every value is 0.
+bool IsAllZeros(const Expr& e) {
+  const ir::ConstantNode* c = ConstantUnderCasts(e);
+  if (!c) return false;
+  for (int64_t i = 0; i < c->data.size(); ++i) {
+    if (c->data.GetAsDouble(i) != 0) return false;
+  }
+  return true;
+}
+
 bool IsEqualScalar(const Expr& a, const Expr& b) {
   const ir::ConstantNode* ca = AsConstant(a);
   const ir::ConstantNode* cb = AsConstant(b);

@@ -20,6 +20,11 @@ using ir::Expr;
 bool IsConstScalar(const Expr& e);
 // TVM's IsEqualScalar: two rank-0 constants of one dtype and value.
 bool IsEqualScalar(const Expr& a, const Expr& b);
+// The constant under `e`'s integer casts (the importers write zero points as cast(constant,
+// int32)), or null.
+const ir::ConstantNode* ConstantUnderCasts(const Expr& e);
+// Whether `e` is a constant (under casts) whose every value is 0.
+bool IsAllZeros(const Expr& e);
 // The value of a constant with one element (a scale or zero point); ValueError naming `op` and
 // `what` if `e` is not a constant or holds more than one value.
 double ScalarValue(const Expr& e, const std::string& op, const std::string& what);

@@ -5,6 +5,13 @@
 //  - ARM ("arm_cpu"): with dot products (+dotprod), or an NHWC non-depthwise conv2d: operands made
 //    the same dtype; without: the int16 nn op as above.
 //  - CUDA ("cuda", "gpu"): both operands made int8.
+//  - Hexagon ("hexagon"): NCHW / OIHW int8 convolutions get their input channels padded to a
+//    multiple of 4 and their output channels to a multiple of 32 (a strided_slice takes the
+//    result back), dense layers their units to a multiple of 32; vector kernel zero points and
+//    scales are extended with 0 and 1.0. One deviation: with both zero points non-zero the
+//    padded input channels hold the input zero point, not 0 (see HexagonConv2D).
+// The implementation is the one of the target's first key that has one, as TVM's generic
+// functions dispatch.
 // Making an operand uint8 adds 128 to it and its zero point, int8 subtracts 128.
 #include <set>
 
@@ -90,13 +97,6 @@ Expr NoFastInt8(const std::string& nn_op, const ir::Attrs& attrs, const Args& ar
   return ir::MakeCall(ir::GetOp(nn_op), {data, kernel}, attrs);
 }
 
-bool HasKey(const passes::Target& target, const std::string& key) {
-  for (const std::string& k : target.keys()) {
-    if (k == key) return true;
-  }
-  return false;
-}
-
 // TVM's target_has_sse42 (python/tvm/target/x86.py): the -mcpu values with SSE4.2 or later.
 bool FastInt8OnIntel(const passes::Target& target) {
   static const std::set<std::string> kCpus = {"nehalem",
@@ -149,23 +149,127 @@ bool HasDotProd(const passes::Target& target) {
   return mattr && mattr->find("+dotprod") != std::string::npos;
 }
 
+// TVM's Hexagon legalizations (vrmpy tensorization): channel counts padded to vector lengths.
+constexpr int64_t kInChannelVector = 4, kOutChannelVector = 32;
+
+int64_t AlignUp(int64_t v, int64_t step) {
+  return (v + step - 1) / step * step;
+}
+
+bool Int8Like(DataType dtype) {
+  return dtype == DataType::Int(8) || dtype == DataType::UInt(8);
+}
+
+// A vector kernel zero point or scale (a constant) extended by `diff` values of `fill`; a scalar
+// one as it is.
+Expr PadChannelParam(const Expr& param, const ir::Type& type, int64_t diff, double fill,
+                     DataType dtype) {
+  if (TensorTypeOf(type, "qnn legalize").ndim() == 0) return param;
+  std::vector<double> values = ConstValues(param, "qnn legalize", "a per-channel parameter");
+  values.insert(values.end(), static_cast<size_t>(diff), fill);
+  return VectorConst(dtype, values);
+}
+
+// The extent of a static axis, or -1.
+int64_t StaticExtent(const ir::Type& type, size_t axis) {
+  const ir::TensorTypeNode& t = TensorTypeOf(type, "qnn legalize");
+  if (axis >= t.shape.size() || t.shape[axis] < 0) return -1;
+  return t.shape[axis];
+}
+
+relay::Ints ShapeOf(const ir::Type& type) {
+  const ir::TensorTypeNode& t = TensorTypeOf(type, "qnn legalize");
+  return relay::Ints(t.shape.begin(), t.shape.end());
+}
+
+Expr HexagonConv2D(const ir::Attrs& attrs, const Args& args, const Types& types) {
+  if (attrs->get_string("data_layout") != "NCHW" || attrs->get_string("kernel_layout") != "OIHW" ||
+      !Int8Like(DTypeOf(types[0])) || !Int8Like(DTypeOf(types[1]))) {
+    return nullptr;
+  }
+  const int64_t in_channel = StaticExtent(types[0], 1), out_channel = StaticExtent(types[1], 0);
+  if (in_channel < 0 || out_channel < 0) return nullptr;
+  Expr data = args[0], kernel = args[1], kernel_zp = args[3], kernel_scale = args[5];
+  const bool ic_modified = in_channel % kInChannelVector != 0;
+  if (ic_modified) {
+    const int64_t diff = AlignUp(in_channel, kInChannelVector) - in_channel;
+    const std::vector<relay::Ints> width = {{0, 0}, {0, diff}, {0, 0}, {0, 0}};
+    // TVM pads the data with 0, which adds (0 - zp_d) * (0 - zp_w) per padded channel and tap
+    // to every output when both zero points are non-zero (its test checks the graph only).
+    // There the data is padded with its zero point, which adds nothing; elsewhere as TVM.
+    const bool zero_pad_is_exact =
+        IsAllZeros(args[3]) || IsEqualScalar(args[2], ScalarConst(DataType::Int(32), 0));
+    data = zero_pad_is_exact ? relay::nn::pad(data, width) : relay::nn::pad(data, width, args[2]);
+    kernel = relay::nn::pad(kernel, width);
+  }
+  const int64_t new_out_channel = AlignUp(out_channel, kOutChannelVector);
+  const bool oc_modified = new_out_channel != out_channel;
+  if (oc_modified) {
+    const int64_t diff = new_out_channel - out_channel;
+    kernel = relay::nn::pad(kernel, {{0, diff}, {0, 0}, {0, 0}, {0, 0}});
+    kernel_zp = PadChannelParam(kernel_zp, types[3], diff, 0, DataType::Int(32));
+    kernel_scale = PadChannelParam(kernel_scale, types[5], diff, 1.0, DataType::Float32());
+  }
+  if (!ic_modified && !oc_modified) return nullptr;
+  const ir::Attrs new_attrs =
+      oc_modified ? attrs->With("channels", ir::AttrValue::Int(new_out_channel)) : attrs;
+  Expr out = ir::MakeCall(ir::GetOp("qnn.conv2d"),
+                          {data, kernel, args[2], kernel_zp, args[4], kernel_scale}, new_attrs);
+  if (!oc_modified) return out;
+  return relay::strided_slice(out, {0, 0, 0, 0}, ShapeOf(types[6]), relay::Ints{1});
+}
+
+Expr HexagonDense(const ir::Attrs& attrs, const Args& args, const Types& types) {
+  if (!Int8Like(DTypeOf(types[0])) || !Int8Like(DTypeOf(types[1]))) return nullptr;
+  const int64_t n = StaticExtent(types[1], 0);
+  if (n < 0 || n % kOutChannelVector == 0) return nullptr;
+  const int64_t diff = AlignUp(n, kOutChannelVector) - n;
+  Expr kernel = relay::nn::pad(args[1], {{0, diff}, {0, 0}});
+  Expr kernel_zp = PadChannelParam(args[3], types[3], diff, 0, DataType::Int(32));
+  Expr kernel_scale = PadChannelParam(args[5], types[5], diff, 1.0, DataType::Float32());
+  // An explicit `units` gives the output shape: it grows with the weight.
+  ir::Attrs new_attrs = attrs;
+  if (!attrs->get("units").is_null())
+    new_attrs = attrs->With("units", ir::AttrValue::Int(n + diff));
+  Expr out = ir::MakeCall(ir::GetOp("qnn.dense"),
+                          {args[0], kernel, args[2], kernel_zp, args[4], kernel_scale}, new_attrs);
+  return relay::strided_slice(out, {0, 0}, ShapeOf(types[6]), relay::Ints{1});
+}
+
+// TVM's generic functions pick the implementation of the target's first key that has one.
+enum class Family { kNone, kArm, kGpu, kCpu, kHexagon };
+
+Family FamilyOf(const passes::Target& target) {
+  for (const std::string& key : target.keys()) {
+    if (key == "arm_cpu") return Family::kArm;
+    if (key == "cuda" || key == "gpu") return Family::kGpu;
+    if (key == "cpu") return Family::kCpu;
+    if (key == "hexagon") return Family::kHexagon;
+  }
+  return Family::kNone;
+}
+
 Expr LegalizeConv2D(const ir::Attrs& attrs, const Args& args, const Types& types) {
   std::optional<passes::Target> target = passes::Target::Current();
   if (!target) return nullptr;
   const std::string& layout = attrs->get_string("kernel_layout");
   const int output_axis = static_cast<int>(layout.find('O'));
-  if (HasKey(*target, "arm_cpu")) {
-    const bool depthwise = attrs->get_int("groups") > 1;
-    const bool int8_on_arm = !depthwise && attrs->get_string("data_layout") == "NHWC";
-    if (int8_on_arm || HasDotProd(*target)) return ToSameDType("qnn.conv2d", attrs, args, types);
-    return NoFastInt8("nn.conv2d", attrs, args, types, output_axis);
-  }
-  if (HasKey(*target, "cuda") || HasKey(*target, "gpu")) {
-    return ToInt8("qnn.conv2d", attrs, args, types);
-  }
-  if (HasKey(*target, "cpu")) {
-    if (FastInt8OnIntel(*target)) return ToUint8Int8("qnn.conv2d", attrs, args, types);
-    return NoFastInt8("nn.conv2d", attrs, args, types, output_axis);
+  switch (FamilyOf(*target)) {
+    case Family::kArm: {
+      const bool depthwise = attrs->get_int("groups") > 1;
+      const bool int8_on_arm = !depthwise && attrs->get_string("data_layout") == "NHWC";
+      if (int8_on_arm || HasDotProd(*target)) return ToSameDType("qnn.conv2d", attrs, args, types);
+      return NoFastInt8("nn.conv2d", attrs, args, types, output_axis);
+    }
+    case Family::kGpu:
+      return ToInt8("qnn.conv2d", attrs, args, types);
+    case Family::kCpu:
+      if (FastInt8OnIntel(*target)) return ToUint8Int8("qnn.conv2d", attrs, args, types);
+      return NoFastInt8("nn.conv2d", attrs, args, types, output_axis);
+    case Family::kHexagon:
+      return HexagonConv2D(attrs, args, types);
+    case Family::kNone:
+      break;
   }
   return nullptr;
 }
@@ -173,16 +277,19 @@ Expr LegalizeConv2D(const ir::Attrs& attrs, const Args& args, const Types& types
 Expr LegalizeDense(const ir::Attrs& attrs, const Args& args, const Types& types) {
   std::optional<passes::Target> target = passes::Target::Current();
   if (!target) return nullptr;
-  if (HasKey(*target, "arm_cpu")) {
-    if (HasDotProd(*target)) return ToSameDType("qnn.dense", attrs, args, types);
-    return NoFastInt8("nn.dense", attrs, args, types, 0);
-  }
-  if (HasKey(*target, "cuda") || HasKey(*target, "gpu")) {
-    return ToInt8("qnn.dense", attrs, args, types);
-  }
-  if (HasKey(*target, "cpu")) {
-    if (FastInt8OnIntel(*target)) return ToUint8Int8("qnn.dense", attrs, args, types);
-    return NoFastInt8("nn.dense", attrs, args, types, 0);
+  switch (FamilyOf(*target)) {
+    case Family::kArm:
+      if (HasDotProd(*target)) return ToSameDType("qnn.dense", attrs, args, types);
+      return NoFastInt8("nn.dense", attrs, args, types, 0);
+    case Family::kGpu:
+      return ToInt8("qnn.dense", attrs, args, types);
+    case Family::kCpu:
+      if (FastInt8OnIntel(*target)) return ToUint8Int8("qnn.dense", attrs, args, types);
+      return NoFastInt8("nn.dense", attrs, args, types, 0);
+    case Family::kHexagon:
+      return HexagonDense(attrs, args, types);
+    case Family::kNone:
+      break;
   }
   return nullptr;
 }

@@ -15,4 +15,5 @@ from .target import (  # noqa: F401
     arm_cpu,
     rasp,
     bifrost,
+    hexagon,
 )

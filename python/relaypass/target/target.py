@@ -1,6 +1,8 @@
 """tvm.target.Target as TVM v0.13's Python sees it, over relaypass's target parser
 (relaypass/passes/target.h: TVM's kinds, options and string form). A target is also a ``with``
 context, which AlterOpLayout hooks see as Target.current()."""
+import re
+
 from .. import _core
 from .._errors import TVMValueError
 
@@ -257,3 +259,47 @@ def rasp(options=None):
 
 def bifrost(model="unknown", options=None):
     return _helper("opencl", model, options, ["-device=bifrost"])
+
+
+_HEXAGON_VERSIONS = ["v65", "v66", "v67", "v67t", "v68", "v69", "v71", "v73", "v75"]
+_HEXAGON_VTCM_BYTES = {"v65": 1 << 18, "v66": 1 << 18, "v68": 4 << 20, "v69": 8 << 20,
+                       "v73": 8 << 20, "v75": 8 << 20}
+
+
+def hexagon(cpu_ver="v68", **kwargs):
+    """tvm.target.hexagon: a Hexagon target of TVM v0.13's form (kind hexagon, keys hexagon and
+    cpu: mtriple, mcpu hexagon<ver>, mattr from hvx / use_qfloat / use_ieee_fp, llvm-options,
+    num-cores, vtcm-capacity). relaypass compiles nothing for Hexagon; the target selects TVM's
+    Hexagon legalizations (relay.qnn.transform.Legalize)."""
+    try:
+        cpu_ver = cpu_ver[cpu_ver.index("v"):].lower()
+        if cpu_ver not in _HEXAGON_VERSIONS:
+            raise ValueError
+    except ValueError:
+        raise ValueError("{} is not a valid Hexagon version\nvalid versions include {}".format(
+            cpu_ver, _HEXAGON_VERSIONS)) from None
+    arch = int(re.match(r"v([0-9]+)", cpu_ver).group(1))
+    config = {"hvx": 128, "llvm_options": None, "use_qfloat": arch >= 68, "use_ieee_fp": False,
+              "vtcm_capacity": _HEXAGON_VTCM_BYTES.get(cpu_ver, 0)}
+    config.update(kwargs)
+    if config.get("llvm_args"):
+        config["llvm_options"] = config["llvm_args"]
+    mattr = []
+    if config["hvx"] > 0:
+        if config["hvx"] not in (0, 64, 128):
+            raise ValueError("Invalid hvx value, should be one of [0, 64, 128]")
+        mattr += ["+hvx" + cpu_ver, "+hvx-length%db" % config["hvx"]]
+    else:
+        mattr += ["-hvx"]
+    if arch >= 68:
+        mattr.append(("-", "+")[bool(config["use_qfloat"])] + "hvx-qfloat")
+        mattr.append(("-", "+")[bool(config["use_ieee_fp"])] + "hvx-ieee-fp")
+    llvm_options = config["llvm_options"]
+    if arch == 68:
+        llvm_options = (llvm_options or "") + " -force-hvx-float"
+    spec = {"kind": "hexagon", "mtriple": "hexagon", "mcpu": "hexagon" + cpu_ver, "mattr": mattr,
+            "num-cores": config["num_cores"] if "num_cores" in kwargs else 4,
+            "vtcm-capacity": config["vtcm_capacity"]}
+    if llvm_options and llvm_options.strip():
+        spec["llvm-options"] = [s.replace("=", "@") for s in llvm_options.split()]
+    return Target(spec)
