@@ -72,6 +72,14 @@ def test_executors_check_their_arguments():
     # float64 NumPy arrays convert to the declared float32, as the graph executor's set_input
     # does; the sum is exact (2 everywhere).
     np.testing.assert_array_equal(f(np.ones((2, 2)), np.ones((2, 2))).numpy(), np.full((2, 2), 2.0))
+    # Floats into an integer input: only whole numbers in range, which convert exactly (TVM's
+    # copyfrom would truncate 2.5 to 2, a silent change; relaypass refuses it).
+    x = relay.var("x", shape=(), dtype="int32")
+    twice = relay.create_executor(mod=tvm.IRModule.from_expr(relay.Function([x], x + x))).evaluate()
+    assert twice(2.0).numpy() == 4
+    for bad_value in (2.5, float("nan"), 1e12):
+        with pytest.raises(TypeError, match="without changing kind"):
+            twice(bad_value)
     with pytest.raises(RuntimeError, match="unknown execution strategy"):
         relay.create_executor("woof")
     # As TVM: another device can be named (it does not exist here), an unknown name cannot, and

@@ -7,15 +7,28 @@ from .. import _core
 from .. import nd as _nd
 
 
+def _exactly_integral(array, target):
+    """Whether every value of a float ``array`` is a whole number within ``target``'s range."""
+    with _np.errstate(invalid="ignore"):
+        info = _np.iinfo(target)
+        return bool(_np.all(_np.isfinite(array)) and _np.all(_np.floor(array) == array)
+                    and _np.all(array >= info.min) and _np.all(array <= info.max))
+
+
 def cast_within_kind(array, dtype, what):
     """``array`` as ``dtype`` where NumPy casts within the same kind (float64 to float32, as
-    TVM's copyfrom converts) or between integer dtypes; a TypeError naming ``what`` otherwise."""
+    TVM's copyfrom converts), between integer dtypes, or from floats that are whole numbers into
+    an integer dtype; a TypeError naming ``what`` otherwise."""
     target = _np.dtype(dtype) if dtype != "bool" else _np.dtype(bool)
     if array.dtype == target:
         return array
     # Signed and unsigned integers count as one kind: TVM's copyfrom casts an int64 array (NumPy's
     # default for Python ints) into a uint8 input.
     integers = array.dtype.kind in "iu" and target.kind in "iu"
+    if array.dtype.kind == "f" and target.kind in "iu" and _exactly_integral(array, target):
+        # TVM's copyfrom casts floats into an integer input (a Python 2.0 for an int32 scalar);
+        # here only where no value changes: 2.5, NaN or an out-of-range value stays an error.
+        return array.astype(target)
     if array.dtype == object or not (integers or _np.can_cast(array.dtype, target, "same_kind")):
         raise TypeError(
             "{} is {}, got an array of dtype {} (which does not convert to it without "

@@ -8,6 +8,7 @@
 #include "int8/int8_products.h"
 #include "kernel_util.h"
 #include "kernels.h"
+#include "relaypass/support/float16.h"
 #include "relaypass/support/parallel.h"
 
 namespace relaypass::op::kernels {
@@ -59,6 +60,54 @@ Arrays PRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type)
   });
 }
 
+namespace {
+
+// nn.lrn of float16 / bfloat16 data with every operation rounded to the type, in topi.nn.lrn's
+// order (the square, each step of the window's sum, alpha *, / size, bias +, power, the
+// division; the attributes rounded to the type first), as TVM computes it in that type and as
+// NumPy's half arithmetic (topi.testing.lrn_python) does: widening the whole computation would
+// round once, and differ from both in the last bit of a third of the values.
+NDArray HalfLRN(const NDArray& data, const ir::AttrsNode& a, int64_t size, double bias,
+                double alpha, double beta) {
+  const bool bf16 = data.dtype().code() == DataType::Code::kBFloat;
+  auto to_bits = [bf16](float v) {
+    return bf16 ? support::FloatToBFloat16(v) : support::FloatToHalf(v);
+  };
+  auto to_float = [bf16](uint16_t h) {
+    return bf16 ? support::BFloat16ToFloat(h) : support::HalfToFloat(h);
+  };
+  auto round = [&](float v) { return to_float(to_bits(v)); };
+  const int axis = NormalizeAxis(a.get_int("axis"), data.ndim(), "nn.lrn: axis");
+  const int64_t n = data.shape()[axis];
+  const int64_t outer = Product(data.shape(), 0, axis);
+  const int64_t inner = Product(data.shape(), axis + 1, data.shape().size());
+  const float alpha_h = round(static_cast<float>(alpha)), bias_h = round(static_cast<float>(bias));
+  const float beta_h = round(static_cast<float>(beta)), size_h = round(static_cast<float>(size));
+  NDArray out = NDArray::Uninitialized(data.shape(), data.dtype());
+  const auto* pd = data.data<uint16_t>();
+  auto* po = out.mutable_data<uint16_t>();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t c = 0; c < n; ++c) {
+      const int64_t lo = std::max<int64_t>(0, c - size / 2);
+      const int64_t hi = std::min<int64_t>(n - 1, c - size / 2 + size - 1);
+      for (int64_t i = 0; i < inner; ++i) {
+        float sq = 0;
+        for (int64_t j = lo; j <= hi; ++j) {
+          const float v = to_float(pd[(o * n + j) * inner + i]);
+          sq = round(sq + round(v * v));
+        }
+        const float scaled = round(round(alpha_h * sq) / size_h);
+        const float denominator = round(std::pow(round(bias_h + scaled), beta_h));
+        const int64_t at = (o * n + c) * inner + i;
+        po[at] = to_bits(to_float(pd[at]) / denominator);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 // TVM's topi.nn.lrn: the window [c - size/2, c - size/2 + size - 1] on `axis`;
 // out = x / (bias + alpha * sum(x^2) / size)^beta.
 Arrays LRN(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
@@ -68,6 +117,7 @@ Arrays LRN(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   if (size < 1) Fail("nn.lrn: attribute 'size' must be positive, got " + std::to_string(size));
   const double bias = a.get_double("bias"), alpha = a.get_double("alpha"),
                beta = a.get_double("beta");
+  if (IsHalf(in[0].dtype())) return {HalfLRN(in[0], a, size, bias, alpha, beta)};
   return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
     const NDArray& data = x[0];
     const int axis = NormalizeAxis(a.get_int("axis"), data.ndim(), "nn.lrn: axis");
