@@ -14,6 +14,7 @@ namespace relaypass::eval {
 namespace {
 
 using Opcode = op::ElementwiseProgram::Opcode;
+using ir::DataType;
 
 // The static tensor type of a typed expression, or null.
 const ir::TensorTypeNode* StaticTensor(const ir::ExprNode* e) {
@@ -99,6 +100,7 @@ class Matcher {
       if (!BroadcastsTo(shape, fused_->out_shape)) return nullptr;
     }
     fused_->program = op::FuseElementwiseInstructions(fused_->program);
+    MatchConvSteps();
     return std::move(fused_);
   }
 
@@ -189,6 +191,101 @@ class Matcher {
     return true;
   }
 
+  // Whether program input `i` holds one value, or one per channel of the (NCHW) result: extent 1
+  // on every other axis.
+  bool PerChannel(int i) const {
+    const FusedElementwise::Input& input = fused_->inputs[static_cast<size_t>(i)];
+    if (input.anchor_result) return false;
+    ir::Shape shape = input_shapes_[static_cast<size_t>(i)];
+    if (input.bias_rank > 0) shape.resize(static_cast<size_t>(input.bias_rank), 1);
+    const ir::Shape& out = fused_->out_shape;
+    if (shape.size() > out.size()) return false;
+    const size_t skip = out.size() - shape.size();
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (skip + d != 1 && shape[d] != 1) return false;
+    }
+    return true;
+  }
+
+  // fused_->conv_steps: the program as per-channel steps on an int8 convolution's result.
+  void MatchConvSteps() {
+    const FusedElementwise& f = *fused_;
+    const auto* conv_type = f.anchor && f.anchor->checked_type.defined()
+                                ? f.anchor->checked_type.as<ir::TensorTypeNode>()
+                                : nullptr;
+    if (!conv_type || f.anchor->op_node()->name != "nn.conv2d" ||
+        conv_type->dtype != DataType::Int(32) || conv_type->shape != f.out_shape ||
+        f.out_shape.size() != 4) {
+      return;
+    }
+    int chain = -1;  // the running value: the anchor's input index, then each result
+    for (size_t i = 0; i < f.inputs.size(); ++i) {
+      if (f.inputs[i].anchor_result) chain = static_cast<int>(i);
+    }
+    using Kind = op::Int8ConvStep::Kind;
+    std::vector<FusedElementwise::ConvStep> steps;
+    DataType dtype = DataType::Int(32);
+    const auto& ins = f.program.instructions;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      const op::ElementwiseProgram::Instruction& in = ins[k];
+      const bool last = k + 1 == ins.size();
+      FusedElementwise::ConvStep step;
+      auto other = [&](bool commutes) {
+        if (in.args[0] == chain && in.args[1] != chain) return in.args[1];
+        return commutes && in.args[1] == chain && in.args[0] != chain ? in.args[0] : -1;
+      };
+      if (in.op == Opcode::kCast) {
+        // Only last, int32 to uint8 / int8 (the stored low byte).
+        if (!last || in.args[0] != chain || in.dtype != DataType::Int(32) ||
+            (in.out_dtype != DataType::UInt(8) && in.out_dtype != DataType::Int(8))) {
+          return;
+        }
+        dtype = in.out_dtype;
+        chain = f.program.num_inputs + static_cast<int>(k);
+        continue;
+      }
+      if (in.op == Opcode::kFixedPointMultiply) {
+        if (in.args[0] != chain) return;
+        step.kind = Kind::kFixedPoint;
+        for (int a = 1; a < 5; ++a) {
+          if (in.args[static_cast<size_t>(a)] >= 0)
+            step.operands.push_back(in.args[static_cast<size_t>(a)]);
+        }
+      } else if (in.dtype != DataType::Int(32) || in.out_dtype != DataType::Int(32)) {
+        return;
+      } else if (in.op == Opcode::kClip) {
+        if (in.args[0] != chain) return;
+        step.kind = Kind::kClip;
+        step.lo = in.lo;
+        step.hi = in.hi;
+      } else {
+        const bool commutes = in.op != Opcode::kSubtract;
+        const int operand = other(commutes);
+        if (operand < 0 || operand >= f.program.num_inputs) return;
+        if (in.op == Opcode::kAdd) {
+          step.kind = Kind::kAdd;
+        } else if (in.op == Opcode::kSubtract) {
+          step.kind = Kind::kSubtract;
+        } else if (in.op == Opcode::kMaximum) {
+          step.kind = Kind::kMaximum;
+        } else if (in.op == Opcode::kMinimum) {
+          step.kind = Kind::kMinimum;
+        } else {
+          return;
+        }
+        step.operands.push_back(operand);
+      }
+      for (int operand : step.operands) {
+        if (operand >= f.program.num_inputs || !PerChannel(operand)) return;
+      }
+      steps.push_back(std::move(step));
+      chain = f.program.num_inputs + static_cast<int>(k);
+    }
+    fused_->conv_steps = std::move(steps);
+    fused_->conv_steps_dtype = dtype;
+    fused_->conv_steps_match = true;
+  }
+
   // While matching, a leaf's value is its input index, an instruction's -2 - its index (-1 is
   // a unary instruction's absent operand).
   static int Encode(bool leaf, int index) { return leaf ? index : -2 - index; }
@@ -212,16 +309,39 @@ std::unique_ptr<FusedElementwise> MatchFusedElementwise(const ir::FunctionNode* 
   return Matcher(fn).Match();
 }
 
+namespace {
+
+// The convolution with the program's steps in its kernel (FusedElementwise::conv_steps), or an
+// empty array where the kernel does not do that.
+ir::NDArray ConvolutionWithSteps(const FusedElementwise& fused,
+                                 const std::vector<ir::NDArray>& inputs,
+                                 const std::vector<Value>& args) {
+  std::vector<ir::NDArray> conv_inputs;
+  for (const FusedElementwise::Input& a : fused.anchor_args)
+    conv_inputs.push_back(InputTensor(a, args));
+  std::vector<op::Int8ConvStep> steps;
+  for (const FusedElementwise::ConvStep& s : fused.conv_steps) {
+    op::Int8ConvStep step;
+    step.kind = s.kind;
+    step.lo = s.lo;
+    step.hi = s.hi;
+    for (int i : s.operands) step.operands.push_back(inputs[static_cast<size_t>(i)]);
+    steps.push_back(std::move(step));
+  }
+  return WithCallContext(fused.anchor, "nn.conv2d", [&] {
+    CheckResultFitsBudget(fused.body->checked_type);
+    return op::Conv2DInt8WithSteps(conv_inputs, fused.anchor->attrs, steps, fused.conv_steps_dtype);
+  });
+}
+
+}  // namespace
+
 Value RunFusedElementwise(const FusedElementwise& fused, const std::vector<Value>& args) {
   std::vector<ir::NDArray> inputs;
   inputs.reserve(fused.inputs.size());
   for (const FusedElementwise::Input& input : fused.inputs) {
     if (input.anchor_result) {
-      std::vector<Value> anchor_args;
-      for (const FusedElementwise::Input& a : fused.anchor_args) {
-        anchor_args.emplace_back(InputTensor(a, args));
-      }
-      inputs.push_back(EvaluateOpCall(fused.anchor, anchor_args).tensor());
+      inputs.emplace_back();  // computed below
     } else if (input.bias_rank > 0) {
       ir::NDArray bias = InputTensor(input, args);
       ir::Shape shape(static_cast<size_t>(input.bias_rank), 1);
@@ -231,11 +351,23 @@ Value RunFusedElementwise(const FusedElementwise& fused, const std::vector<Value
       inputs.push_back(InputTensor(input, args));
     }
   }
-  const std::string& name = fused.body->op_node()->name;
-  ir::NDArray result = WithCallContext(fused.body, name, [&] {
-    CheckResultFitsBudget(fused.body->checked_type);
-    return op::RunElementwiseProgram(fused.program, inputs, fused.out_shape);
-  });
+  ir::NDArray result;
+  if (fused.conv_steps_match) result = ConvolutionWithSteps(fused, inputs, args);
+  if (!result.defined()) {
+    for (size_t i = 0; i < fused.inputs.size(); ++i) {
+      if (!fused.inputs[i].anchor_result) continue;
+      std::vector<Value> anchor_args;
+      for (const FusedElementwise::Input& a : fused.anchor_args) {
+        anchor_args.emplace_back(InputTensor(a, args));
+      }
+      inputs[i] = EvaluateOpCall(fused.anchor, anchor_args).tensor();
+    }
+    const std::string& name = fused.body->op_node()->name;
+    result = WithCallContext(fused.body, name, [&] {
+      CheckResultFitsBudget(fused.body->checked_type);
+      return op::RunElementwiseProgram(fused.program, inputs, fused.out_shape);
+    });
+  }
   if (!fused.tail) return Value(std::move(result));
   std::vector<Value> tail_args = {Value(std::move(result))};
   for (const FusedElementwise::Input& a : fused.tail_args)

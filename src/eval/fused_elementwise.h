@@ -11,6 +11,7 @@
 
 #include "relaypass/eval/value.h"
 #include "relaypass/ir/expr.h"
+#include "relaypass/op/conv2d_epilogue.h"
 #include "relaypass/op/elementwise_program.h"
 
 namespace relaypass::eval {
@@ -32,6 +33,17 @@ struct FusedElementwise {
   const ir::CallNode* tail = nullptr;
   std::vector<Input> tail_args;
   op::ElementwiseProgram program;
+  // When the anchor is an int8 convolution and the program is a chain of per-channel integer
+  // steps on its result (TVM's requantize lowering), those steps as the kernel can apply them
+  // before it stores its results (op::Conv2DInt8WithSteps); `operands` are program inputs.
+  struct ConvStep {
+    op::Int8ConvStep::Kind kind;
+    std::vector<int> operands;
+    double lo = 0, hi = 0;
+  };
+  std::vector<ConvStep> conv_steps;
+  bool conv_steps_match = false;
+  ir::DataType conv_steps_dtype;
   ir::Shape out_shape;
   const ir::CallNode* body = nullptr;  // the program's last op, named in errors
 };

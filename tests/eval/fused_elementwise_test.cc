@@ -216,6 +216,43 @@ TEST_F(FusedElementwiseTest, ConvolutionAnchor) {
   ExpectSameAsOpByOp({x}, v, {Uniform({1, 16, 9, 11}, DataType::UInt(8), 0, 255, 17)}, 1);
 }
 
+// The requantize chains the int8 convolution applies in its kernel (op::Conv2DInt8WithSteps,
+// where the processor has AVX-512 VNNI and DQ; elsewhere the same module runs as a program):
+// bias add, subtracted zero-point term, relu as maximum, per-channel fixed-point multiply with a
+// left shift, output zero point, clip, and a uint8 / int8 / int32 result; 70 output channels
+// (a partial row run), 1x1 and 3x3 kernels. Expected values: the ops one by one.
+TEST_F(FusedElementwiseTest, ConvolutionStepsInTheKernel) {
+  uint32_t seed = 30;
+  for (const char* out : {"uint8", "int8", "int32"}) {
+    for (int64_t kernel : {1, 3}) {
+      SCOPED_TRACE(std::string(out) + ", kernel " + std::to_string(kernel));
+      ir::Var x = relay::var("x", {1, 12, 7, 9}, "uint8");
+      const NDArray w = Uniform({70, 12, kernel, kernel}, DataType::Int(8), -127, 127, seed++);
+      relay::nn::Conv2DArgs args;
+      args.padding = {kernel / 2, kernel / 2};
+      args.out_dtype = "int32";
+      ir::Expr v = relay::nn::conv2d(x, C(w), args);
+      v = relay::add(v, C(Uniform({70, 1, 1}, DataType::Int(32), -4000, 4000, seed++)));
+      v = relay::subtract(v, C(Uniform({1, 70, 1, 1}, DataType::Int(32), -900, 900, seed++)));
+      v = relay::maximum(v, C(NDArray::Scalar<int32_t>(-50, DataType::Int(32))));
+      v = relay::cast(v, "int64");
+      v = relay::call("left_shift", {v, C(NDArray::Scalar<int64_t>(1, DataType::Int(64)))});
+      v = relay::multiply(v, C(Uniform({70, 1, 1}, DataType::Int(64), 1 << 30, 2e9, seed++)));
+      v = relay::add(v, C(NDArray::Scalar<int64_t>(int64_t{1} << 36, DataType::Int(64))));
+      v = relay::call("right_shift", {v, C(NDArray::Scalar<int64_t>(37, DataType::Int(64)))});
+      v = relay::cast(v, "int32");
+      v = relay::add(C(NDArray::Scalar<int32_t>(3, DataType::Int(32))), v);
+      if (std::string(out) != "int32") v = relay::cast(relay::clip(v, -128, 255), out);
+      const ir::IRModule fused = passes::FuseOps(2)(Typed({x}, v));
+      ASSERT_EQ(Groups(fused).size(), 1u);
+      const std::unique_ptr<FusedElementwise> match = MatchFusedElementwise(Groups(fused)[0]);
+      ASSERT_NE(match, nullptr);
+      EXPECT_TRUE(match->conv_steps_match);
+      ExpectSameAsOpByOp({x}, v, {Uniform({1, 12, 7, 9}, DataType::UInt(8), 0, 255, seed++)}, 1);
+    }
+  }
+}
+
 // qnn.quantize of a float input and the nn.pad of the convolution after it: one group, the pad
 // applied to the program's result (the tail).
 TEST_F(FusedElementwiseTest, PadAfterTheProgram) {

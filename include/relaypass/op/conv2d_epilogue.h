@@ -52,4 +52,25 @@ std::shared_ptr<const PrepackedConvWeight> PrepackConv2DWeight(const ir::Shape& 
                                                                const ir::NDArray& weight,
                                                                const ir::AttrsNode& conv_attrs);
 
+/// One per-channel integer step after an int8 convolution (the bias add, zero-point terms and
+/// requantize of TVM's qnn lowering), as its op computes an element: add, subtract (the running
+/// value first), maximum or minimum of operands[0]; clip to [lo, hi]; the fixed-point multiply
+/// ((int64(v) << operands[3]) * operands[0] + operands[1]) >> operands[2], cast back to int32
+/// (operands[3] optional). Each operand holds one value or one per output channel (int32 for
+/// the first four kinds, int64 for the fixed-point multiply).
+struct Int8ConvStep {
+  enum class Kind { kAdd, kSubtract, kMaximum, kMinimum, kClip, kFixedPoint };
+  Kind kind = Kind::kAdd;
+  std::vector<ir::NDArray> operands;
+  double lo = 0, hi = 0;
+};
+
+/// nn.conv2d of uint8 NCHW data by an int8 OIHW weight into int32 (out_dtype "int32", no
+/// negative padding) with `steps` applied to every result and the result cast to `out_dtype`
+/// (int32, uint8 or int8), all in the kernel before the results are stored. An empty NDArray
+/// where the kernel does not do that (another layout, dtype or group count, operands of another
+/// size, a processor without AVX-512 VNNI and DQ): the caller then runs the ops.
+ir::NDArray Conv2DInt8WithSteps(const std::vector<ir::NDArray>& in, const ir::Attrs& conv_attrs,
+                                const std::vector<Int8ConvStep>& steps, ir::DataType out_dtype);
+
 }  // namespace relaypass::op

@@ -14,6 +14,7 @@
 #include "conv_geometry.h"
 #include "conv_panels.h"
 #include "depthwise_conv.h"
+#include "element_ops.h"
 #include "epilogue.h"
 #include "gemm.h"
 #include "int8/int8_products.h"
@@ -391,6 +392,60 @@ Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
 }  // namespace relaypass::op::kernels
 
 namespace relaypass::op {
+
+ir::NDArray Conv2DInt8WithSteps(const std::vector<ir::NDArray>& in, const ir::Attrs& conv_attrs,
+                                const std::vector<Int8ConvStep>& steps, ir::DataType out_dtype) {
+  if (in.size() != 2 || !conv_attrs.defined() || in[0].ndim() != 4 || in[1].ndim() != 4 ||
+      in[0].dtype() != ir::DataType::UInt(8) || in[1].dtype() != ir::DataType::Int(8) ||
+      !(out_dtype == ir::DataType::Int(32) || out_dtype == ir::DataType::UInt(8) ||
+        out_dtype == ir::DataType::Int(8))) {
+    return {};
+  }
+  const ir::AttrsNode& a = *conv_attrs;
+  const std::string& out_layout = a.get_string("out_layout");
+  if (a.get_string("data_layout") != "NCHW" || a.get_string("kernel_layout") != "OIHW" ||
+      !(out_layout.empty() || out_layout == "NCHW") ||
+      kernels::DTypeAttr(a, "out_dtype", in[0].dtype()) != ir::DataType::Int(32)) {
+    return {};
+  }
+  std::vector<int64_t> pad = kernels::Padding4(a.get_ints("padding"), "nn.conv2d");
+  for (int64_t p : pad) {
+    if (p < 0) return {};
+  }
+  const kernels::ConvGeometry g = kernels::Geometry(in[0], in[1], a, pad);
+  // The operands as int64 values, one or one per output channel.
+  std::vector<std::vector<int64_t>> values;
+  std::vector<RelaypassInt8EpilogueStep> kernel_steps;
+  values.reserve(steps.size() * 4);
+  for (const Int8ConvStep& step : steps) {
+    RelaypassInt8EpilogueStep k{};
+    k.kind = static_cast<int32_t>(step.kind);
+    const bool fixed_point = step.kind == Int8ConvStep::Kind::kFixedPoint;
+    const ir::DataType operand_dtype = fixed_point ? ir::DataType::Int(64) : ir::DataType::Int(32);
+    if (step.operands.size() > 4) return {};
+    for (size_t i = 0; i < step.operands.size(); ++i) {
+      const ir::NDArray& x = step.operands[i];
+      if (x.dtype() != operand_dtype || (x.size() != 1 && x.size() != g.out_channels)) return {};
+      std::vector<int64_t>& v = values.emplace_back(static_cast<size_t>(x.size()));
+      for (int64_t j = 0; j < x.size(); ++j) {
+        v[static_cast<size_t>(j)] =
+            fixed_point ? x.data<int64_t>()[j] : static_cast<int64_t>(x.data<int32_t>()[j]);
+      }
+      k.operand[i] = v.data();
+      k.stride[i] = x.size() == 1 ? 0 : 1;
+    }
+    const size_t needed = step.kind == Int8ConvStep::Kind::kClip ? 0 : fixed_point ? 3 : 1;
+    if (step.operands.size() < needed) return {};
+    if (step.kind == Int8ConvStep::Kind::kClip) {
+      k.lo = kernels::Saturate<int32_t>(step.lo);
+      k.hi = kernels::Saturate<int32_t>(step.hi);
+    }
+    kernel_steps.push_back(k);
+  }
+  RelaypassInt8Epilogue epilogue{kernel_steps.data(), static_cast<int32_t>(kernel_steps.size()),
+                                 static_cast<int32_t>(out_dtype.bytes())};
+  return kernels::Int8Conv2DWithEpilogue(g, in[0], in[1], epilogue, out_dtype);
+}
 
 bool Conv2DEpilogueSupported(const ir::AttrsNode& a) {
   const std::string& out_layout = a.get_string("out_layout");

@@ -24,6 +24,9 @@ RELAYPASS_DECLARE_INT8_VARIANT(avx512vnni)
 #undef RELAYPASS_DECLARE_INT8_VARIANT
 void relaypass_int8_panels_u8s8_avx512vnni(const uint8_t*, const int8_t*, int64_t, int64_t, int64_t,
                                            int32_t*, int64_t);
+void relaypass_int8_panels_epilogue_u8s8_avx512vnni(const uint8_t*, const int8_t*, int64_t, int64_t,
+                                                    int64_t, void*, int64_t,
+                                                    const RelaypassInt8Epilogue*, int64_t);
 }
 
 namespace relaypass::op::kernels {
@@ -176,6 +179,23 @@ void Int8PanelsVnni(const uint8_t* panels, const int8_t* w, int64_t k4, int64_t 
   CheckHostRuns(Int8Isa::kAvx512vnni);
   if (pixels <= 0 || rows <= 0) return;
   relaypass_int8_panels_u8s8_avx512vnni(panels, w, k4, pixels, rows, y, y_row_stride);
+}
+
+bool Int8PanelEpilogueRuns() {
+  static const bool runs =
+      HostSupportsInt8Isa(Int8Isa::kAvx512vnni) && __builtin_cpu_supports("avx512dq");
+  return runs;
+}
+
+void Int8PanelsVnniEpilogue(const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels,
+                            int64_t rows, void* y, int64_t y_row_stride,
+                            const RelaypassInt8Epilogue* epilogue, int64_t first_channel) {
+  if (!Int8PanelEpilogueRuns()) {
+    Fail("int8 GEMM: the panel epilogue needs AVX-512 VNNI and AVX-512DQ");
+  }
+  if (pixels <= 0 || rows <= 0) return;
+  relaypass_int8_panels_epilogue_u8s8_avx512vnni(panels, w, k4, pixels, rows, y, y_row_stride,
+                                                 epilogue, first_channel);
 }
 
 }  // namespace relaypass::op::kernels

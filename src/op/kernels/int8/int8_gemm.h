@@ -12,6 +12,8 @@
 #include "relaypass/op/int8_isa.h"
 #include "relaypass/op/int8_kernels.h"
 
+struct RelaypassInt8Epilogue;
+
 namespace relaypass::op::kernels {
 
 using op::Int8GemmKind;
@@ -39,5 +41,13 @@ void Int8GemmPackedX(Int8Isa isa, int64_t m, int64_t n, int64_t k, const uint8_t
 /// [q][p % 16][4] for the products 4q .. 4q + 3; int8 weights, rows 4 * k4 bytes apart.
 void Int8PanelsVnni(const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels,
                     int64_t rows, int32_t* y, int64_t y_row_stride);
+
+/// Int8PanelsVnni with `epilogue` (isa/panel_epilogue.h) applied to each result row before it is
+/// stored (row r is output channel first_channel + r; epilogue->out_bytes per result). Only where
+/// Int8PanelEpilogueRuns() (VNNI and AVX-512DQ).
+void Int8PanelsVnniEpilogue(const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels,
+                            int64_t rows, void* y, int64_t y_row_stride,
+                            const RelaypassInt8Epilogue* epilogue, int64_t first_channel);
+bool Int8PanelEpilogueRuns();
 
 }  // namespace relaypass::op::kernels

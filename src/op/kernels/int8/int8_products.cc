@@ -197,18 +197,28 @@ void PackPatchPanels(const ConvGeometry& g, const PaddedImage& image, uint8_t* p
 // product vectors run over 16 output pixels, so each result row is 16 pixels of one output
 // channel, stored straight into the NCHW output (no lane sums, no strided stores).
 bool PanelPathApplies(const ConvGeometry& g, const NDArray& data, const NDArray& weight) {
-  return CurrentInt8Isa() == Int8Isa::kAvx512vnni &&
-         HostSupportsInt8Isa(Int8Isa::kAvx512vnni) && data.dtype() == DataType::UInt(8) &&
-         weight.dtype() == DataType::Int(8) && g.groups == 1 && g.in_per_group % 4 == 0 &&
-         g.in_per_group > 0;
+  return CurrentInt8Isa() == Int8Isa::kAvx512vnni && HostSupportsInt8Isa(Int8Isa::kAvx512vnni) &&
+         data.dtype() == DataType::UInt(8) && weight.dtype() == DataType::Int(8) && g.groups == 1 &&
+         g.in_per_group % 4 == 0 && g.in_per_group > 0;
 }
 
+// A 1x1 kernel without padding: its patches are the image's pixels.
+bool Pointwise(const ConvGeometry& g) {
+  return g.kernel_h == 1 && g.kernel_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
+         g.out_height <= (g.height - 1) / g.stride_h + 1 &&
+         g.out_width <= (g.width - 1) / g.stride_w + 1;
+}
+
+// The panel path; with `epilogue` (non-null) its steps are applied to each result row before it
+// is stored as `out_dtype` (int32, or uint8 / int8 for a final cast).
 NDArray Int8Conv2DPanels(const ConvGeometry& g, const NDArray& data, const NDArray& weight,
-                         bool pointwise) {
+                         bool pointwise, const RelaypassInt8Epilogue* epilogue = nullptr,
+                         DataType out_dtype = DataType::Int(32)) {
   const int64_t plane = g.height * g.width, out_plane = g.out_height * g.out_width;
   const int64_t channels = g.in_per_group, k = channels * g.kernel_h * g.kernel_w;
-  NDArray out = NDArray::Uninitialized({g.batch, g.out_channels, g.out_height, g.out_width},
-                                       DataType::Int(32));
+  NDArray out =
+      NDArray::Uninitialized({g.batch, g.out_channels, g.out_height, g.out_width}, out_dtype);
+  const int64_t out_bytes = out_dtype.bytes();
   const auto* x = static_cast<const uint8_t*>(data.raw_data());
   const auto* w = static_cast<const uint8_t*>(weight.raw_data());
   const std::vector<uint8_t> taps_first =
@@ -225,15 +235,23 @@ NDArray Int8Conv2DPanels(const ConvGeometry& g, const NDArray& data, const NDArr
     }
     // Tasks: pairs of pixel blocks by runs of 64 output channels.
     const int64_t pairs = (blocks + 1) / 2, row_runs = (g.out_channels + 63) / 64;
-    int32_t* y = out.mutable_data<int32_t>() + n * g.out_channels * out_plane;
+    auto* y =
+        static_cast<uint8_t*>(out.mutable_raw_data()) + n * g.out_channels * out_plane * out_bytes;
     support::ParallelFor(pairs * row_runs, 1, [&](int64_t begin, int64_t end) {
       for (int64_t t = begin; t < end; ++t) {
         const int64_t pair = t / row_runs, run = t % row_runs;
         const int64_t p0 = 32 * pair, r0 = 64 * run;
-        Int8PanelsVnni(panels.get() + (p0 / 16) * 64 * k4, weights + r0 * k, k4,
-                       std::min<int64_t>(32, out_plane - p0),
-                       std::min<int64_t>(64, g.out_channels - r0), y + r0 * out_plane + p0,
-                       out_plane);
+        const uint8_t* block = panels.get() + (p0 / 16) * 64 * k4;
+        const int64_t pixels = std::min<int64_t>(32, out_plane - p0);
+        const int64_t rows = std::min<int64_t>(64, g.out_channels - r0);
+        uint8_t* tile = y + (r0 * out_plane + p0) * out_bytes;
+        if (epilogue) {
+          Int8PanelsVnniEpilogue(block, weights + r0 * k, k4, pixels, rows, tile, out_plane,
+                                 epilogue, r0);
+        } else {
+          Int8PanelsVnni(block, weights + r0 * k, k4, pixels, rows,
+                         reinterpret_cast<int32_t*>(tile), out_plane);
+        }
       }
     });
   }
@@ -256,9 +274,7 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
   const Int8Isa isa = CurrentInt8Isa();
   const bool x_signed = Signed(data);
   const uint8_t flip = x_signed ? 0x80 : 0;  // int8 data as uint8 x + 128 (int8_gemm.h)
-  const bool pointwise = g.kernel_h == 1 && g.kernel_w == 1 && g.pad_top == 0 && g.pad_left == 0 &&
-                         g.out_height <= (g.height - 1) / g.stride_h + 1 &&
-                         g.out_width <= (g.width - 1) / g.stride_w + 1;
+  const bool pointwise = Pointwise(g);
   if (PanelPathApplies(g, data, weight)) return Int8Conv2DPanels(g, data, weight, pointwise);
   // The patches straight in the GEMM's packed layout: row `pixel`, byte (r * KW + s) * C + c, so
   // that each tap is one run of C bytes of the channels-last image; zeros past k and in the
@@ -303,6 +319,15 @@ NDArray Int8Conv2D(const ConvGeometry& g, const NDArray& data, const NDArray& we
     }
   }
   return out;
+}
+
+NDArray Int8Conv2DWithEpilogue(const ConvGeometry& g, const NDArray& data, const NDArray& weight,
+                               const RelaypassInt8Epilogue& epilogue, DataType out_dtype) {
+  if (!PanelPathApplies(g, data, weight) || !Int8PanelEpilogueRuns() ||
+      out_dtype.bytes() != epilogue.out_bytes) {
+    return NDArray();
+  }
+  return Int8Conv2DPanels(g, data, weight, Pointwise(g), &epilogue, out_dtype);
 }
 
 }  // namespace relaypass::op::kernels

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../conv_geometry.h"
+#include "isa/panel_epilogue.h"
 #include "relaypass/ir/ndarray.h"
 #include "relaypass/op/int8_kernels.h"
 
@@ -22,5 +23,13 @@ ir::NDArray Int8BatchMatmul(const ir::NDArray& x_in, const ir::NDArray& y_in, bo
 /// the padded image: one run of channels per kernel tap) straight into the GEMM's packed layout,
 /// and multiplied by the group's weight rows reordered to match.
 ir::NDArray Int8Conv2D(const ConvGeometry& g, const ir::NDArray& data, const ir::NDArray& weight);
+
+/// Int8Conv2D on the VNNI panel path with `epilogue` (isa/panel_epilogue.h) applied to every
+/// result before it is stored as `out_dtype` (int32, or uint8 / int8 for epilogue.out_bytes 1);
+/// an empty NDArray where that path does not apply (int8_products.cc PanelPathApplies, and
+/// AVX-512DQ).
+ir::NDArray Int8Conv2DWithEpilogue(const ConvGeometry& g, const ir::NDArray& data,
+                                   const ir::NDArray& weight, const RelaypassInt8Epilogue& epilogue,
+                                   ir::DataType out_dtype);
 
 }  // namespace relaypass::op::kernels

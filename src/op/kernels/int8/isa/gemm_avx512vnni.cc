@@ -3,6 +3,9 @@
 // uint8 x uint8 by the widening product (avx512_common.h).
 #include "avx512_common.h"
 #include "int8_tiles.h"
+#include "panel_epilogue.h"
+
+#include <type_traits>
 
 namespace {
 
@@ -90,9 +93,12 @@ namespace {
 // The panel kernel (see relaypass_int8_panels_u8s8_avx512vnni): kRows weight rows by kBlocks
 // blocks of 16 pixels, one accumulator per row and block; each step of four products broadcasts
 // a row's four weight bytes against a block's 16 x 4 data bytes.
-template <int kRows, int kBlocks>
+struct NoEpilogue;
+
+template <int kRows, int kBlocks, class Epilogue>
 inline void PanelTile(const uint8_t* panels, int64_t block_bytes, const int8_t* w, int64_t k4,
-                      int32_t* y, int64_t y_row_stride, int64_t pixels) {
+                      void* y, int64_t y_row_stride, int64_t pixels, const Epilogue& epilogue,
+                      int64_t row0, int out_bytes) {
   __m512i acc[kRows][kBlocks];
 #pragma GCC unroll 16
   for (int r = 0; r < kRows; ++r) {
@@ -115,33 +121,127 @@ inline void PanelTile(const uint8_t* panels, int64_t block_bytes, const int8_t* 
         acc[r][b] = _mm512_dpbusd_epi32(acc[r][b], data[b], weights);
     }
   }
-#pragma GCC unroll 16
   for (int r = 0; r < kRows; ++r) {
-#pragma GCC unroll 4
+    if constexpr (!std::is_same_v<Epilogue, NoEpilogue>) {
+      for (int b = 0; b < kBlocks; ++b) acc[r][b] = epilogue(acc[r][b], row0 + r);
+    }
     for (int b = 0; b < kBlocks; ++b) {
       const int64_t left = pixels - 16 * b;
       if (left <= 0) continue;
       const __mmask16 mask = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
-      _mm512_mask_storeu_epi32(y + r * y_row_stride + 16 * b, mask, acc[r][b]);
+      if (out_bytes == 1) {
+        // The cast to uint8 / int8 keeps the low byte (vpmovdb truncates).
+        _mm512_mask_cvtepi32_storeu_epi8(static_cast<uint8_t*>(y) + r * y_row_stride + 16 * b, mask,
+                                         acc[r][b]);
+      } else {
+        _mm512_mask_storeu_epi32(static_cast<int32_t*>(y) + r * y_row_stride + 16 * b, mask,
+                                 acc[r][b]);
+      }
     }
   }
 }
 
-template <int kBlocks>
+// Rows [0, rows) of the tile; `epilogue(v, row)` (or null) maps a row's results before they are
+// stored, `out_bytes` bytes each.
+template <int kBlocks, class Epilogue>
 inline void PanelRows(const uint8_t* panels, int64_t block_bytes, const int8_t* w, int64_t k4,
-                      int64_t rows, int32_t* y, int64_t y_row_stride, int64_t pixels) {
+                      int64_t rows, void* y, int64_t y_row_stride, int64_t pixels,
+                      const Epilogue& epilogue, int out_bytes) {
   constexpr int kRows = 8;
   const int64_t pitch = 4 * k4;
+  auto* out = static_cast<uint8_t*>(y);
+  const int64_t row_bytes = y_row_stride * out_bytes;
   int64_t r0 = 0;
   for (; r0 + kRows <= rows; r0 += kRows) {
-    PanelTile<kRows, kBlocks>(panels, block_bytes, w + r0 * pitch, k4, y + r0 * y_row_stride,
-                              y_row_stride, pixels);
+    PanelTile<kRows, kBlocks>(panels, block_bytes, w + r0 * pitch, k4, out + r0 * row_bytes,
+                              y_row_stride, pixels, epilogue, r0, out_bytes);
   }
   for (; r0 < rows; ++r0) {
-    PanelTile<1, kBlocks>(panels, block_bytes, w + r0 * pitch, k4, y + r0 * y_row_stride,
-                          y_row_stride, pixels);
+    PanelTile<1, kBlocks>(panels, block_bytes, w + r0 * pitch, k4, out + r0 * row_bytes,
+                          y_row_stride, pixels, epilogue, r0, out_bytes);
   }
 }
+
+// The identity epilogue (the int32 results as they are).
+struct NoEpilogue {
+  __m512i operator()(__m512i v, int64_t) const { return v; }
+};
+
+template <class Epilogue>
+inline void Panels(const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels, int64_t rows,
+                   void* y, int64_t y_row_stride, const Epilogue& epilogue, int out_bytes) {
+  const int64_t block_bytes = 64 * k4;
+  auto* out = static_cast<uint8_t*>(y);
+  int64_t p0 = 0;
+  for (; p0 + 16 < pixels; p0 += 32) {
+    PanelRows<2>(panels + (p0 / 16) * block_bytes, block_bytes, w, k4, rows, out + p0 * out_bytes,
+                 y_row_stride, pixels - p0, epilogue, out_bytes);
+  }
+  if (p0 < pixels) {
+    PanelRows<1>(panels + (p0 / 16) * block_bytes, block_bytes, w, k4, rows, out + p0 * out_bytes,
+                 y_row_stride, pixels - p0, epilogue, out_bytes);
+  }
+}
+
+// v << count or v >> count (arithmetic) on int64 lanes, as Shift<int64_t> computes them: 0 for a
+// count outside [0, 64).
+__attribute__((target("avx512dq"))) inline __m512i ShiftLanes(__m512i v, int64_t count,
+                                                              bool right) {
+  if (count < 0 || count >= 64) return _mm512_setzero_si512();
+  const __m128i c = _mm_cvtsi64_si128(count);
+  return right ? _mm512_sra_epi64(v, c) : _mm512_sll_epi64(v, c);
+}
+
+// The steps of a RelaypassInt8Epilogue on one row (output channel) of int32 results.
+struct ChannelEpilogue {
+  const RelaypassInt8Epilogue* e;
+  int64_t first_channel;
+
+  __attribute__((target("avx512dq"))) __m512i operator()(__m512i v, int64_t row) const {
+    const int64_t c = first_channel + row;
+    for (int32_t i = 0; i < e->num_steps; ++i) {
+      const RelaypassInt8EpilogueStep& s = e->steps[i];
+      auto value = [&](int k) { return s.operand[k][c * s.stride[k]]; };
+      switch (s.kind) {
+        case RelaypassInt8EpilogueStep::kAdd:
+          v = _mm512_add_epi32(v, _mm512_set1_epi32(static_cast<int32_t>(value(0))));
+          break;
+        case RelaypassInt8EpilogueStep::kSubtract:
+          v = _mm512_sub_epi32(v, _mm512_set1_epi32(static_cast<int32_t>(value(0))));
+          break;
+        case RelaypassInt8EpilogueStep::kMaximum:
+          v = _mm512_max_epi32(v, _mm512_set1_epi32(static_cast<int32_t>(value(0))));
+          break;
+        case RelaypassInt8EpilogueStep::kMinimum:
+          v = _mm512_min_epi32(v, _mm512_set1_epi32(static_cast<int32_t>(value(0))));
+          break;
+        case RelaypassInt8EpilogueStep::kClip:
+          v = _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(s.hi)),
+                               _mm512_set1_epi32(s.lo));
+          break;
+        case RelaypassInt8EpilogueStep::kFixedPoint: {
+          const __m512i multiplier = _mm512_set1_epi64(value(0));
+          const __m512i addend = _mm512_set1_epi64(value(1));
+          const int64_t right = value(2), left = s.operand[3] ? value(3) : 0;
+          __m512i half[2] = {_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)),
+                             _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1))};
+          for (__m512i& h : half) {
+            h = ShiftLanes(h, left, false);
+            h = _mm512_add_epi64(_mm512_mullo_epi64(h, multiplier), addend);
+            h = ShiftLanes(h, right, true);
+          }
+          // int64 to int32 keeps the low half (vpmovqd truncates), as the cast does.
+          v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(half[0])),
+                                 _mm512_cvtepi64_epi32(half[1]), 1);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return v;
+  }
+};
 
 }  // namespace
 
@@ -152,14 +252,17 @@ inline void PanelRows(const uint8_t* panels, int64_t block_bytes, const int8_t* 
 extern "C" __attribute__((flatten)) void relaypass_int8_panels_u8s8_avx512vnni(
     const uint8_t* panels, const int8_t* w, int64_t k4, int64_t pixels, int64_t rows, int32_t* y,
     int64_t y_row_stride) {
-  const int64_t block_bytes = 64 * k4;
-  int64_t p0 = 0;
-  for (; p0 + 16 < pixels; p0 += 32) {
-    PanelRows<2>(panels + (p0 / 16) * block_bytes, block_bytes, w, k4, rows, y + p0, y_row_stride,
-                 pixels - p0);
-  }
-  if (p0 < pixels) {
-    PanelRows<1>(panels + (p0 / 16) * block_bytes, block_bytes, w, k4, rows, y + p0, y_row_stride,
-                 pixels - p0);
-  }
+  Panels(panels, w, k4, pixels, rows, y, y_row_stride, NoEpilogue(), 4);
+}
+
+// The same with `epilogue` applied to each row before it is stored (out_bytes per result); row r
+// is output channel first_channel + r. Needs AVX-512DQ besides VNNI (int64 products).
+extern "C" __attribute__((flatten, target("avx512dq"))) void
+relaypass_int8_panels_epilogue_u8s8_avx512vnni(const uint8_t* panels, const int8_t* w, int64_t k4,
+                                               int64_t pixels, int64_t rows, void* y,
+                                               int64_t y_row_stride,
+                                               const RelaypassInt8Epilogue* epilogue,
+                                               int64_t first_channel) {
+  Panels(panels, w, k4, pixels, rows, y, y_row_stride, ChannelEpilogue{epilogue, first_channel},
+         epilogue->out_bytes);
 }
