@@ -93,6 +93,65 @@ namespace {
 // The panel kernel (see relaypass_int8_panels_u8s8_avx512vnni): kRows weight rows by kBlocks
 // blocks of 16 pixels, one accumulator per row and block; each step of four products broadcasts
 // a row's four weight bytes against a block's 16 x 4 data bytes.
+// The tile's products: acc[r][b] = row r of the weights (4 * k4 bytes) against pixel block b.
+template <int kRows, int kBlocks>
+inline void ProductsAny(const uint8_t* panels, int64_t block_bytes, const int8_t* w, int64_t k4,
+                        __m512i (&acc)[kRows][kBlocks]) {
+  for (int r = 0; r < kRows; ++r) {
+    for (int b = 0; b < kBlocks; ++b) acc[r][b] = _mm512_setzero_si512();
+  }
+  const int64_t pitch = 4 * k4;
+  for (int64_t q = 0; q < k4; ++q) {
+    __m512i data[kBlocks];
+    for (int b = 0; b < kBlocks; ++b) {
+      data[b] = _mm512_loadu_si512(panels + b * block_bytes + 64 * q);
+    }
+    for (int r = 0; r < kRows; ++r) {
+      int32_t four;
+      __builtin_memcpy(&four, w + r * pitch + 4 * q, 4);
+      const __m512i weights = _mm512_set1_epi32(four);
+      for (int b = 0; b < kBlocks; ++b) {
+        acc[r][b] = _mm512_dpbusd_epi32(acc[r][b], data[b], weights);
+      }
+    }
+  }
+}
+
+// The 8 x 2 tile (the common one) with its 16 accumulators as named variables: with an array
+// g++ copied every accumulator between registers on every step, as many moves as products.
+inline void Products8x2(const uint8_t* panels, int64_t block_bytes, const int8_t* w, int64_t k4,
+                        __m512i (&acc)[8][2]) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i a00 = zero, a01 = zero, a10 = zero, a11 = zero, a20 = zero, a21 = zero, a30 = zero,
+          a31 = zero, a40 = zero, a41 = zero, a50 = zero, a51 = zero, a60 = zero, a61 = zero,
+          a70 = zero, a71 = zero;
+  const int64_t pitch = 4 * k4;
+  const uint8_t* p1 = panels + block_bytes;
+  for (int64_t q = 0; q < k4; ++q) {
+    const __m512i d0 = _mm512_loadu_si512(panels + 64 * q);
+    const __m512i d1 = _mm512_loadu_si512(p1 + 64 * q);
+    auto row = [&](int r, __m512i& c0, __m512i& c1) {
+      int32_t four;
+      __builtin_memcpy(&four, w + r * pitch + 4 * q, 4);
+      const __m512i weights = _mm512_set1_epi32(four);
+      c0 = _mm512_dpbusd_epi32(c0, d0, weights);
+      c1 = _mm512_dpbusd_epi32(c1, d1, weights);
+    };
+    row(0, a00, a01);
+    row(1, a10, a11);
+    row(2, a20, a21);
+    row(3, a30, a31);
+    row(4, a40, a41);
+    row(5, a50, a51);
+    row(6, a60, a61);
+    row(7, a70, a71);
+  }
+  acc[0][0] = a00, acc[0][1] = a01, acc[1][0] = a10, acc[1][1] = a11;
+  acc[2][0] = a20, acc[2][1] = a21, acc[3][0] = a30, acc[3][1] = a31;
+  acc[4][0] = a40, acc[4][1] = a41, acc[5][0] = a50, acc[5][1] = a51;
+  acc[6][0] = a60, acc[6][1] = a61, acc[7][0] = a70, acc[7][1] = a71;
+}
+
 struct NoEpilogue;
 
 template <int kRows, int kBlocks, class Epilogue>
@@ -100,26 +159,10 @@ inline void PanelTile(const uint8_t* panels, int64_t block_bytes, const int8_t* 
                       void* y, int64_t y_row_stride, int64_t pixels, const Epilogue& epilogue,
                       int64_t row0, int out_bytes) {
   __m512i acc[kRows][kBlocks];
-#pragma GCC unroll 16
-  for (int r = 0; r < kRows; ++r) {
-#pragma GCC unroll 4
-    for (int b = 0; b < kBlocks; ++b) acc[r][b] = _mm512_setzero_si512();
-  }
-  const int64_t pitch = 4 * k4;
-  for (int64_t q = 0; q < k4; ++q) {
-    __m512i data[kBlocks];
-#pragma GCC unroll 4
-    for (int b = 0; b < kBlocks; ++b)
-      data[b] = _mm512_loadu_si512(panels + b * block_bytes + 64 * q);
-#pragma GCC unroll 16
-    for (int r = 0; r < kRows; ++r) {
-      int32_t four;
-      __builtin_memcpy(&four, w + r * pitch + 4 * q, 4);
-      const __m512i weights = _mm512_set1_epi32(four);
-#pragma GCC unroll 4
-      for (int b = 0; b < kBlocks; ++b)
-        acc[r][b] = _mm512_dpbusd_epi32(acc[r][b], data[b], weights);
-    }
+  if constexpr (kRows == 8 && kBlocks == 2) {
+    Products8x2(panels, block_bytes, w, k4, acc);
+  } else {
+    ProductsAny<kRows, kBlocks>(panels, block_bytes, w, k4, acc);
   }
   for (int r = 0; r < kRows; ++r) {
     if constexpr (!std::is_same_v<Epilogue, NoEpilogue>) {
