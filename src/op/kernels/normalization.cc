@@ -62,6 +62,25 @@ Arrays PRelu(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type)
 
 namespace {
 
+// Calls body(at, lo, hi, step) for every element `at` of an array of `shape`: lo .. hi (step
+// apart) are the elements of its LRN window along `axis` (TVM's topi.nn.lrn: channels
+// [c - size/2, c - size/2 + size - 1] within the axis).
+template <typename Body>
+void ForEachLrnWindow(const Shape& shape, int axis, int64_t size, Body&& body) {
+  const int64_t n = shape[axis];
+  const int64_t outer = Product(shape, 0, axis);
+  const int64_t inner = Product(shape, axis + 1, shape.size());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t c = 0; c < n; ++c) {
+      const int64_t lo = std::max<int64_t>(0, c - size / 2);
+      const int64_t hi = std::min<int64_t>(n - 1, c - size / 2 + size - 1);
+      for (int64_t i = 0; i < inner; ++i) {
+        body((o * n + c) * inner + i, (o * n + lo) * inner + i, (o * n + hi) * inner + i, inner);
+      }
+    }
+  }
+}
+
 // nn.lrn of float16 / bfloat16 data with every operation rounded to the type, in topi.nn.lrn's
 // order (the square, each step of the window's sum, alpha *, / size, bias +, power, the
 // division; the attributes rounded to the type first), as TVM computes it in that type and as
@@ -78,31 +97,21 @@ NDArray HalfLRN(const NDArray& data, const ir::AttrsNode& a, int64_t size, doubl
   };
   auto round = [&](float v) { return to_float(to_bits(v)); };
   const int axis = NormalizeAxis(a.get_int("axis"), data.ndim(), "nn.lrn: axis");
-  const int64_t n = data.shape()[axis];
-  const int64_t outer = Product(data.shape(), 0, axis);
-  const int64_t inner = Product(data.shape(), axis + 1, data.shape().size());
   const float alpha_h = round(static_cast<float>(alpha)), bias_h = round(static_cast<float>(bias));
   const float beta_h = round(static_cast<float>(beta)), size_h = round(static_cast<float>(size));
   NDArray out = NDArray::Uninitialized(data.shape(), data.dtype());
   const auto* pd = data.data<uint16_t>();
   auto* po = out.mutable_data<uint16_t>();
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t c = 0; c < n; ++c) {
-      const int64_t lo = std::max<int64_t>(0, c - size / 2);
-      const int64_t hi = std::min<int64_t>(n - 1, c - size / 2 + size - 1);
-      for (int64_t i = 0; i < inner; ++i) {
-        float sq = 0;
-        for (int64_t j = lo; j <= hi; ++j) {
-          const float v = to_float(pd[(o * n + j) * inner + i]);
-          sq = round(sq + round(v * v));
-        }
-        const float scaled = round(round(alpha_h * sq) / size_h);
-        const float denominator = round(std::pow(round(bias_h + scaled), beta_h));
-        const int64_t at = (o * n + c) * inner + i;
-        po[at] = to_bits(to_float(pd[at]) / denominator);
-      }
+  ForEachLrnWindow(data.shape(), axis, size, [&](int64_t at, int64_t lo, int64_t hi, int64_t step) {
+    float sq = 0;
+    for (int64_t j = lo; j <= hi; j += step) {
+      const float v = to_float(pd[j]);
+      sq = round(sq + round(v * v));
     }
-  }
+    const float scaled = round(round(alpha_h * sq) / size_h);
+    const float denominator = round(std::pow(round(bias_h + scaled), beta_h));
+    po[at] = to_bits(to_float(pd[at]) / denominator);
+  });
   return out;
 }
 
@@ -121,29 +130,20 @@ Arrays LRN(const Arrays& in, const ir::Attrs& attrs, const ir::Type& out_type) {
   return PromoteHalf(in, out_type, [&](const Arrays& x) -> Arrays {
     const NDArray& data = x[0];
     const int axis = NormalizeAxis(a.get_int("axis"), data.ndim(), "nn.lrn: axis");
-    const int64_t n = data.shape()[axis];
-    const int64_t outer = Product(data.shape(), 0, axis);
-    const int64_t inner = Product(data.shape(), axis + 1, data.shape().size());
     return {DispatchFloat(data.dtype(), "nn.lrn", [&](auto tag) {
       using T = typename decltype(tag)::type;
       NDArray out = NDArray::Uninitialized(data.shape(), data.dtype());
       const T* pd = data.data<T>();
       T* po = out.mutable_data<T>();
-      for (int64_t o = 0; o < outer; ++o) {
-        for (int64_t c = 0; c < n; ++c) {
-          const int64_t lo = std::max<int64_t>(0, c - size / 2);
-          const int64_t hi = std::min<int64_t>(n - 1, c - size / 2 + size - 1);
-          for (int64_t i = 0; i < inner; ++i) {
-            double sq = 0;
-            for (int64_t j = lo; j <= hi; ++j) {
-              const double v = pd[(o * n + j) * inner + i];
-              sq += v * v;
-            }
-            const int64_t at = (o * n + c) * inner + i;
-            po[at] = static_cast<T>(pd[at] / std::pow(bias + alpha * sq / size, beta));
-          }
-        }
-      }
+      ForEachLrnWindow(data.shape(), axis, size,
+                       [&](int64_t at, int64_t lo, int64_t hi, int64_t step) {
+                         double sq = 0;
+                         for (int64_t j = lo; j <= hi; j += step) {
+                           const double v = pd[j];
+                           sq += v * v;
+                         }
+                         po[at] = static_cast<T>(pd[at] / std::pow(bias + alpha * sq / size, beta));
+                       });
       return out;
     })};
   });

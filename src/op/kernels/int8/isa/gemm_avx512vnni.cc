@@ -45,26 +45,17 @@ inline void TilesVnni(const uint8_t* a, const int8_t* b, int64_t depth, int64_t 
       for (int64_t p = 0; p < depth; p += 64) {
         const __m512i w0 = _mm512_loadu_si512(b0 + p), w1 = _mm512_loadu_si512(b1 + p);
         const __m512i w2 = _mm512_loadu_si512(b2 + p), w3 = _mm512_loadu_si512(b3 + p);
-        __m512i x = _mm512_loadu_si512(a0 + p);
-        c00 = _mm512_dpbusd_epi32(c00, x, w0);
-        c01 = _mm512_dpbusd_epi32(c01, x, w1);
-        c02 = _mm512_dpbusd_epi32(c02, x, w2);
-        c03 = _mm512_dpbusd_epi32(c03, x, w3);
-        x = _mm512_loadu_si512(a1 + p);
-        c10 = _mm512_dpbusd_epi32(c10, x, w0);
-        c11 = _mm512_dpbusd_epi32(c11, x, w1);
-        c12 = _mm512_dpbusd_epi32(c12, x, w2);
-        c13 = _mm512_dpbusd_epi32(c13, x, w3);
-        x = _mm512_loadu_si512(a2 + p);
-        c20 = _mm512_dpbusd_epi32(c20, x, w0);
-        c21 = _mm512_dpbusd_epi32(c21, x, w1);
-        c22 = _mm512_dpbusd_epi32(c22, x, w2);
-        c23 = _mm512_dpbusd_epi32(c23, x, w3);
-        x = _mm512_loadu_si512(a3 + p);
-        c30 = _mm512_dpbusd_epi32(c30, x, w0);
-        c31 = _mm512_dpbusd_epi32(c31, x, w1);
-        c32 = _mm512_dpbusd_epi32(c32, x, w2);
-        c33 = _mm512_dpbusd_epi32(c33, x, w3);
+        auto row = [&](const uint8_t* a, __m512i& d0, __m512i& d1, __m512i& d2, __m512i& d3) {
+          const __m512i x = _mm512_loadu_si512(a + p);
+          d0 = _mm512_dpbusd_epi32(d0, x, w0);
+          d1 = _mm512_dpbusd_epi32(d1, x, w1);
+          d2 = _mm512_dpbusd_epi32(d2, x, w2);
+          d3 = _mm512_dpbusd_epi32(d3, x, w3);
+        };
+        row(a0, c00, c01, c02, c03);
+        row(a1, c10, c11, c12, c13);
+        row(a2, c20, c21, c22, c23);
+        row(a3, c30, c31, c32, c33);
       }
       const __m512i acc[16] = {c00, c01, c02, c03, c10, c11, c12, c13,
                                c20, c21, c22, c23, c30, c31, c32, c33};
