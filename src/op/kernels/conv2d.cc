@@ -344,6 +344,28 @@ NDArray ConvNCHW(const NDArray& data, const NDArray& weight, const ConvGeometry&
   return out;
 }
 
+// Whether an int32 convolution of these operand dtypes is exact in float64: each product of two
+// 8- or 16-bit integers is below 2^32 in magnitude, so a sum of fewer than 2^20 of them (the
+// weight's I * KH * KW) stays below 2^52 and every partial sum is an exact double.
+bool ExactInFloat64(DataType data, DataType weight, DataType out, const NDArray& w) {
+  auto small = [](DataType t) {
+    return (t.is_int() || t.is_uint()) && t.lanes() == 1 && t.bits() <= 16;
+  };
+  if (out != DataType::Int(32) || !small(data) || !small(weight) || w.ndim() != 4) return false;
+  return w.shape()[1] * w.shape()[2] * w.shape()[3] < (int64_t{1} << 20);
+}
+
+// Exact integral doubles to int32, wrapping modulo 2^32 as int32 accumulation does.
+NDArray WrapToInt32(const NDArray& exact) {
+  NDArray out = NDArray::Uninitialized(exact.shape(), DataType::Int(32));
+  const double* x = exact.data<double>();
+  int32_t* y = out.mutable_data<int32_t>();
+  for (int64_t i = 0; i < out.size(); ++i) {
+    y[i] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(x[i])));
+  }
+  return out;
+}
+
 }  // namespace
 
 Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
@@ -377,6 +399,16 @@ Arrays Conv2D(const Arrays& in, const ir::Attrs& attrs, const ir::Type&) {
     data = CropNegativePadding(data, pad);
     const ConvGeometry g = Geometry(data, weight, a, pad);
     return {TransformLayout(Int8Conv2D(g, data, weight), Layout("NCHW"), out_layout)};
+  }
+  if (ExactInFloat64(in[0].dtype(), in[1].dtype(), out_dtype, weight)) {
+    // Products of 8- and 16-bit integers summed in float64 are exact (see ExactInFloat64), so the
+    // float64 GEMM gives the int32 result bit for bit, wrapped as int32 arithmetic wraps: the
+    // int16 convolutions TVM's x86 legalization makes without fast int8 (target "llvm").
+    data = CastArray(CropNegativePadding(data, pad), DataType::Float(64));
+    weight = CastArray(weight, DataType::Float(64));
+    const ConvGeometry g = Geometry(data, weight, a, pad);
+    const NDArray exact = ConvNCHW<double>(data, weight, g, DataType::Float(64), nullptr);
+    return {TransformLayout(WrapToInt32(exact), Layout("NCHW"), out_layout)};
   }
   weight = CastArray(weight, compute);
   data = CropNegativePadding(data, pad);
