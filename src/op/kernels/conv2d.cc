@@ -168,7 +168,8 @@ void DirectConv(const ConvGeometry& g, const T* data, const T* weight, T* out, i
             const T* srow = src + ih * g.width;
             T* drow = dst + oh * g.out_width;
             for (int64_t ow = lo; ow <= hi; ++ow) {
-              drow[ow] = static_cast<T>(drow[ow] + wv * srow[ow * g.stride_w + off_w]);
+              // Integers wrap (two's complement), as TVM's int32 accumulation does.
+              drow[ow] = WrapAdd<T>(drow[ow], WrapMul<T>(wv, srow[ow * g.stride_w + off_w]));
             }
           }
         }
